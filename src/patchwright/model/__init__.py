@@ -1,0 +1,44 @@
+"""Plain data shared by every layer: errors, the text model, edits and reports."""
+
+from patchwright.model.edits import (
+    Anchor,
+    BeginningOfFile,
+    Composition,
+    Edit,
+    EndOfFile,
+    FileAction,
+    FilePatch,
+    Hunk,
+    HunkLine,
+    LineRange,
+    OldText,
+    PatchSet,
+    WholeFile,
+)
+from patchwright.model.errors import ErrorCode, PatchwrightError
+from patchwright.model.reports import EngineResult, MatchReport
+from patchwright.model.text import TextFile, dominant_newline, join_lines, split_lines
+
+__all__ = [
+    "Anchor",
+    "BeginningOfFile",
+    "Composition",
+    "Edit",
+    "EndOfFile",
+    "EngineResult",
+    "ErrorCode",
+    "FileAction",
+    "FilePatch",
+    "Hunk",
+    "HunkLine",
+    "LineRange",
+    "MatchReport",
+    "OldText",
+    "PatchSet",
+    "PatchwrightError",
+    "TextFile",
+    "WholeFile",
+    "dominant_newline",
+    "join_lines",
+    "split_lines",
+]

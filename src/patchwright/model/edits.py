@@ -1,0 +1,201 @@
+"""The edit model every format parses into and the engine resolves.
+
+An :class:`Edit` is an *anchor* (where) plus replacement text (what). Anchors:
+
+* :class:`OldText`: text that must occur exactly once (or every occurrence, with
+  ``replace_all``), found through the engine's matching ladder;
+* :class:`LineRange`: 1-based inclusive line numbers, optionally with the lines the
+  caller expects to find there;
+* :class:`Hunk`: diff-style context / removed / added lines with a position hint;
+* :class:`BeginningOfFile`, :class:`EndOfFile`, :class:`WholeFile`.
+
+A :class:`FilePatch` names one file and what happens to it (update, create, delete,
+optionally move) with its ordered edits; a :class:`PatchSet` is what one patch text
+or one tool call asks for.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Literal, Union
+
+
+class Composition(str, Enum):
+    """How several edits of one file combine.
+
+    ``SEQUENTIAL``: each edit sees the result of the previous one (batched ``edit_file``,
+    diff hunks with offset tracking). ``SIMULTANEOUS``: every edit is resolved against
+    the original text and overlapping spans are an error (spec 000's ``patch``).
+    """
+
+    SEQUENTIAL = "sequential"
+    SIMULTANEOUS = "simultaneous"
+
+
+@dataclass(frozen=True)
+class OldText:
+    """Anchor on existing text.
+
+    Attributes:
+        text: the text to find; must be non-empty on a non-empty file.
+        replace_all: replace every occurrence instead of requiring exactly one.
+        hint_line: 1-based line near which the text is expected (may settle ambiguity).
+    """
+
+    text: str
+    replace_all: bool = False
+    hint_line: int | None = None
+
+
+@dataclass(frozen=True)
+class LineRange:
+    """Anchor on whole lines by number.
+
+    ``start``..``end`` are 1-based and inclusive. ``end == start - 1`` is an empty range:
+    the replacement is inserted before line ``start`` (``start == len + 1`` appends).
+
+    Attributes:
+        expected: when given, the lines that must currently stand in the range, compared
+            exactly (without line endings); a mismatch is refused.
+    """
+
+    start: int
+    end: int
+    expected: tuple[str, ...] | None = None
+
+
+HunkOp = Literal[" ", "-", "+"]
+
+
+@dataclass(frozen=True)
+class HunkLine:
+    """One line of a hunk: ``op`` is ``" "`` (context), ``"-"`` (removed) or ``"+"`` (added)."""
+
+    op: HunkOp
+    text: str
+
+
+@dataclass(frozen=True)
+class Hunk:
+    """Anchor given as a diff hunk.
+
+    Attributes:
+        lines: the hunk body in order.
+        old_start: 1-based line of the first old line according to the header (a hint:
+            models get it wrong), ``None`` when the header carried no numbers.
+        old_count / new_count: counts from the header, ``None`` when absent.
+        anchors: ``@@ <text>`` context anchors (OpenAI patch format), outermost first:
+            lines that must appear, in order, above the hunk.
+        no_newline_old / no_newline_new: the old / new side ends without a final newline
+            (``\\ No newline at end of file``).
+        at_eof: the hunk must end at the end of the file (``*** End of File``).
+        source_line: 1-based line of the hunk header in the patch text.
+    """
+
+    lines: tuple[HunkLine, ...]
+    old_start: int | None = None
+    old_count: int | None = None
+    new_start: int | None = None
+    new_count: int | None = None
+    anchors: tuple[str, ...] = ()
+    no_newline_old: bool = False
+    no_newline_new: bool = False
+    at_eof: bool = False
+    source_line: int | None = None
+
+    @property
+    def old_lines(self) -> list[str]:
+        """Context and removed lines: what the hunk expects to find."""
+        return [hl.text for hl in self.lines if hl.op != "+"]
+
+    @property
+    def new_lines(self) -> list[str]:
+        """Context and added lines: what the hunk leaves behind."""
+        return [hl.text for hl in self.lines if hl.op != "-"]
+
+
+@dataclass(frozen=True)
+class BeginningOfFile:
+    """Anchor at the start of the file (insert before everything)."""
+
+
+@dataclass(frozen=True)
+class EndOfFile:
+    """Anchor at the end of the file (append after everything)."""
+
+
+@dataclass(frozen=True)
+class WholeFile:
+    """Anchor on the whole content (overwrite or create)."""
+
+
+Anchor = Union[OldText, LineRange, Hunk, BeginningOfFile, EndOfFile, WholeFile]
+
+
+@dataclass(frozen=True)
+class Edit:
+    """One edit: an anchor plus the text that takes its place.
+
+    For :class:`Hunk` anchors the replacement is carried by the hunk's own lines and
+    ``replacement`` is ignored. For :class:`LineRange` and :class:`OldText` the
+    replacement is inserted as given (the engine only adjusts a detected indentation
+    shift and gives new lines the file's newline style).
+
+    Attributes:
+        label: how messages name this edit (``"edit 2"``, ``"hunk 3"``, ``"patches[1]"``).
+    """
+
+    anchor: Anchor
+    replacement: str = ""
+    label: str = ""
+
+
+class FileAction(str, Enum):
+    """What a :class:`FilePatch` does to its file."""
+
+    UPDATE = "update"
+    CREATE = "create"
+    DELETE = "delete"
+
+
+@dataclass(frozen=True)
+class FilePatch:
+    """Everything one patch asks of one file.
+
+    Attributes:
+        path: the file, relative to the workspace root, ``/`` separated.
+        action: update (edits), create (``content``) or delete.
+        edits: ordered edits for an update.
+        content: the full text of a created file.
+        move_to: new path when the file is also moved/renamed.
+        composition: how ``edits`` combine.
+        binary: the patch text declared a binary change (always refused when applied).
+        old_mode / new_mode: git file modes when the patch named them.
+        source_line: 1-based line in the patch text where this file's section starts.
+    """
+
+    path: str
+    action: FileAction = FileAction.UPDATE
+    edits: tuple[Edit, ...] = ()
+    content: str | None = None
+    move_to: str | None = None
+    composition: Composition = Composition.SEQUENTIAL
+    binary: bool = False
+    old_mode: str | None = None
+    new_mode: str | None = None
+    source_line: int | None = None
+
+
+@dataclass(frozen=True)
+class PatchSet:
+    """A parsed patch: one :class:`FilePatch` per file, in order of appearance.
+
+    Attributes:
+        format: ``"unified"``, ``"v4a"``, ``"search-replace"`` or a tool name.
+        warnings: repairs the parser made (recounted headers, missing spaces...).
+    """
+
+    files: tuple[FilePatch, ...]
+    format: str = ""
+    warnings: tuple[str, ...] = field(default=())

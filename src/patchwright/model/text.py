@@ -1,0 +1,169 @@
+"""Byte-faithful text model: file bytes <-> lines that remember their own endings.
+
+A file is decoded once into a :class:`TextFile`: its encoding and BOM, and a list of
+lines, each with its own newline (``"\\n"``, ``"\\r\\n"``, ``"\\r"``, or ``""`` for a last
+line without one). Encoding an unchanged model gives back the identical bytes, so an
+edit only changes the lines it replaces.
+"""
+
+from __future__ import annotations
+
+import codecs
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from patchwright.model.errors import ErrorCode, PatchwrightError
+
+LF = "\n"
+CRLF = "\r\n"
+CR = "\r"
+
+_LINE_RE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n|$)")
+# BOMs we accept, longest first (UTF-32 is deliberately absent: it is not text for us).
+_BOMS: tuple[tuple[bytes, str], ...] = (
+    (codecs.BOM_UTF8, "utf-8-sig"),
+    (codecs.BOM_UTF16_LE, "utf-16-le"),
+    (codecs.BOM_UTF16_BE, "utf-16-be"),
+)
+
+
+def split_lines(text: str) -> tuple[list[str], list[str]]:
+    """Split ``text`` into line contents and their endings.
+
+    ``"a\\r\\nb"`` gives ``(["a", "b"], ["\\r\\n", ""])``; ``""`` gives ``([], [])``.
+    """
+    if not text:
+        return [], []
+    if "\r" not in text:
+        # Fast path: LF-only text (by far the most common).
+        parts = text.split("\n")
+        if parts[-1] == "":
+            parts.pop()
+            return parts, [LF] * len(parts)
+        endings = [LF] * len(parts)
+        endings[-1] = ""
+        return parts, endings
+    lines: list[str] = []
+    endings: list[str] = []
+    for match in _LINE_RE.finditer(text):
+        chunk = match.group()
+        if not chunk:
+            break
+        if chunk.endswith(CRLF):
+            lines.append(chunk[:-2])
+            endings.append(CRLF)
+        elif chunk.endswith((LF, CR)):
+            lines.append(chunk[:-1])
+            endings.append(chunk[-1])
+        else:
+            lines.append(chunk)
+            endings.append("")
+    return lines, endings
+
+
+@dataclass
+class TextFile:
+    """A decoded text file.
+
+    Attributes:
+        lines: line contents, without their endings.
+        endings: one ending per line; only the last may be ``""``.
+        encoding: the codec used to encode back (``utf-8``, ``utf-8-sig``, ``utf-16-le``...).
+        bom: the BOM bytes written before the text (empty for none).
+    """
+
+    lines: list[str] = field(default_factory=list)
+    endings: list[str] = field(default_factory=list)
+    encoding: str = "utf-8"
+    bom: bytes = b""
+
+    # construction -------------------------------------------------------------------------
+    @classmethod
+    def from_text(cls, text: str, *, encoding: str = "utf-8", bom: bytes = b"") -> TextFile:
+        """Build a model from already decoded text (keeps every ending as written)."""
+        lines, endings = split_lines(text)
+        return cls(lines, endings, encoding, bom)
+
+    @classmethod
+    def decode(cls, data: bytes, *, path: str | None = None) -> TextFile:
+        """Decode file bytes, refusing binary data and unknown encodings.
+
+        Raises:
+            PatchwrightError: ``binary_file`` for NUL bytes or invalid UTF-8 without a BOM.
+        """
+        for bom, codec in _BOMS:
+            if data.startswith(bom):
+                body = data[len(bom) :]
+                name = "utf-8" if codec == "utf-8-sig" else codec
+                try:
+                    text = body.decode(name)
+                except UnicodeDecodeError as exc:
+                    raise _binary(path, f"it starts with a {codec} BOM but is not valid {codec}") from exc
+                return cls.from_text(text, encoding=name, bom=bom)
+        if b"\x00" in data:
+            raise _binary(path, "it contains NUL bytes")
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise _binary(path, f"it is not valid UTF-8 (byte {exc.start})") from exc
+        return cls.from_text(text)
+
+    # views ----------------------------------------------------------------------------------
+    @property
+    def text(self) -> str:
+        """The whole text with every original ending (no BOM)."""
+        return "".join([line + end for line, end in zip(self.lines, self.endings)])
+
+    def encode(self) -> bytes:
+        """Encode back to bytes; an unchanged model gives the original bytes."""
+        return self.bom + self.text.encode(self.encoding)
+
+    @property
+    def ends_with_newline(self) -> bool:
+        """Whether the last line carries an ending (an empty file counts as not)."""
+        return bool(self.endings) and self.endings[-1] != ""
+
+    @property
+    def newline(self) -> str:
+        """The dominant newline style (LF when the file has none)."""
+        return dominant_newline(self.endings)
+
+    def __len__(self) -> int:
+        return len(self.lines)
+
+    def copy(self) -> TextFile:
+        """A shallow copy with its own line lists."""
+        return TextFile(list(self.lines), list(self.endings), self.encoding, self.bom)
+
+    def with_lines(self, lines: list[str], endings: list[str]) -> TextFile:
+        """A new model with the same encoding and BOM."""
+        return TextFile(lines, endings, self.encoding, self.bom)
+
+
+def dominant_newline(endings: Iterable[str]) -> str:
+    """The most common ending among ``endings`` (LF on ties and when there is none)."""
+    counts = {LF: 0, CRLF: 0, CR: 0}
+    for end in endings:
+        if end:
+            counts[end] += 1
+    best = max(counts.values())
+    if best == 0 or counts[LF] == best:
+        return LF
+    return CRLF if counts[CRLF] == best else CR
+
+
+def join_lines(lines: Sequence[str], endings: Sequence[str]) -> str:
+    """Join line contents with their endings."""
+    return "".join([line + end for line, end in zip(lines, endings)])
+
+
+def _binary(path: str | None, why: str) -> PatchwrightError:
+    where = f"{path} " if path else "The file "
+    return PatchwrightError(
+        ErrorCode.BINARY_FILE,
+        f"{where}looks binary: {why}. patchwright edits text files only "
+        "(UTF-8, UTF-8 with BOM, UTF-16 with BOM).",
+        "Leave binary files alone, or convert the file to UTF-8 before editing it.",
+        path=path,
+    )
