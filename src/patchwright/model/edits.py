@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Literal, Union
+from typing import Literal
 
 
 class Composition(str, Enum):
@@ -41,11 +41,14 @@ class OldText:
         text: the text to find; must be non-empty on a non-empty file.
         replace_all: replace every occurrence instead of requiring exactly one.
         hint_line: 1-based line near which the text is expected (may settle ambiguity).
+        whole_lines: the text stands for whole lines (SEARCH/REPLACE blocks): it never
+            matches from the middle of a line.
     """
 
     text: str
     replace_all: bool = False
     hint_line: int | None = None
+    whole_lines: bool = False
 
 
 @dataclass(frozen=True)
@@ -130,7 +133,7 @@ class WholeFile:
     """Anchor on the whole content (overwrite or create)."""
 
 
-Anchor = Union[OldText, LineRange, Hunk, BeginningOfFile, EndOfFile, WholeFile]
+Anchor = OldText | LineRange | Hunk | BeginningOfFile | EndOfFile | WholeFile
 
 
 @dataclass(frozen=True)

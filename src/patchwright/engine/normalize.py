@@ -1,0 +1,110 @@
+"""Line normalisations used by the rungs of the matching ladder.
+
+Each normalisation only decides *where* an anchor is; the file's own bytes are never
+replaced by the normalised form.
+"""
+
+from __future__ import annotations
+
+import re
+
+# Typographic punctuation models paste (or "smarten") mapped to what code usually has.
+_PUNCT = {
+    "\u2018": "'",  # left single quote
+    "\u2019": "'",  # right single quote / apostrophe
+    "\u201a": "'",
+    "\u201b": "'",
+    "\u2032": "'",  # prime
+    "\u201c": '"',
+    "\u201d": '"',
+    "\u201e": '"',
+    "\u201f": '"',
+    "\u2033": '"',
+    "\u00ab": '"',
+    "\u00bb": '"',
+    "\u2010": "-",  # hyphen
+    "\u2011": "-",  # non-breaking hyphen
+    "\u2012": "-",  # figure dash
+    "\u2013": "-",  # en dash
+    "\u2014": "-",  # em dash
+    "\u2212": "-",  # minus sign
+    "\u00a0": " ",  # no-break space
+    "\u2007": " ",
+    "\u2009": " ",
+    "\u200a": " ",
+    "\u202f": " ",
+    "\u3000": " ",
+    "\u200b": "",  # zero-width space
+    "\ufeff": "",  # stray BOM
+    "\u2026": "...",  # ellipsis
+}
+PUNCT_TABLE = str.maketrans(_PUNCT)
+_SPACES = re.compile(r"[ \t]+")
+_NUMBER_PREFIX = re.compile(r"^\s*(\d+)(?:\t|\u2192| \| |\|)")
+ELISION_MARKERS = frozenset({"...", "…", "# ...", "// ...", "/* ... */", "<!-- ... -->"})
+
+
+def rstrip_key(line: str) -> str:
+    """Key for the trailing-whitespace rung."""
+    return line.rstrip()
+
+
+def strip_key(line: str) -> str:
+    """Key for the indentation rung (leading and trailing whitespace ignored)."""
+    return line.strip()
+
+
+def unicode_key(line: str) -> str:
+    """Key for the unicode rung: typographic punctuation folded, runs of blanks collapsed."""
+    return _SPACES.sub(" ", line.translate(PUNCT_TABLE)).strip()
+
+
+def has_unicode_punct(text: str) -> bool:
+    """Whether ``text`` contains a character the unicode rung folds."""
+    return text != text.translate(PUNCT_TABLE)
+
+
+def is_blank(line: str) -> bool:
+    """Whether the line holds only whitespace."""
+    return not line.strip()
+
+
+def is_elision(line: str) -> bool:
+    """Whether a pattern line stands for omitted lines (``...`` and its commented forms)."""
+    return line.strip() in ELISION_MARKERS
+
+
+def leading(line: str) -> str:
+    """The leading whitespace of ``line``."""
+    return line[: len(line) - len(line.lstrip(" \t"))]
+
+
+def indent_width(indent: str, tab: int) -> int:
+    """Display width of an indentation string with tab stops every ``tab`` columns."""
+    width = 0
+    for ch in indent:
+        width = (width // tab + 1) * tab if ch == "\t" else width + 1
+    return width
+
+
+def strip_line_numbers(lines: list[str]) -> list[str] | None:
+    """Remove ``read_file``-style number prefixes when *every* non-empty line has one.
+
+    Returns the stripped lines, or ``None`` when the lines are not numbered (models paste
+    ``"  12\\tcode"`` or ``"12→code"`` from numbered views).
+    """
+    if not lines:
+        return None
+    out: list[str] = []
+    previous: int | None = None
+    for line in lines:
+        match = _NUMBER_PREFIX.match(line)
+        if match is None:
+            return None
+        number = int(match.group(1))
+        # Consecutive numbers only: a column of arbitrary numbers is content, not a view.
+        if previous is not None and number != previous + 1:
+            return None
+        previous = number
+        out.append(line[match.end() :])
+    return out

@@ -1,0 +1,73 @@
+"""Matching options: which rungs of the ladder may be used, and how fuzzy is fuzzy."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from patchwright.model.errors import ErrorCode, PatchwrightError
+
+Mode = Literal["strict", "tolerant", "fuzzy"]
+
+#: Every rung of the matching ladder, in the order they are tried.
+RUNGS: tuple[str, ...] = (
+    "exact",
+    "newline",
+    "trailing_whitespace",
+    "indentation",
+    "trimmed_edges",
+    "unicode",
+    "elision",
+    "fuzzy",
+)
+
+# strict: the text must be there (line endings aside, which are not part of the text a
+# model sees); tolerant: whitespace and punctuation damage; fuzzy: similarity too.
+_MODE_RUNGS: dict[str, tuple[str, ...]] = {
+    "strict": ("exact", "newline"),
+    "tolerant": RUNGS[:-1],
+    "fuzzy": RUNGS,
+}
+
+
+@dataclass(frozen=True)
+class MatchOptions:
+    """How hard the engine may try to find an anchor.
+
+    Attributes:
+        mode: ``strict`` (exact text, any line endings), ``tolerant`` (also whitespace,
+            indentation, trimmed edges, typographic punctuation, ``...`` elisions) or
+            ``fuzzy`` (also similarity at or above ``fuzzy_threshold``).
+        fuzzy_threshold: minimum similarity for the fuzzy rung, 0.5 to 1.0.
+        use_hints: let hunk line numbers settle an ambiguous location when the other
+            candidates are clearly farther away.
+    """
+
+    mode: Mode = "fuzzy"
+    fuzzy_threshold: float = 0.8
+    use_hints: bool = True
+
+    def __post_init__(self) -> None:
+        if self.mode not in _MODE_RUNGS:
+            raise PatchwrightError(
+                ErrorCode.INVALID_REQUEST,
+                f"Unknown matching mode {self.mode!r}.",
+                "Use one of: strict, tolerant, fuzzy.",
+                field="mode",
+            )
+        if not 0.5 <= self.fuzzy_threshold <= 1.0:
+            raise PatchwrightError(
+                ErrorCode.INVALID_REQUEST,
+                f"fuzzy_threshold must be between 0.5 and 1.0, got {self.fuzzy_threshold}.",
+                "Pass a similarity between 0.5 (loose) and 1.0 (exact); 0.8 is the default.",
+                field="fuzzy_threshold",
+            )
+
+    @property
+    def rungs(self) -> tuple[str, ...]:
+        """The rungs this mode allows, in ladder order."""
+        return _MODE_RUNGS[self.mode]
+
+    def allows(self, rung: str) -> bool:
+        """Whether ``rung`` may be used."""
+        return rung in _MODE_RUNGS[self.mode]

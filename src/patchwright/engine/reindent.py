@@ -1,0 +1,157 @@
+"""Indentation shifts between what a model wrote and what the file holds.
+
+A model that re-indents a whole block (four spaces too few, spaces for tabs) still means
+the same lines. :func:`detect_shift` recognises a *consistent* shift from the aligned
+lines; :func:`choose_frame` decides whether the model's new lines were written in the
+same shifted frame (then they are shifted too) or already in the file's frame (then they
+are inserted as given); :class:`Shift` converts one indentation into the other.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from patchwright.engine.normalize import indent_width, is_blank, leading
+
+_TABS = (4, 8, 2)
+
+
+@dataclass(frozen=True)
+class Shift:
+    """A consistent indentation change from the model's frame to the file's frame.
+
+    Attributes:
+        delta: columns to add (negative: remove).
+        tab: tab width under which the shift is consistent.
+        use_tabs: the file indents these lines with tabs.
+        mapping: exact indentation strings seen (model's -> file's).
+    """
+
+    delta: int
+    tab: int
+    use_tabs: bool
+    mapping: tuple[tuple[str, str], ...]
+    scale: float = 1.0
+
+    @property
+    def is_identity(self) -> bool:
+        """Whether the two frames are the same (nothing to convert)."""
+        return all(a == b for a, b in self.mapping)
+
+    def describe(self) -> str:
+        """A short description such as ``+4 columns`` or ``spaces -> tabs``."""
+        parts = []
+        if self.scale != 1.0:
+            parts.append(f"indent unit x{self.scale:g}")
+        if self.delta:
+            parts.append(f"{self.delta:+d} columns")
+        if self.use_tabs and any(" " in a for a, _ in self.mapping):
+            parts.append("spaces -> tabs")
+        elif not self.use_tabs and any("\t" in a for a, _ in self.mapping):
+            parts.append("tabs -> spaces")
+        return ", ".join(parts) or "none"
+
+    def apply(self, line: str) -> str:
+        """Re-indent one line from the model's frame to the file's frame."""
+        if is_blank(line):
+            return line
+        indent = leading(line)
+        body = line[len(indent) :]
+        for theirs, ours in self.mapping:
+            if theirs == indent:
+                return ours + body
+        width = max(0, round(indent_width(indent, self.tab) * self.scale) + self.delta)
+        if self.use_tabs:
+            return "\t" * (width // self.tab) + " " * (width % self.tab) + body
+        return " " * width + body
+
+
+def detect_shift(pattern: Sequence[str], found: Sequence[str]) -> Shift | None:
+    """The consistent shift taking ``pattern`` lines to ``found`` lines, if there is one.
+
+    Blank lines are ignored. Returns ``None`` when the lines' indentation changes by
+    different amounts (then it is not a re-indented copy of the same block).
+    """
+    pairs = [
+        (leading(p), leading(f))
+        for p, f in zip(pattern, found)
+        if not is_blank(p) and not is_blank(f)
+    ]
+    if not pairs:
+        return Shift(0, 4, False, ())
+    mapping = tuple(dict.fromkeys(pairs))
+    if all(a == b for a, b in mapping):
+        return Shift(0, 4, False, mapping)
+    # One model indentation must always map to one file indentation.
+    seen: dict[str, str] = {}
+    for a, b in mapping:
+        if seen.setdefault(a, b) != b:
+            return None
+    use_tabs = any("\t" in b for _, b in mapping)
+    for tab in _TABS:
+        widths = [(indent_width(a, tab), indent_width(b, tab)) for a, b in mapping]
+        deltas = {b - a for a, b in widths}
+        if len(deltas) == 1:
+            return Shift(deltas.pop(), tab, use_tabs, mapping)
+        # A different indentation unit (2 spaces for 4): every level scaled alike.
+        scales = {b / a for a, b in widths if a}
+        if len(scales) == 1 and all(b == 0 for a, b in widths if not a):
+            scale = scales.pop()
+            if scale in (0.5, 2.0, 4.0, 0.25):
+                return Shift(0, tab, use_tabs, mapping, scale)
+    return None
+
+
+def choose_frame(
+    shift: Shift,
+    pairs: Sequence[tuple[str, str, str]],
+    same_frame_lines: int,
+    neighbours: Sequence[tuple[str, str]],
+    new_lines: Sequence[str] = (),
+    grid: frozenset[int] = frozenset(),
+) -> bool | None:
+    """Decide whether new lines must be shifted like the matched ones.
+
+    Args:
+        shift: the detected shift (not the identity).
+        pairs: ``(model_old_line, file_old_line, model_new_line)`` for new lines whose
+            content (indentation aside) equals an old line's: a new line indented like
+            the model's old line votes "shift", like the file's line votes "as given".
+        same_frame_lines: new lines equal to an old line including indentation (as in a
+            SEARCH/REPLACE pair): evidence that new text is in the model's frame.
+        neighbours: ``(model_new_line, file_neighbour_line)`` for new lines next to a
+            file line, used only when there is no other evidence: the frame that puts
+            more new lines at the neighbour's indentation wins.
+        new_lines / grid: the added lines and the indentation widths the file uses near
+            the edit; the frame that puts more added lines on the file's grid wins
+            (an odd shift of a few columns lands off it).
+
+    Returns:
+        ``True`` to shift, ``False`` to insert as given, ``None`` when it cannot be told.
+    """
+    if same_frame_lines:
+        return True
+    if grid:
+        solid = [n for n in new_lines if not is_blank(n)]
+        on_grid = sum(indent_width(leading(n), shift.tab) in grid for n in solid)
+        shifted_on_grid = sum(
+            indent_width(leading(shift.apply(n)), shift.tab) in grid for n in solid
+        )
+        if on_grid != shifted_on_grid:
+            return shifted_on_grid > on_grid
+    shift_votes = 0
+    keep_votes = 0
+    for model_old, file_old, new in pairs:
+        ind = leading(new)
+        if ind == leading(model_old) and ind != leading(file_old):
+            shift_votes += 1
+        elif ind == leading(file_old) and ind != leading(model_old):
+            keep_votes += 1
+    if shift_votes != keep_votes:
+        return shift_votes > keep_votes
+    as_given = sum(leading(new) == leading(nb) for new, nb in neighbours)
+    shifted = sum(leading(shift.apply(new)) == leading(nb) for new, nb in neighbours)
+    if as_given != shifted:
+        return shifted > as_given
+    return None

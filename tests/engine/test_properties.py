@@ -1,0 +1,97 @@
+"""Properties: edits derived from (old, new) turn old into exactly new."""
+
+from __future__ import annotations
+
+from difflib import SequenceMatcher
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from patchwright.engine import apply_edits, unified_diff
+from patchwright.model import (
+    Composition,
+    Edit,
+    ErrorCode,
+    Hunk,
+    HunkLine,
+    LineRange,
+    PatchwrightError,
+    TextFile,
+)
+
+WORDS = st.sampled_from(["a", "b", "  a", "\tb", "x = 1", "", "y  ", "“q”", "..."])
+LINES = st.lists(WORDS, max_size=25)
+
+
+def _text(lines: list[str], newline: str, final: bool) -> str:
+    body = newline.join(lines)
+    return body + newline if (lines and final) else body
+
+
+def _line_range_edits(old: list[str], new: list[str]) -> list[Edit]:
+    edits = []
+    for tag, i1, i2, j1, j2 in SequenceMatcher(None, old, new, autojunk=False).get_opcodes():
+        if tag != "equal":
+            text = "".join(line + "\n" for line in new[j1:j2])
+            edits.append(Edit(LineRange(i1 + 1, i2, tuple(old[i1:i2])), text))
+    return edits
+
+
+@given(LINES, LINES, st.sampled_from(["\n", "\r\n"]))
+def test_line_ranges_derived_from_diff_give_new_text(
+    old: list[str], new: list[str], newline: str
+) -> None:
+    source = TextFile.from_text(_text(old, newline, True))
+    edits = _line_range_edits(old, new)
+    result = apply_edits(source, edits, composition=Composition.SIMULTANEOUS)
+    # an empty file has no newline style of its own: new lines get LF
+    expected = _text(new, newline if old else "\n", True)
+    assert result.file.text == expected
+
+
+def _hunks(old: list[str], new: list[str], context: int) -> list[Edit]:
+    matcher = SequenceMatcher(None, old, new, autojunk=False)
+    edits = []
+    for n, group in enumerate(matcher.get_grouped_opcodes(context)):
+        body: list[HunkLine] = []
+        for tag, i1, i2, j1, j2 in group:
+            if tag == "equal":
+                body.extend(HunkLine(" ", t) for t in old[i1:i2])
+                continue
+            body.extend(HunkLine("-", t) for t in old[i1:i2])
+            body.extend(HunkLine("+", t) for t in new[j1:j2])
+        start = group[0][1] + 1
+        edits.append(Edit(Hunk(tuple(body), old_start=start), label=f"hunk {n + 1}"))
+    return edits
+
+
+@settings(max_examples=300)
+@given(LINES, LINES, st.sampled_from(["\n", "\r\n"]))
+def test_hunks_derived_from_diff_give_new_text_or_refuse(
+    old: list[str], new: list[str], newline: str
+) -> None:
+    source = TextFile.from_text(_text(old, newline, True))
+    edits = _hunks(old, new, 3)
+    try:
+        result = apply_edits(source, edits)
+    except PatchwrightError as err:
+        # Repetitive random text can be ambiguous; refusing is allowed, being wrong is not.
+        assert err.code in (ErrorCode.AMBIGUOUS, ErrorCode.OVERLAP, ErrorCode.ALREADY_APPLIED)
+        return
+    assert result.file.text == _text(new, newline if old else "\n", True)
+
+
+@given(st.lists(st.sampled_from(["def f():", "    return 1", "x = 2", "", "# c"]), min_size=1))
+def test_unique_lines_always_apply(lines: list[str]) -> None:
+    old = [f"{line}  # {i}" for i, line in enumerate(lines)]
+    new = [line.upper() if i % 3 == 0 else line for i, line in enumerate(old)]
+    result = apply_edits(TextFile.from_text(_text(old, "\n", True)), _hunks(old, new, 2))
+    assert result.file.text == _text(new, "\n", True)
+
+
+@given(LINES, LINES)
+def test_diff_round_trip_counts(old: list[str], new: list[str]) -> None:
+    diff = unified_diff(_text(old, "\n", True), _text(new, "\n", True))
+    added = sum(1 for r in diff.splitlines() if r.startswith("+") and not r.startswith("+++"))
+    removed = sum(1 for r in diff.splitlines() if r.startswith("-") and not r.startswith("---"))
+    assert len(old) - removed + added == len(new)

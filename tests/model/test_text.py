@@ -1,0 +1,84 @@
+"""Byte fidelity of the text model."""
+
+from __future__ import annotations
+
+import codecs
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from patchwright.model import ErrorCode, PatchwrightError, TextFile, split_lines
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        b"",
+        b"a",
+        b"a\n",
+        b"a\r\nb\r\n",
+        b"a\rb\r",
+        b"a\nb\r\nc\rd",
+        b"\n\n\n",
+        b"no final newline",
+        codecs.BOM_UTF8 + b"bom\r\n",
+        codecs.BOM_UTF16_LE + "utf16\r\nle".encode("utf-16-le"),
+        codecs.BOM_UTF16_BE + "utf16\nbe\n".encode("utf-16-be"),
+        "caf\u00e9 \u201cquoted\u201d\n".encode(),
+    ],
+)
+def test_round_trip_is_byte_identical(data: bytes) -> None:
+    assert TextFile.decode(data).encode() == data
+
+
+def test_endings_are_remembered_per_line() -> None:
+    f = TextFile.decode(b"a\nb\r\nc\rd")
+    assert f.lines == ["a", "b", "c", "d"]
+    assert f.endings == ["\n", "\r\n", "\r", ""]
+    assert not f.ends_with_newline
+
+
+def test_dominant_newline() -> None:
+    assert TextFile.decode(b"a\r\nb\r\nc\n").newline == "\r\n"
+    assert TextFile.decode(b"a\nb\r\n").newline == "\n"  # ties go to LF
+    assert TextFile.decode(b"single line").newline == "\n"
+
+
+def test_bom_is_kept() -> None:
+    f = TextFile.decode(codecs.BOM_UTF8 + b"x\n")
+    assert f.bom == codecs.BOM_UTF8
+    assert f.lines == ["x"]
+
+
+@pytest.mark.parametrize(
+    ("data", "why"),
+    [
+        (b"abc\x00def", "NUL"),
+        (b"\xc3\x28\xa0", "not valid UTF-8"),
+        (b"\xff\xfe\x41", "utf-16-le BOM"),
+        (b"ok\n\xc3(", "not valid"),
+    ],
+)
+def test_binary_is_refused(data: bytes, why: str) -> None:
+    with pytest.raises(PatchwrightError) as info:
+        TextFile.decode(data, path="x.bin")
+    assert info.value.code == ErrorCode.BINARY_FILE
+    assert why in info.value.message
+    assert "x.bin" in info.value.message
+
+
+def test_split_lines_empty() -> None:
+    assert split_lines("") == ([], [])
+
+
+@given(st.text(alphabet=st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00")))
+def test_property_round_trip_utf8(text: str) -> None:
+    data = text.encode("utf-8")
+    assert TextFile.decode(data).encode() == data
+
+
+@given(st.lists(st.sampled_from(["a", "b", " ", "\t", "\n", "\r", "\r\n", "é"])).map("".join))
+def test_property_round_trip_with_bom(text: str) -> None:
+    data = codecs.BOM_UTF8 + text.encode("utf-8")
+    assert TextFile.decode(data).encode() == data
