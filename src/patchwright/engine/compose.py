@@ -14,7 +14,7 @@ from rapidfuzz.fuzz import ratio
 
 from patchwright.engine.locate import Match
 from patchwright.engine.normalize import indent_width, is_blank, leading, strip_key, unicode_key
-from patchwright.engine.reindent import Shift, choose_frame, detect_shift
+from patchwright.engine.reindent import Shift, choose_frame, detect_shift, extra_prefix
 from patchwright.model.edits import HunkLine
 from patchwright.model.errors import ErrorCode, PatchwrightError
 
@@ -46,20 +46,25 @@ def compose(
     same_frame_lines: int = 0,
     no_newline_old: bool = False,
     no_newline_new: bool = False,
+    complete: bool = False,
     label: str = "",
 ) -> Composed:
     """Build the new lines for ``match`` from the hunk ``body``.
+
+    ``complete`` says the added lines are the whole new text of the region (an
+    old-text/new-text edit) rather than a diff's additions.
 
     Raises:
         PatchwrightError: ``not_found`` when a removed line was not located, ``ambiguous``
             when added lines cannot be placed or indented with certainty.
     """
     shift = _shift_for(file_lines, body, match, same_frame_lines, label)
+    if complete:
+        _check_trailing(body, match, file_lines, label)
     out: list[str] = []
     ends: list[str] = []
     pending: list[str] = []
     cursor = match.start
-    prev_op = ""
     k = 0
     warnings: list[str] = []
     for hl in body:
@@ -68,10 +73,10 @@ def compose(
             continue
         a, b = match.spans[k]
         k += 1
-        if hl.op == "-" and (a == b or not _same_enough(match, hl.text, file_lines[a])):
+        if hl.op == "-" and (a == b or not _same_enough(match, hl.text, file_lines[a], complete)):
             raise _unlocated(label, hl.text)
         gap = list(range(cursor, a))
-        seq = _fill_gap(file_lines, file_endings, gap, pending, prev_op, hl.op, newline, label)
+        seq = _fill_gap(file_lines, file_endings, gap, pending, newline, complete, label)
         out.extend(t for t, _ in seq)
         ends.extend(e for _, e in seq)
         if gap and not pending:
@@ -84,7 +89,6 @@ def compose(
             out.extend(file_lines[a:b])
             ends.extend(file_endings[a:b])
         cursor = max(cursor, b)
-        prev_op = hl.op
     for text in pending:
         out.append(text)
         ends.append(newline)
@@ -107,33 +111,75 @@ def _fill_gap(
     endings: list[str],
     gap: list[int],
     pending: list[str],
-    prev_op: str,
-    next_op: str,
     newline: str,
+    complete: bool,
     label: str,
 ) -> list[tuple[str, str]]:
-    """Place added lines relative to file lines the hunk did not mention."""
+    """Place added lines relative to file lines the edit's old text did not mention.
+
+    For a diff hunk the unmentioned lines are dropped context: they stay, and added
+    lines at the same spot are refused (they could go before or after them). For a
+    search/replace edit the new text is complete, so the unmentioned lines must appear
+    in it at that spot; they are then kept with the file's bytes.
+    """
     kept = [(lines[j], endings[j]) for j in gap]
     added = [(t, newline) for t in pending]
-    if not gap or not pending:
-        seq = kept + added
-    elif [strip_key(t) for t in pending] == [strip_key(lines[j]) for j in gap]:
-        seq = kept  # the model left a line out of its context but kept it in its new text
-    elif prev_op == "-" and next_op != "-":
-        seq = added + kept  # the added lines take the place of the removed ones above
-    elif next_op == "-" and prev_op != "-":
-        seq = kept + added
-    else:
-        raise PatchwrightError(
-            ErrorCode.AMBIGUOUS,
-            f"{label or 'The edit'}: cannot tell where the added lines go: the file has "
-            f"{len(gap)} line(s) at line {gap[0] + 1} that the edit's context does not "
-            "mention, right where the lines are added.",
-            "Copy the context lines exactly as they stand in the file (re-read it first), "
-            "so every line around the change is included.",
-            details={"line": gap[0] + 1},
+    if not gap:
+        return added
+    if not pending and not complete:
+        return kept
+    run = _run_inside([strip_key(t) for t in pending], [strip_key(lines[j]) for j in gap])
+    if complete and run is not None:
+        return added[:run] + kept + added[run + len(gap) :]
+    where = f"line {gap[0] + 1}" if len(gap) == 1 else f"lines {gap[0] + 1}-{gap[-1] + 1}"
+    if complete:
+        why = (
+            f"the file has {len(gap)} line(s) at {where} that your old text leaves out and "
+            "your new text does not contain either"
         )
-    return seq
+    else:
+        why = (
+            f"the file has {len(gap)} line(s) at {where} that the hunk's context leaves out, "
+            "right where the hunk adds lines, so they could go before or after them"
+        )
+    raise PatchwrightError(
+        ErrorCode.AMBIGUOUS,
+        f"{label or 'The edit'}: {why}. No change was made.",
+        "Copy the old lines exactly as they stand in the file (re-read it first), so every "
+        "line around the change is included.",
+        details={"line": gap[0] + 1},
+    )
+
+
+def _check_trailing(
+    body: Sequence[HunkLine], match: Match, file_lines: list[str], label: str
+) -> None:
+    """Context lines keep the file's bytes, trailing blanks included. But when a complete
+    new text shows it copies trailing blanks (an added line ends in one) and leaves them
+    off a line it keeps, dropping them may be the point of the edit: refuse."""
+    if not any(hl.op == "+" and hl.text != hl.text.rstrip() for hl in body):
+        return
+    olds = [hl for hl in body if hl.op != "+"]
+    for hl, (a, b) in zip(olds, match.spans):
+        if hl.op == " " and b == a + 1 and hl.text == hl.text.rstrip() != file_lines[a]:
+            if hl.text == file_lines[a].rstrip():
+                raise PatchwrightError(
+                    ErrorCode.AMBIGUOUS,
+                    f"{label or 'The edit'}: line {a + 1} has trailing whitespace that your "
+                    "text leaves off, while your new text keeps trailing whitespace "
+                    "elsewhere; it cannot be told whether the line should lose it.",
+                    "Copy the line exactly (with its trailing whitespace) in both the old "
+                    "and the new text, or change it explicitly.",
+                    details={"line": a + 1},
+                )
+
+
+def _run_inside(seq: list[str], run: list[str]) -> int | None:
+    """Where ``run`` occurs as a contiguous part of ``seq`` (only when exactly once)."""
+    if not run or len(run) > len(seq):
+        return None
+    hits = [i for i in range(len(seq) - len(run) + 1) if seq[i : i + len(run)] == run]
+    return hits[0] if len(hits) == 1 else None
 
 
 def _fix_endings(
@@ -184,13 +230,15 @@ def _shift_for(
         )
     if shift.is_identity:
         return None
-    pairs, neighbours = _evidence(file_lines, body, match, model, found)
     lo, hi = max(0, match.start - _GRID_REACH), min(len(file_lines), match.end + _GRID_REACH)
-    grid = frozenset(
-        indent_width(leading(line), shift.tab) for line in file_lines[lo:hi] if not is_blank(line)
-    )
+    near = [leading(line) for line in file_lines[lo:hi] if not is_blank(line)]
+    prefix = extra_prefix(list(zip(model, found)), near)
+    if prefix:
+        return Shift(0, shift.tab, False, shift.mapping, strip_prefix=prefix)
+    pairs, beside = _evidence(file_lines, body, match, model, found)
+    grid = frozenset(indent_width(ind, shift.tab) for ind in near)
     added = [hl.text for hl in body if hl.op == "+"]
-    decision = choose_frame(shift, pairs, same_frame_lines, neighbours, added, grid)
+    decision = choose_frame(shift, pairs, same_frame_lines, beside, added, grid)
     if decision is None:
         raise _indent_error(
             label,
@@ -227,32 +275,40 @@ def _evidence(
     match: Match,
     model: list[str],
     found: list[str],
-) -> tuple[list[tuple[str, str, str]], list[tuple[str, str]]]:
-    """Votes for the frame of the added lines: content pairs and file neighbours."""
+) -> tuple[list[tuple[str, str, str]], list[tuple[str, str, str]]]:
+    """``(model_old, file_old, new)`` triples whose indentation says which frame the new
+    line was written in: new lines with the same words as an old line, and (second list)
+    the first and last line of each block of added lines beside the old line next to it."""
     by_content: dict[str, tuple[str, str]] = {}
     for m_line, f_line in zip(model, found):
-        by_content.setdefault(strip_key(m_line), (m_line, f_line))
-    pairs: list[tuple[str, str, str]] = []
-    neighbours: list[tuple[str, str]] = []
-    spans = iter(match.spans)
-    last_file: str | None = None
-    waiting: list[str] = []
+        key = strip_key(m_line)
+        # A bare "}" or "end" recurs at every level: pairing on it proves nothing.
+        if len(key) >= 4 and any(ch.isalnum() for ch in key):
+            by_content.setdefault(key, (m_line, f_line))
+    triples: list[tuple[str, str, str]] = []
+    for hl in body:
+        hit = by_content.get(strip_key(hl.text)) if hl.op == "+" else None
+        if hit:
+            triples.append((hit[0], hit[1], hl.text))
+    beside: list[tuple[str, str, str]] = []
+    olds = iter(match.spans)
+    prev: tuple[str, str] | None = None
+    block: list[str] = []
     for hl in body:
         if hl.op == "+":
             if not is_blank(hl.text):
-                hit = by_content.get(strip_key(hl.text))
-                if hit:
-                    pairs.append((hit[0], hit[1], hl.text))
-                if last_file is not None:
-                    neighbours.append((hl.text, last_file))
-                waiting.append(hl.text)
+                if not block and prev is not None:
+                    beside.append((prev[0], prev[1], hl.text))
+                block.append(hl.text)
             continue
-        a, b = next(spans)
-        if b == a + 1 and hl.op == " " and not is_blank(file_lines[a]):
-            neighbours.extend((w, file_lines[a]) for w in waiting)
-            last_file = file_lines[a]
-        waiting = []
-    return pairs, neighbours
+        a, b = next(olds)
+        here = (hl.text, file_lines[a]) if b == a + 1 and not is_blank(hl.text) else None
+        if block and here is not None and unicode_key(here[0]) == unicode_key(here[1]):
+            beside.append((here[0], here[1], block[-1]))
+        block = []
+        if here is not None and unicode_key(here[0]) == unicode_key(here[1]):
+            prev = here
+    return triples, beside
 
 
 def _indent_error(label: str, why: str) -> PatchwrightError:
@@ -279,12 +335,16 @@ def _new_lines_in_file_frame(body: Sequence[HunkLine], model: list[str], found: 
     return file_frame > 0 and model_frame == 0
 
 
-def _same_enough(match: Match, want: str, have: str) -> bool:
-    """A removed line found fuzzily must be very nearly the file's line."""
-    if match.rung != "fuzzy":
-        return True
+def _same_enough(match: Match, want: str, have: str, complete: bool) -> bool:
+    """A removed line found fuzzily must be very nearly the file's line; a diff's removed
+    line found by the trimmed-edges rung must be the file's line (only a search text's
+    edge may be a fragment)."""
     a, b = unicode_key(want), unicode_key(have)
-    return a == b or ratio(a, b) >= _MIN_REMOVED_SIMILARITY
+    if match.rung == "fuzzy":
+        return a == b or ratio(a, b) >= _MIN_REMOVED_SIMILARITY
+    if match.rung == "trimmed_edges" and not complete:
+        return a == b
+    return True
 
 
 def _unlocated(label: str, text: str) -> PatchwrightError:

@@ -26,6 +26,8 @@ _MAX_VOTING_LINES = 12
 # Lines less similar than this are never paired by the alignment.
 _MIN_PAIR = 0.5
 _MIN_FUZZY_LINES = 3
+# Score of a pair equal only when whitespace is ignored (exact pairs score 1.0).
+_LOOSE_EQUAL = 0.97
 
 
 @dataclass(frozen=True)
@@ -46,7 +48,7 @@ def best_regions(index: LineIndex, pattern: Sequence[str], lo: int = 0) -> list[
     starts = _vote(index, pattern, lo) or _fallback_votes(index, pkeys, lo)
     regions: list[Region] = []
     for start in starts:
-        region = align_window(index, pkeys, start, lo)
+        region = align_window(index, pkeys, start, lo, list(pattern))
         if region is not None:
             regions.append(region)
     return _keep_best(regions)
@@ -149,7 +151,9 @@ def _top_starts(votes: Counter[int], size: int) -> list[int]:
     return chosen
 
 
-def align_window(index: LineIndex, pkeys: list[str], start: int, lo: int) -> Region | None:
+def align_window(
+    index: LineIndex, pkeys: list[str], start: int, lo: int, raw_pattern: list[str]
+) -> Region | None:
     """Align ``pkeys`` against the file around ``start``; ``None`` when nothing pairs."""
     size = len(pkeys)
     slack = max(3, size // 4)
@@ -158,7 +162,7 @@ def align_window(index: LineIndex, pkeys: list[str], start: int, lo: int) -> Reg
     if w1 <= w0:
         return None
     wkeys = [unicode_key(line) for line in index.lines[w0:w1]]
-    pairs = align(pkeys, wkeys)
+    pairs = align(pkeys, wkeys, raw_pattern, index.lines[w0:w1])
     if not pairs:
         return None
     spans: list[Span] = []
@@ -185,9 +189,15 @@ def _sim(a: str, b: str) -> float:
     return ratio(a, b) / 100.0
 
 
-def align(pkeys: list[str], wkeys: list[str]) -> list[tuple[int, int]]:
+def align(
+    pkeys: list[str], wkeys: list[str], raw_p: list[str], raw_w: list[str]
+) -> list[tuple[int, int]]:
     """Semi-global line alignment: every pattern line paired or skipped, window lines free
-    at both ends. Returns ``(pattern_index, window_index)`` pairs in order."""
+    at both ends. Returns ``(pattern_index, window_index)`` pairs in order.
+
+    Lines equal byte for byte score a little higher than lines equal only once
+    whitespace is ignored, so among several ``}`` lines the one with the same
+    indentation is paired."""
     m, n = len(pkeys), len(wkeys)
     gap = -0.6
     neg = float("-inf")
@@ -205,6 +215,8 @@ def align(pkeys: list[str], wkeys: list[str]) -> list[tuple[int, int]]:
         for j in range(1, n + 1):
             best, how = prev[j] + gap, 1  # pattern line unaligned
             s = _sim(pk, wkeys[j - 1])
+            if s == 1.0 and raw_p[i - 1] != raw_w[j - 1]:
+                s = _LOOSE_EQUAL
             if s >= _MIN_PAIR:
                 cand = prev[j - 1] + 2.0 * s - 1.0
                 if cand > best:

@@ -202,7 +202,11 @@ def keyed_matches(index: LineIndex, pattern: Sequence[str], rung: str, lo: int) 
         if start < lo or start + size > len(lines):
             continue
         if all(key(lines[start + i]) == pkeys[i] for i in range(size)):
-            if rung == "indentation" and detect_shift(pattern, lines[start : start + size]) is None:
+            # Loose rungs ignore indentation only when the whole block moved alike;
+            # otherwise a line with the same words at another depth could stand in.
+            if rung in ("indentation", "unicode") and (
+                detect_shift(pattern, lines[start : start + size]) is None
+            ):
                 continue
             found.append(Match(start, start + size, rung, 1.0, identity(start, size)))
     return found
@@ -271,12 +275,19 @@ def _trimmed(index: LineIndex, pattern: Sequence[str], lo: int) -> list[Match]:
             start, end = m.start - head, m.end + tail
             if start < 0 or end > len(index.lines) or start in found:
                 continue
-            if head and not loosely_equal(pattern[0], index.lines[start]):
+            if head and not _loose_edge(pattern[0], index.lines[start]):
                 continue
-            if tail and not loosely_equal(pattern[-1], index.lines[end - 1]):
+            if tail and not _loose_edge(pattern[-1], index.lines[end - 1]):
                 continue
             found[start] = Match(start, end, "trimmed_edges", 1.0, identity(start, size))
     return list(found.values())
+
+
+def _loose_edge(want: str, have: str) -> bool:
+    """A trimmed edge must differ in content yet resemble the file line. An edge equal
+    once whitespace is ignored but still refused by the indentation rung is indented
+    against the rest of the block: most likely another line altogether."""
+    return unicode_key(want) != unicode_key(have) and loosely_equal(want, have)
 
 
 def loosely_equal(want: str, have: str) -> bool:
@@ -284,7 +295,9 @@ def loosely_equal(want: str, have: str) -> bool:
     a, b = unicode_key(want), unicode_key(have)
     if not a or not b:
         return a == b
-    if len(a) >= 4 and (a in b or b in a):
+    # The model's line may be a fragment of the file's line, never the reverse: a short
+    # file line inside a long pattern line says nothing.
+    if len(a) >= 4 and a in b and len(a) * 3 >= len(b):
         return True
     return ratio(a, b) >= 75.0
 
@@ -307,7 +320,14 @@ def _elided(index: LineIndex, pattern: Sequence[str], lo: int) -> list[Match]:
         _extend(index, keyed, [m.start], placements)
         if len(placements) > 10:
             break
-    return [_elided_match(pattern, keyed, spots) for spots in placements]
+    matches = [_elided_match(pattern, keyed, spots) for spots in placements]
+    return [m for m in matches if _consistent(index, pattern, m)]
+
+
+def _consistent(index: LineIndex, pattern: Sequence[str], m: Match) -> bool:
+    """Whether the one-to-one lines of a match share one indentation shift."""
+    pairs = [(p, index.lines[a]) for p, (a, b) in zip(pattern, m.spans) if b == a + 1]
+    return detect_shift([p for p, _ in pairs], [f for _, f in pairs]) is not None
 
 
 _MAX_ELIDED = 400

@@ -7,6 +7,7 @@ Nothing is mutated here: each anchor kind becomes one or more :class:`Splice` va
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 
@@ -184,6 +185,7 @@ def _hunk(
     match = locate_or_refuse(
         index, pattern, hunk.new_lines, options, hint, label=label, at_eof=hunk.at_eof, lo=lo
     )
+    _check_open_edges(hunk, match, len(file.lines), label)
     try:
         return _compose_splice(
             file, hunk.lines, match, label, hunk.no_newline_old, hunk.no_newline_new
@@ -202,6 +204,7 @@ def _compose_splice(
     no_newline_old: bool = False,
     no_newline_new: bool = False,
     same_frame_lines: int = 0,
+    complete: bool = False,
 ) -> Splice:
     composed = compose(
         file.lines,
@@ -212,6 +215,7 @@ def _compose_splice(
         same_frame_lines=same_frame_lines,
         no_newline_old=no_newline_old,
         no_newline_new=no_newline_new,
+        complete=complete,
         label=label,
     )
     warnings = list(composed.warnings)
@@ -234,6 +238,44 @@ def _compose_splice(
         tuple(warnings),
     )
     return _with_matched(splice, file)
+
+
+def _check_open_edges(hunk: Hunk, match: Match, size: int, label: str) -> None:
+    """A hunk whose added lines sit at its very end, after context, says nothing about
+    what follows them: diffs only end that way at the end of the file. Anywhere else
+    the model most likely left out the line after the insertion point, and the lines
+    could belong before or after it. Likewise at the start of a hunk and of the file."""
+    ops = [hl.op for hl in hunk.lines]
+    name = label or "The hunk"
+    if ops and ops[-1] == "+" and _last_old(ops) == " " and match.end != size:
+        raise PatchwrightError(
+            ErrorCode.AMBIGUOUS,
+            f"{name} ends with added lines and no context after them, which in a diff "
+            f"means the end of the file, but its context matched at lines "
+            f"{match.start + 1}-{match.end} and the file goes on (line {match.end + 1}: "
+            f"{file_line_preview(size, match)}).",
+            "Add the line(s) that follow the insertion point as context, so it is clear "
+            "where the new lines go.",
+        )
+    if ops and ops[0] == "+" and _last_old(ops[::-1]) == " " and match.start != 0:
+        raise PatchwrightError(
+            ErrorCode.AMBIGUOUS,
+            f"{name} starts with added lines and no context before them, which in a diff "
+            f"means the start of the file, but its context matched at line "
+            f"{match.start + 1}.",
+            "Add the line(s) before the insertion point as context, so it is clear where "
+            "the new lines go.",
+        )
+
+
+def _last_old(ops: Sequence[str]) -> str:
+    """The last context/removed op in ``ops`` ("" when there is none)."""
+    return next((op for op in reversed(ops) if op != "+"), "")
+
+
+def file_line_preview(size: int, match: Match) -> str:
+    """A short marker for the line after a match (kept tiny: it is for orientation)."""
+    return "end of file" if match.end >= size else "more lines follow"
 
 
 def _after_anchors(index: LineIndex, anchors: tuple[str, ...]) -> int:
@@ -435,16 +477,78 @@ def _line_mode(
     hint = Hint(anchor.hint_line - 1) if anchor.hint_line else None
     match = locate_or_refuse(index, pattern, new, options, hint, label=label)
     body, same = _diff_body(pattern, new)
+    _check_repeated_edges(file, body, match, label)
     if match.rung == "trimmed_edges":
         partial = _partial_edges(file, match, pattern, new, label)
         if partial is not None:
             return partial
     try:
-        return _compose_splice(file, body, match, label, same_frame_lines=same)
+        return _compose_splice(file, body, match, label, same_frame_lines=same, complete=True)
     except PatchwrightError as err:
         if err.code != ErrorCode.NOT_FOUND:
             raise
         raise not_found(index, pattern, new, label, options) from None
+
+
+def _check_repeated_edges(file: TextFile, body: list[HunkLine], match: Match, label: str) -> None:
+    """Refuse new text that ends (starts) with added lines equal to the lines right
+    after (before) the matched text: the search text most likely left those lines out,
+    and writing them again would duplicate them."""
+    tail = _edge_additions(reversed(body))[::-1]
+    head = _edge_additions(body)
+    after = file.lines[match.end : match.end + len(tail)]
+    before = file.lines[max(0, match.start - len(head)) : match.start]
+    for k in range(len(tail), 0, -1):
+        if _same_keys(tail[-k:], after[:k]):
+            raise _repeats(label, "ends", k, match.end + 1)
+    for k in range(len(head), 0, -1):
+        if _same_keys(head[:k], before[len(before) - k :]):
+            raise _repeats(label, "starts", k, match.start - k + 1)
+    # The first real line after (last before) the match, repeated anywhere among the
+    # lines added at that edge, is just as suspicious.
+    hit = _first_real(file.lines, range(match.end, min(len(file.lines), match.end + 3)))
+    if hit is not None and strip_key(file.lines[hit]) in {strip_key(t) for t in tail}:
+        raise _repeats(label, "ends", 1, hit + 1)
+    hit = _first_real(file.lines, range(match.start - 1, max(-1, match.start - 4), -1))
+    if hit is not None and strip_key(file.lines[hit]) in {strip_key(t) for t in head}:
+        raise _repeats(label, "starts", 1, hit + 1)
+
+
+def _edge_additions(body: Iterable[HunkLine]) -> list[str]:
+    """The added lines at the start of ``body`` (before any old line)."""
+    out: list[str] = []
+    for hl in body:
+        if hl.op != "+":
+            break
+        out.append(hl.text)
+    return out
+
+
+def _first_real(lines: list[str], where: Iterable[int]) -> int | None:
+    """The first index in ``where`` whose line is not blank."""
+    return next((j for j in where if strip_key(lines[j])), None)
+
+
+def _same_keys(a: list[str], b: list[str]) -> bool:
+    return (
+        len(a) == len(b)
+        and bool(a)
+        and all(strip_key(x) == strip_key(y) and strip_key(x) for x, y in zip(a, b))
+    )
+
+
+def _repeats(label: str, side: str, k: int, line: int) -> PatchwrightError:
+    return PatchwrightError(
+        ErrorCode.AMBIGUOUS,
+        f"{label or 'The edit'}: the new text {side} with {k} line(s) that already stand "
+        f"next to the matched text (line {line}); writing them would duplicate them. The "
+        "search text probably leaves them out. No change was made.".replace(
+            f"{side} with", "repeats" if side == "ends" and k == 1 else f"{side} with"
+        ),
+        "Include those lines in the text to replace as well (copy them from the file), or "
+        "leave them out of the new text.",
+        details={"line": line},
+    )
 
 
 def _diff_body(old: list[str], new: list[str]) -> tuple[list[HunkLine], int]:

@@ -1,0 +1,83 @@
+"""Patch text formats models write, parsed into the edit model.
+
+Three formats are read: unified / git diffs (:mod:`~patchwright.formats.unified`), the
+OpenAI patch format (:mod:`~patchwright.formats.v4a`) and SEARCH/REPLACE blocks
+(:mod:`~patchwright.formats.search_replace`). Each module's docstring holds its grammar
+and the leniencies it grants. Parsing never touches the disk; every failure is a
+:class:`~patchwright.model.PatchwrightError` (``PARSE_ERROR`` or ``UNSUPPORTED``) naming
+the patch line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from patchwright.formats._common import require_text, unsupported
+from patchwright.formats.detect import SEARCH_REPLACE, UNIFIED, V4A, detect_format
+from patchwright.formats.search_replace import parse_search_replace
+from patchwright.formats.unified import parse_unified
+from patchwright.formats.v4a import parse_v4a
+from patchwright.model import PatchSet
+
+__all__ = [
+    "FORMAT_ALIASES",
+    "detect_format",
+    "normalize_format",
+    "parse_patch",
+    "parse_search_replace",
+    "parse_unified",
+    "parse_v4a",
+]
+
+FORMAT_ALIASES: dict[str, str] = {
+    "unified": UNIFIED,
+    "udiff": UNIFIED,
+    "diff": UNIFIED,
+    "git": UNIFIED,
+    "v4a": V4A,
+    "openai": V4A,
+    "apply-patch": V4A,
+    "search-replace": SEARCH_REPLACE,
+    "sr": SEARCH_REPLACE,
+}
+"""Accepted format names (lower case, ``_`` read as ``-``) and the format each means."""
+
+_PARSERS: dict[str, Callable[[str], PatchSet]] = {
+    UNIFIED: parse_unified,
+    V4A: parse_v4a,
+    SEARCH_REPLACE: parse_search_replace,
+}
+
+
+def normalize_format(format: str) -> str:
+    """The canonical name (``"unified"``, ``"v4a"``, ``"search-replace"``) or ``"auto"``.
+
+    Raises:
+        PatchwrightError: ``UNSUPPORTED`` for an unknown name.
+    """
+    key = format.strip().lower().replace("_", "-") if isinstance(format, str) else ""
+    if key == "auto":
+        return key
+    if key in FORMAT_ALIASES:
+        return FORMAT_ALIASES[key]
+    raise unsupported(
+        None,
+        f"Unknown patch format {format!r}.",
+        "Use 'auto', 'unified' (or 'udiff', 'diff', 'git'), 'v4a' (or 'openai', "
+        "'apply_patch') or 'search-replace' (or 'sr', 'search_replace').",
+    )
+
+
+def parse_patch(text: str, format: str = "auto") -> PatchSet:
+    """Parse patch text in the given format, or the detected one with ``"auto"``.
+
+    Raises:
+        PatchwrightError: ``UNSUPPORTED`` for an unknown format name or an unsupported
+            diff flavour; ``PARSE_ERROR`` naming the line for text that is not a patch
+            of that format.
+    """
+    name = normalize_format(format)
+    text = require_text(text)
+    if name == "auto":
+        name = detect_format(text)
+    return _PARSERS[name](text)

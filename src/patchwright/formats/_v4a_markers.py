@@ -1,0 +1,33 @@
+"""The ``*** ...`` marker lines of the OpenAI patch format."""
+
+from __future__ import annotations
+
+import re
+
+_KINDS = (
+    "begin patch",
+    "end patch",
+    "add file",
+    "delete file",
+    "update file",
+    "move to",
+    "end of file",
+)
+# Case and spacing are not checked: models write "***Update File:path" and "*** update file:".
+_MARKER = re.compile(
+    r"\*\*\*[ \t]*("
+    + "|".join(kind.replace(" ", r"[ \t]+") for kind in _KINDS)
+    + r")[ \t]*:?[ \t]*(.*)$",
+    re.IGNORECASE,
+)
+FILE_OPS = ("add file", "delete file", "update file")
+
+
+def marker(line: str) -> tuple[str, str] | None:
+    """``(kind, argument)`` of a ``*** ...`` marker line (kind lower case), else ``None``."""
+    if not line.startswith("***"):
+        return None
+    match = _MARKER.match(line)
+    if match is None:
+        return None
+    return " ".join(match.group(1).lower().split()), match.group(2).strip()
