@@ -161,17 +161,17 @@ def _check_trailing(
         return
     olds = [hl for hl in body if hl.op != "+"]
     for hl, (a, b) in zip(olds, match.spans):
-        if hl.op == " " and b == a + 1 and hl.text == hl.text.rstrip() != file_lines[a]:
-            if hl.text == file_lines[a].rstrip():
-                raise PatchwrightError(
-                    ErrorCode.AMBIGUOUS,
-                    f"{label or 'The edit'}: line {a + 1} has trailing whitespace that your "
-                    "text leaves off, while your new text keeps trailing whitespace "
-                    "elsewhere; it cannot be told whether the line should lose it.",
-                    "Copy the line exactly (with its trailing whitespace) in both the old "
-                    "and the new text, or change it explicitly.",
-                    details={"line": a + 1},
-                )
+        loses = hl.text == hl.text.rstrip() != file_lines[a]
+        if hl.op == " " and b == a + 1 and loses and hl.text == file_lines[a].rstrip():
+            raise PatchwrightError(
+                ErrorCode.AMBIGUOUS,
+                f"{label or 'The edit'}: line {a + 1} has trailing whitespace that your "
+                "text leaves off, while your new text keeps trailing whitespace "
+                "elsewhere; it cannot be told whether the line should lose it.",
+                "Copy the line exactly (with its trailing whitespace) in both the old "
+                "and the new text, or change it explicitly.",
+                details={"line": a + 1},
+            )
 
 
 def _run_inside(seq: list[str], run: list[str]) -> int | None:

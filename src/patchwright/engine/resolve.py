@@ -327,6 +327,14 @@ def _old_text(
     options: MatchOptions,
 ) -> list[Splice]:
     text = anchor.text
+    if text and text == replacement:
+        raise PatchwrightError(
+            ErrorCode.INVALID_REQUEST,
+            f"{label or 'The edit'}: the new text is identical to the old text, so the edit "
+            "changes nothing. No change was made.",
+            "Send only edits that change something; if the file should differ in "
+            "whitespace only, copy the old text exactly from the file.",
+        )
     if not text:
         if not file.lines:
             return [Splice(0, 0, *split_lines(replacement), "exact")]

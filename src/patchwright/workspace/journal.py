@@ -1,0 +1,238 @@
+"""The commit journal: what makes a multi-file commit all-or-nothing across crashes.
+
+A commit, holding the locks of all its paths, goes through these steps::
+
+    1. journal/<batch>/before-<i>     the before-image of every file that exists, fsynced
+    2. journal/<batch>/manifest.json  targets, temp names, before/after hashes and modes,
+                                      the folders it will create (written to a temp name,
+                                      fsynced, renamed: the manifest is whole or absent)
+    3. create missing parent folders
+    4. write each new file to a temp file in its target's folder, fsync
+    5. rename each temp file over its target / unlink deleted files; fsync the folders
+    6. record the batch in the history store
+    7. unlink manifest.json (the commit point), fsync; then remove the journal folder
+
+A journal folder **with** a manifest is an unfinished commit: :meth:`Journal.rollback`
+puts every file back to its before-image, removes the temp files and the folders the
+commit created, and the caller deletes the batch from history if step 6 happened. A
+journal folder **without** a manifest either never touched the tree (killed before step
+2 completed) or is past its commit point (killed during step 7); either way the folder
+is simply removed. Rollback is idempotent, so a crash during recovery is recovered by
+the next attempt.
+
+Files are replaced by rename, as most editors do: a hard link to the old file keeps the
+old content, and the new file belongs to the user running patchwright (permission bits
+are carried over; owner and group are not).
+
+Rollback only puts a file back when it still holds the content this commit wrote (or
+still misses, for a deletion): a file changed by someone else since is left alone and
+reported, never overwritten.
+"""
+
+from __future__ import annotations
+
+import json
+import posixpath
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from patchwright.model.errors import ErrorCode, PatchwrightError
+from patchwright.workspace.fs import FileSystem
+from patchwright.workspace.records import sha256_hex
+
+MANIFEST = "manifest.json"
+_FORMAT = 1
+
+
+@dataclass(frozen=True)
+class JournalEntry:
+    """One path a commit changes.
+
+    Attributes:
+        path: the path relative to the root.
+        temp: the temp file (relative) the new content is written to; ``None`` for removals.
+        before_sha256 / before_mode: the file before the commit (``None``: it did not exist).
+        after_sha256 / after_mode: the file after the commit (``None``: removed).
+    """
+
+    path: str
+    temp: str | None
+    before_sha256: str | None
+    before_mode: int | None
+    after_sha256: str | None
+    after_mode: int | None
+
+
+@dataclass(frozen=True)
+class Manifest:
+    """An unfinished commit: its batch, its entries and the folders it creates."""
+
+    batch_id: str
+    entries: tuple[JournalEntry, ...]
+    created_dirs: tuple[str, ...] = ()
+
+    @property
+    def paths(self) -> set[str]:
+        """Every path the commit changes."""
+        return {e.path for e in self.entries}
+
+    def to_json(self) -> bytes:
+        """The manifest file's content."""
+        data: dict[str, Any] = {
+            "format": _FORMAT,
+            "batch_id": self.batch_id,
+            "entries": [asdict(e) for e in self.entries],
+            "created_dirs": list(self.created_dirs),
+        }
+        return json.dumps(data, indent=1).encode("utf-8")
+
+    @classmethod
+    def from_json(cls, raw: bytes) -> Manifest:
+        """Parse a manifest file."""
+        data = json.loads(raw.decode("utf-8"))
+        entries = tuple(JournalEntry(**e) for e in data["entries"])
+        return cls(data["batch_id"], entries, tuple(data["created_dirs"]))
+
+
+def temp_name(rel: str, batch_id: str, suffix: str) -> str:
+    """A temp file next to ``rel``, unique to the batch."""
+    folder, name = posixpath.split(rel)
+    return posixpath.join(folder, f".{name[:100]}.{batch_id}.{suffix}")
+
+
+class Journal:
+    """The journal folder of one workspace.
+
+    Args:
+        folder: the journal folder (in the state folder).
+        root: the real workspace root the entries are relative to.
+        fs: the file system.
+    """
+
+    def __init__(self, folder: Path, root: str, fs: FileSystem) -> None:
+        self.folder = str(folder)
+        self.root = root
+        self.fs = fs
+
+    def _batch_dir(self, batch_id: str) -> str:
+        return posixpath.join(self.folder, batch_id)
+
+    def _abs(self, rel: str) -> str:
+        return posixpath.join(self.root, rel)
+
+    # writing ---------------------------------------------------------------------------------
+    def start(self, manifest: Manifest, befores: Mapping[str, bytes]) -> None:
+        """Steps 1-2: make the before-images and the manifest durable."""
+        batch_dir = self._batch_dir(manifest.batch_id)
+        self.fs.mkdir(batch_dir)
+        self.fs.fsync_dir(self.folder)
+        for index, entry in enumerate(manifest.entries):
+            if entry.before_sha256 is not None:
+                image = posixpath.join(batch_dir, f"before-{index}")
+                self.fs.write_new(image, befores[entry.path], None)
+        staging = posixpath.join(batch_dir, MANIFEST + ".tmp")
+        self.fs.write_new(staging, manifest.to_json(), None)
+        self.fs.replace(staging, posixpath.join(batch_dir, MANIFEST))
+        self.fs.fsync_dir(batch_dir)
+
+    def commit_point(self, batch_id: str) -> None:
+        """Step 7, first half: remove the manifest; past this the commit stands."""
+        batch_dir = self._batch_dir(batch_id)
+        self.fs.unlink(posixpath.join(batch_dir, MANIFEST))
+        self.fs.fsync_dir(batch_dir)
+
+    def discard(self, batch_id: str) -> None:
+        """Remove a journal folder that has no manifest (or no longer needs one)."""
+        batch_dir = self._batch_dir(batch_id)
+        if self.fs.probe(batch_dir).kind != "dir":
+            return
+        for name in sorted(self.fs.listdir(batch_dir), key=lambda n: n == MANIFEST):
+            self.fs.unlink(posixpath.join(batch_dir, name))
+        self.fs.rmdir(batch_dir)
+        self.fs.fsync_dir(self.folder)
+
+    # reading ---------------------------------------------------------------------------------
+    def pending(self) -> list[str]:
+        """Batch IDs that have a journal folder, oldest name first."""
+        if self.fs.probe(self.folder).kind != "dir":
+            return []
+        return sorted(n for n in self.fs.listdir(self.folder) if not n.startswith("."))
+
+    def load(self, batch_id: str) -> Manifest | None:
+        """The manifest of a journal folder, ``None`` when it has none."""
+        path = posixpath.join(self._batch_dir(batch_id), MANIFEST)
+        found = self.fs.read_file(path, 1 << 30)
+        if found.data is None:
+            return None
+        try:
+            return Manifest.from_json(found.data)
+        except (ValueError, KeyError, TypeError) as exc:
+            raise PatchwrightError(
+                ErrorCode.IO_ERROR,
+                f"The journal of batch {batch_id} is unreadable ({exc}); files it touched "
+                "may be half-written.",
+                f"Inspect {path} by hand, then remove that folder.",
+            ) from exc
+
+    # rolling back ----------------------------------------------------------------------------
+    def rollback(self, manifest: Manifest) -> list[str]:
+        """Put every file back as it was before the commit; returns paths left alone.
+
+        A path is left alone when it holds neither the before nor the after content (it
+        was changed by someone else since).
+        """
+        left_alone: list[str] = []
+        touched: set[str] = set()
+        for index in reversed(range(len(manifest.entries))):
+            entry = manifest.entries[index]
+            if entry.temp is not None and self.fs.probe(self._abs(entry.temp)).kind != "missing":
+                self.fs.unlink(self._abs(entry.temp))
+                touched.add(posixpath.dirname(entry.path))
+            outcome = self._restore(manifest.batch_id, index, entry)
+            if outcome == "left":
+                left_alone.append(entry.path)
+            elif outcome == "restored":
+                touched.add(posixpath.dirname(entry.path))
+        for folder in reversed(manifest.created_dirs):
+            if self.fs.probe(self._abs(folder)).kind == "dir" and not self.fs.listdir(
+                self._abs(folder)
+            ):
+                self.fs.rmdir(self._abs(folder))
+                touched.add(posixpath.dirname(folder))
+        for folder in sorted(touched):
+            if self.fs.probe(self._abs(folder)).kind == "dir":
+                self.fs.fsync_dir(self._abs(folder))
+        return sorted(left_alone)
+
+    def _restore(self, batch_id: str, index: int, entry: JournalEntry) -> str:
+        target = self._abs(entry.path)
+        limit = 1 << 40
+        current = self.fs.read_file(target, limit)
+        if current.kind not in ("file", "missing"):
+            return "left"
+        sha = sha256_hex(current.data) if current.data is not None else None
+        if sha == entry.before_sha256 and (sha is None or current.mode_bits == entry.before_mode):
+            return "unchanged"
+        if sha != entry.after_sha256:
+            return "left"
+        if entry.before_sha256 is None:
+            self.fs.unlink(target)
+            return "restored"
+        image = posixpath.join(self._batch_dir(batch_id), f"before-{index}")
+        found = self.fs.read_file(image, limit)
+        if found.data is None or sha256_hex(found.data) != entry.before_sha256:
+            raise PatchwrightError(
+                ErrorCode.IO_ERROR,
+                f"The journal's copy of {entry.path!r} for batch {batch_id} is damaged; "
+                "the file cannot be rolled back.",
+                f"Restore {entry.path!r} from version control; the journal is kept in {image}.",
+                path=entry.path,
+            )
+        staging = temp_name(entry.path, batch_id, "pw-rb")
+        if self.fs.probe(self._abs(staging)).kind != "missing":
+            self.fs.unlink(self._abs(staging))
+        self.fs.write_new(self._abs(staging), found.data, entry.before_mode)
+        self.fs.replace(self._abs(staging), target)
+        return "restored"

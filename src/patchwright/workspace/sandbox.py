@@ -1,0 +1,258 @@
+"""Paths and file types: what the workspace may touch.
+
+:meth:`Sandbox.resolve` turns a path a caller sent into a normalised posix path relative
+to the (real) workspace root, or refuses it:
+
+* ``invalid_request``: empty, or contains a NUL byte;
+* ``path_outside_root``: ``..`` climbs above the root, an absolute path lies outside it,
+  or a symlink (the file itself or any parent folder) leads outside it;
+* ``path_denied``: a deny glob matches (``.git`` at any depth by default, and the state
+  folder when it sits inside the root), or allow globs are set and none matches;
+* ``not_a_file``: the path names the root itself.
+
+Symlinks that stay inside the root are followed: the resolved path is the real file, so
+two spellings of one file share one lock and one history. Deny globs are checked on the
+path as sent and on the resolved one, and ignore case because on case-insensitive file
+systems ``.GIT/config`` is ``.git/config``.
+
+:meth:`Sandbox.read` then refuses what is not a regular file (folders, FIFOs, sockets,
+devices: ``not_a_file``) and files over the size limit (``too_large``). A commit reads
+every path it writes through it, so a folder or FIFO in the way of a write is refused
+the same way, and :meth:`Sandbox.missing_dirs` refuses a parent that is not a folder.
+
+A symlink swapped in between the check and the use is not followed when reading
+(``O_NOFOLLOW``) nor when creating a temp file; a parent folder swapped for a symlink in
+that instant is a race this layer narrows (every check runs again inside the file locks)
+but cannot close without ``openat`` on every component.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Sequence
+
+from patchwright.model.errors import ErrorCode, PatchwrightError
+from patchwright.workspace.fs import FileSystem, Probe
+from patchwright.workspace.globs import GlobSet
+from patchwright.workspace.records import FileState, sha256_hex
+
+_KIND_TEXT = {
+    "dir": "a folder",
+    "fifo": "a named pipe (FIFO)",
+    "socket": "a socket",
+    "char_device": "a character device",
+    "block_device": "a block device",
+    "symlink": "a symlink",
+    "other": "a special file",
+}
+
+
+def _within(base: str, path: str) -> bool:
+    return path == base or path.startswith(base.rstrip("/") + "/")
+
+
+class Sandbox:
+    """Path resolution and file-type checks for one workspace root.
+
+    Args:
+        root: the workspace root folder (must exist).
+        fs: the file system to use.
+        max_file_bytes: the largest file that may be read or written.
+        allow: when given, only paths matching one of these globs are allowed.
+        deny: globs always refused (see :mod:`patchwright.workspace.globs`).
+        hidden: absolute folders inside the root that are always refused (state folder).
+    """
+
+    def __init__(
+        self,
+        root: str,
+        fs: FileSystem,
+        *,
+        max_file_bytes: int,
+        allow: Sequence[str] | None,
+        deny: Sequence[str],
+        hidden: Sequence[str] = (),
+    ) -> None:
+        self.fs = fs
+        self.given_root = posixpath.normpath(posixpath.abspath(root))
+        self.root = fs.realpath(root)
+        self.max_file_bytes = max_file_bytes
+        self.allow = GlobSet(allow or ())
+        hidden_rel = [posixpath.relpath(h, self.root) for h in hidden if _within(self.root, h)]
+        self.deny = GlobSet([*deny, *hidden_rel], ignore_case=True)
+
+    # paths -----------------------------------------------------------------------------------
+    def abspath(self, rel: str) -> str:
+        """The absolute path of a resolved relative path."""
+        return posixpath.join(self.root, rel)
+
+    def resolve(self, path: str, *, field: str = "path") -> str:
+        """Normalise ``path`` to a posix path relative to the root, or refuse it (see module)."""
+        lexical = self._lexical(path, field)
+        self._check_rules(lexical, path, field)
+        real = self.fs.realpath(posixpath.join(self.root, lexical))
+        if not _within(self.root, real):
+            link = self._first_link(lexical)
+            through = f"goes through the symlink {link!r}, which" if link else ""
+            raise PatchwrightError(
+                ErrorCode.PATH_OUTSIDE_ROOT,
+                f"Path {path!r} {through or 'resolves to a place that'} leads outside the "
+                f"workspace root {self.given_root}.",
+                "Only files inside the workspace can be read or changed; edit the file at "
+                "its real location inside the workspace.",
+                path=path,
+                field=field,
+                details={"symlink": link, "target": real},
+            )
+        rel = posixpath.relpath(real, self.root)
+        if rel == ".":
+            raise PatchwrightError(
+                ErrorCode.NOT_A_FILE,
+                f"Path {path!r} names the workspace root folder, not a file.",
+                "Name a file inside the workspace.",
+                path=path,
+                field=field,
+            )
+        if rel != lexical:
+            self._check_rules(rel, path, field)
+        return rel
+
+    def resolve_lexical(self, path: str, *, field: str = "path") -> str:
+        """Like :meth:`resolve` but without following symlinks (no file-system access)."""
+        lexical = self._lexical(path, field)
+        self._check_rules(lexical, path, field)
+        return lexical
+
+    def _lexical(self, path: str, field: str) -> str:
+        if not isinstance(path, str) or not path.strip():
+            raise PatchwrightError(
+                ErrorCode.INVALID_REQUEST,
+                f"The {field} is empty; a file path relative to the workspace root is required.",
+                "Send a path such as 'src/app.py'.",
+                field=field,
+            )
+        if "\x00" in path:
+            raise PatchwrightError(
+                ErrorCode.INVALID_REQUEST,
+                f"Path {path!r} contains a NUL byte, which no file name can hold.",
+                "Send the path as plain text without control characters.",
+                field=field,
+            )
+        normal = posixpath.normpath(path)
+        if posixpath.isabs(normal):
+            for base in (self.root, self.given_root):
+                if _within(base, normal):
+                    return posixpath.relpath(normal, base)
+            raise self._outside(path, field, "is an absolute path outside")
+        if normal == ".." or normal.startswith("../"):
+            raise self._outside(path, field, "climbs with '..' above")
+        return normal
+
+    def _outside(self, path: str, field: str, how: str) -> PatchwrightError:
+        return PatchwrightError(
+            ErrorCode.PATH_OUTSIDE_ROOT,
+            f"Path {path!r} {how} the workspace root {self.given_root}.",
+            "Use a path relative to the workspace root, such as 'src/app.py', that stays "
+            "inside it.",
+            path=path,
+            field=field,
+        )
+
+    def _check_rules(self, rel: str, path: str, field: str) -> None:
+        if rel == ".":
+            return
+        pattern = self.deny.match(rel)
+        if pattern is not None:
+            raise PatchwrightError(
+                ErrorCode.PATH_DENIED,
+                f"Path {path!r} is protected: it matches the deny rule {pattern!r}.",
+                "Protected paths (such as .git) cannot be read or changed here; pick another file.",
+                path=path,
+                field=field,
+                details={"rule": pattern},
+            )
+        if self.allow and self.allow.match(rel) is None:
+            raise PatchwrightError(
+                ErrorCode.PATH_DENIED,
+                f"Path {path!r} is outside the allowed paths ({', '.join(self.allow.patterns)}).",
+                "Only files matching the allowed paths can be read or changed.",
+                path=path,
+                field=field,
+                details={"allow": list(self.allow.patterns)},
+            )
+
+    def _first_link(self, lexical: str) -> str | None:
+        parts = lexical.split("/")
+        for n in range(1, len(parts) + 1):
+            prefix = "/".join(parts[:n])
+            if self.fs.probe(self.abspath(prefix)).kind == "symlink":
+                return prefix
+        return None
+
+    # file types ------------------------------------------------------------------------------
+    def read(self, rel: str) -> FileState | None:
+        """A resolved path's state, ``None`` when missing; refuses non-files and big files."""
+        found = self.fs.read_file(self.abspath(rel), self.max_file_bytes)
+        if found.kind == "missing":
+            return None
+        self._require_file(rel, found)
+        if found.data is None:
+            raise self._too_large(rel, found.size)
+        return FileState(rel, found.data, sha256_hex(found.data), found.mode_bits)
+
+    def check_size(self, rel: str, data: bytes) -> None:
+        """Refuse content over the size limit."""
+        if len(data) > self.max_file_bytes:
+            raise self._too_large(rel, len(data), writing=True)
+
+    def missing_dirs(self, rel: str) -> list[str]:
+        """The parent folders of ``rel`` that a write must create, outermost first.
+
+        Raises:
+            PatchwrightError: ``not_a_file`` when a parent exists but is not a folder.
+        """
+        missing: list[str] = []
+        parent = posixpath.dirname(rel)
+        while parent:
+            found = self.fs.probe(self.abspath(parent))
+            if found.kind == "dir":
+                break
+            if found.kind != "missing":
+                raise PatchwrightError(
+                    ErrorCode.NOT_A_FILE,
+                    f"Cannot write {rel!r}: its parent {parent!r} is "
+                    f"{_KIND_TEXT.get(found.kind, 'a file')}, not a folder.",
+                    "Choose a path whose parent folders are folders.",
+                    path=rel,
+                )
+            missing.append(parent)
+            parent = posixpath.dirname(parent)
+        return missing[::-1]
+
+    def _require_file(self, rel: str, found: Probe) -> None:
+        if found.kind == "file":
+            return
+        what = _KIND_TEXT.get(found.kind, "a special file")
+        hint = (
+            "Name a file inside the folder; list the folder to see its files."
+            if found.kind == "dir"
+            else "Only regular files can be read or edited."
+        )
+        raise PatchwrightError(
+            ErrorCode.NOT_A_FILE,
+            f"{rel!r} is {what}, not a regular file.",
+            hint,
+            path=rel,
+            details={"kind": found.kind},
+        )
+
+    def _too_large(self, rel: str, size: int, *, writing: bool = False) -> PatchwrightError:
+        what = "The new content of" if writing else "File"
+        return PatchwrightError(
+            ErrorCode.TOO_LARGE,
+            f"{what} {rel!r} is {size} bytes, over the workspace limit of "
+            f"{self.max_file_bytes} bytes.",
+            "Work on smaller files, or raise the workspace's max_file_bytes.",
+            path=rel,
+            details={"size": size, "limit": self.max_file_bytes},
+        )

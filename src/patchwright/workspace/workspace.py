@@ -1,0 +1,234 @@
+"""The :class:`Workspace` facade: the one object the tools layer talks to.
+
+It ties together the sandbox (paths, file types, size limit), the mode gate (restricted
+/ unrestricted, waiting for idle on a change), the per-file locks, the journal (crash-safe
+commits), the history store and undo. Opening a workspace rolls back any commit a
+crashed process left unfinished on that root.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from patchwright.model.errors import ErrorCode, PatchwrightError
+from patchwright.workspace.commit import BatchInfo, CommitContext, run_commit
+from patchwright.workspace.fs import FileSystem, OsFileSystem
+from patchwright.workspace.gate import Mode, ModeGate
+from patchwright.workspace.globs import DEFAULT_DENY
+from patchwright.workspace.history import History
+from patchwright.workspace.journal import Journal
+from patchwright.workspace.listing import find_case_insensitive, list_files
+from patchwright.workspace.locks import PathLocks
+from patchwright.workspace.records import CommitRecord, FileChange, FileState
+from patchwright.workspace.recovery import Recovery
+from patchwright.workspace.sandbox import Sandbox
+from patchwright.workspace.state import default_state_dir, state_paths
+from patchwright.workspace.undo import conflict, inverse_changes, select_batch
+
+#: Default largest file the workspace reads or writes: 16 MiB.
+DEFAULT_MAX_FILE_BYTES = 16 * 1024 * 1024
+
+
+class Workspace:
+    """One root folder that files are read from and committed to.
+
+    Args:
+        root: the workspace root (an existing folder).
+        mode: ``"unrestricted"`` (default) or ``"restricted"`` (every write refused).
+        state_dir: the per-user state folder (see state.py for the default); the
+            workspace keeps its history, journal and locks in a subfolder of it.
+        history: keep a history of commits (needed by :meth:`undo` and :attr:`history`).
+        max_file_bytes: the largest file that may be read or written.
+        allow: when given, only paths matching one of these globs may be used.
+        deny: globs never to be read or written (``.git`` at any depth by default).
+        lock_timeout: seconds to wait for a busy file lock.
+        fs: the file-system implementation (tests wrap the real one).
+
+    Raises:
+        PatchwrightError: ``file_not_found`` / ``not_a_file`` when ``root`` is not an
+            existing folder; ``io_error`` when the state folder cannot be created.
+    """
+
+    def __init__(
+        self,
+        root: str | Path,
+        *,
+        mode: Mode = "unrestricted",
+        state_dir: str | Path | None = None,
+        history: bool = True,
+        max_file_bytes: int = DEFAULT_MAX_FILE_BYTES,
+        allow: Sequence[str] | None = None,
+        deny: Sequence[str] = DEFAULT_DENY,
+        lock_timeout: float = 10.0,
+        fs: FileSystem | None = None,
+    ) -> None:
+        self._fs: FileSystem = fs if fs is not None else OsFileSystem()
+        self._gate = ModeGate(mode)
+        real_root = _existing_folder(self._fs, os.fspath(root))
+        base = Path(state_dir) if state_dir is not None else default_state_dir()
+        paths = state_paths(real_root, base)
+        hidden = [self._fs.realpath(str(p)) for p in (base, paths.folder)]
+        self._sandbox = Sandbox(
+            real_root, self._fs, max_file_bytes=max_file_bytes, allow=allow, deny=deny,
+            hidden=hidden,
+        )  # fmt: skip
+        self._state = paths
+        locks = PathLocks(paths.locks, lock_timeout)
+        journal = Journal(paths.journal, real_root, self._fs)
+        store = History(paths.database) if history else None
+        # a commit recorded by a process that keeps history is forgotten on rollback
+        # even by one that does not
+        known = store or (History(paths.database) if paths.database.exists() else None)
+        recovery = Recovery(journal, locks, known)
+        self._ctx = CommitContext(self._sandbox, self._fs, locks, journal, recovery, store)
+        self.recovered: list[str] = recovery.recover_all()
+        """Batch IDs of interrupted commits rolled back when this workspace opened."""
+
+    # state -----------------------------------------------------------------------------------
+    @property
+    def root(self) -> Path:
+        """The real (symlink-free) root folder."""
+        return Path(self._sandbox.root)
+
+    @property
+    def state_folder(self) -> Path:
+        """This workspace's state folder (history, journal, locks)."""
+        return self._state.folder
+
+    @property
+    def mode(self) -> Mode:
+        """The current mode."""
+        return self._gate.mode
+
+    def set_mode(self, mode: Mode, *, timeout: float | None = None) -> None:
+        """Switch mode once the operations in flight have finished (see gate.py)."""
+        self._gate.set_mode(mode, timeout=timeout)
+
+    def ensure_writable(self) -> None:
+        """Raise ``restricted`` with the exact REQ-PATCH-009 text in restricted mode."""
+        self._gate.ensure_writable()
+
+    @property
+    def history(self) -> History:
+        """The history store.
+
+        Raises:
+            PatchwrightError: ``history`` when the workspace was opened with ``history=False``.
+        """
+        if self._ctx.history is None:
+            raise PatchwrightError(
+                ErrorCode.HISTORY,
+                "This workspace keeps no history, so there is nothing to look up or undo.",
+                "Open the workspace with history=True.",
+            )
+        return self._ctx.history
+
+    # reading ---------------------------------------------------------------------------------
+    def resolve(self, path: str) -> str:
+        """The normalised posix path of ``path`` relative to the root (see sandbox.py)."""
+        return self._sandbox.resolve(path)
+
+    def exists(self, path: str) -> bool:
+        """Whether a regular file exists at ``path`` (sandbox refusals are raised)."""
+        with self._gate.operation(writing=False):
+            rel = self._sandbox.resolve(path)
+            return self._fs.probe(self._sandbox.abspath(rel)).kind == "file"
+
+    def read(self, path: str) -> FileState:
+        """Read a file.
+
+        Raises:
+            PatchwrightError: sandbox refusals; ``not_a_file``, ``too_large``;
+                ``file_not_found`` (suggesting files whose name differs only in case).
+        """
+        with self._gate.operation(writing=False):
+            rel = self._sandbox.resolve(path)
+            state = self._sandbox.read(rel)
+            if state is not None:
+                return state
+            similar = [p for p in find_case_insensitive(self._sandbox, rel) if p != rel]
+            hint = (
+                "Check the path (relative to the workspace root); list the folder to see its files."
+            )
+            if similar:
+                hint = f"Did you mean {', '.join(repr(p) for p in similar)}?"
+            raise PatchwrightError(
+                ErrorCode.FILE_NOT_FOUND,
+                f"{rel!r} does not exist in the workspace.",
+                hint,
+                path=rel,
+                details={"similar": similar} if similar else None,
+            )
+
+    def find_case_insensitive(self, path: str) -> list[str]:
+        """Existing files whose path equals ``path`` ignoring case (spec 001 ``docPath``)."""
+        with self._gate.operation(writing=False):
+            return find_case_insensitive(self._sandbox, path)
+
+    def list_files(self, under: str = "", *, limit: int = 10_000) -> list[str]:
+        """Regular files below ``under`` (default: everything), depth first by name."""
+        with self._gate.operation(writing=False):
+            return list_files(self._sandbox, under, limit=limit)
+
+    # writing ---------------------------------------------------------------------------------
+    def commit(
+        self,
+        changes: Sequence[FileChange],
+        *,
+        tool: str = "",
+        label: str = "",
+        key: str | None = None,
+        meta: dict[str, Any] | None = None,
+        dry_run: bool = False,
+    ) -> CommitRecord:
+        """Apply ``changes`` all-or-nothing and record them (see commit.py).
+
+        A dry run checks everything (paths, types, preconditions, inside the locks) and
+        returns the record without writing; it is allowed in restricted mode.
+
+        Raises:
+            PatchwrightError: ``restricted``; sandbox refusals; ``invalid_request``;
+                ``stale``; ``file_not_found``; ``file_exists``; ``lock_timeout``; ``io_error``.
+        """
+        with self._gate.operation(writing=not dry_run):
+            info = BatchInfo(tool, label, key, dict(meta or {}))
+            return run_commit(self._ctx, changes, info, dry_run=dry_run)
+
+    def undo(self, batch_id: str | None = None) -> CommitRecord:
+        """Revert a batch (default: the newest not yet undone) as a new recorded batch.
+
+        Raises:
+            PatchwrightError: ``restricted``; ``history`` (nothing to undo, unknown ID,
+                already undone); ``conflict`` when a file changed since that batch.
+        """
+        with self._gate.operation(writing=True):
+            store = self.history
+            record = select_batch(store, batch_id)
+            changes = inverse_changes(store, record)
+            info = BatchInfo("undo", f"Undo {record.batch_id}", None, {}, record.batch_id)
+            try:
+                return run_commit(self._ctx, changes, info, dry_run=False)
+            except PatchwrightError as exc:
+                if exc.code in (ErrorCode.STALE, ErrorCode.FILE_EXISTS):
+                    raise conflict(record.batch_id, exc) from exc
+                raise
+
+    def recover(self) -> list[str]:
+        """Roll back commits left unfinished by crashed processes; returns their batch IDs."""
+        return self._ctx.recovery.recover_all()
+
+
+def _existing_folder(fs: FileSystem, root: str) -> str:
+    real = fs.realpath(os.path.abspath(root))
+    kind = fs.probe(real).kind
+    if kind == "dir":
+        return real
+    code = ErrorCode.FILE_NOT_FOUND if kind == "missing" else ErrorCode.NOT_A_FILE
+    raise PatchwrightError(
+        code,
+        f"The workspace root {root!r} is not an existing folder.",
+        "Open the workspace on a folder that exists.",
+    )
