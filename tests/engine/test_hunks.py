@@ -97,10 +97,21 @@ def test_elided_context_line() -> None:
     assert "line 8\nline 9\nX\nline 11" in out
 
 
+def test_outdented_hunk_without_evidence_is_refused() -> None:
+    text = "class A:\n    def f(self):\n        a = 1\n        b = 2\n        return a\n"
+    # Nothing tells whether "b = 3" was written with the file's indentation or the
+    # hunk's: refusing beats guessing.
+    with pytest.raises(PatchwrightError) as info:
+        run(text, hunk(" a = 1\n-b = 2\n+b = 3\n+c = 4\n return a"))
+    assert info.value.code == ErrorCode.AMBIGUOUS
+    assert "indented differently" in info.value.message
+
+
 def test_outdented_hunk_is_reindented() -> None:
     text = "class A:\n    def f(self):\n        a = 1\n        b = 2\n        return a\n"
-    out = run(text, hunk(" a = 1\n-b = 2\n+b = 3\n+c = 4\n return a"))
-    body = "        a = 1\n        b = 3\n        c = 4\n        return a\n"
+    # "a = 1" is repeated among the new lines with the hunk's indentation: evidence.
+    out = run(text, hunk("-a = 1\n-b = 2\n+b = 3\n+c = 4\n+a = 1\n return a"))
+    body = "        b = 3\n        c = 4\n        a = 1\n        return a\n"
     assert out == "class A:\n    def f(self):\n" + body
 
 

@@ -14,7 +14,7 @@ from rapidfuzz.fuzz import ratio
 
 from patchwright.engine.locate import Match
 from patchwright.engine.normalize import indent_width, is_blank, leading, strip_key, unicode_key
-from patchwright.engine.reindent import Shift, choose_frame, detect_shift, extra_prefix
+from patchwright.engine.reindent import Shift, choose_frame, detect_shift
 from patchwright.model.edits import HunkLine
 from patchwright.model.errors import ErrorCode, PatchwrightError
 
@@ -66,6 +66,7 @@ def compose(
     pending: list[str] = []
     cursor = match.start
     k = 0
+    adds = any(hl.op == "+" for hl in body)
     warnings: list[str] = []
     for hl in body:
         if hl.op == "+":
@@ -76,6 +77,8 @@ def compose(
         if hl.op == "-" and (a == b or not _same_enough(match, hl.text, file_lines[a], complete)):
             raise _unlocated(label, hl.text)
         gap = list(range(cursor, a))
+        if gap and adds:
+            _check_slide(file_lines, gap, cursor, a, b, label)
         seq = _fill_gap(file_lines, file_endings, gap, pending, newline, complete, label)
         out.extend(t for t, _ in seq)
         ends.extend(e for _, e in seq)
@@ -174,6 +177,27 @@ def _check_trailing(
             )
 
 
+def _check_slide(lines: list[str], gap: list[int], cursor: int, a: int, b: int, label: str) -> None:
+    """Lines the edit left out that equal the line matched next to them (two blank
+    lines, two ``}``) make the match slide: either copy could be the one the edit
+    meant, and the added lines would land on different sides of the other."""
+    first, last = gap[0], gap[-1]
+    before_gap = cursor - 1
+    slides = (b == a + 1 and strip_key(lines[a]) == strip_key(lines[last])) or (
+        before_gap >= 0 and strip_key(lines[before_gap]) == strip_key(lines[first])
+    )
+    if slides:
+        raise PatchwrightError(
+            ErrorCode.AMBIGUOUS,
+            f"{label or 'The edit'}: the file has a line at {first + 1} that the edit's "
+            "context leaves out, next to an identical line, so it cannot be told which of "
+            "the two the context means and where the added lines go. No change was made.",
+            "Copy the context lines exactly as they stand in the file (re-read it first), "
+            "including repeated and blank lines.",
+            details={"line": first + 1},
+        )
+
+
 def _run_inside(seq: list[str], run: list[str]) -> int | None:
     """Where ``run`` occurs as a contiguous part of ``seq`` (only when exactly once)."""
     if not run or len(run) > len(seq):
@@ -232,13 +256,12 @@ def _shift_for(
         return None
     lo, hi = max(0, match.start - _GRID_REACH), min(len(file_lines), match.end + _GRID_REACH)
     near = [leading(line) for line in file_lines[lo:hi] if not is_blank(line)]
-    prefix = extra_prefix(list(zip(model, found)), near)
-    if prefix:
-        return Shift(0, shift.tab, False, shift.mapping, strip_prefix=prefix)
     pairs, beside = _evidence(file_lines, body, match, model, found)
     grid = frozenset(indent_width(ind, shift.tab) for ind in near)
     added = [hl.text for hl in body if hl.op == "+"]
     decision = choose_frame(shift, pairs, same_frame_lines, beside, added, grid)
+    if decision and not _all_mappable(shift, added, grid):
+        decision = None
     if decision is None:
         raise _indent_error(
             label,
@@ -248,6 +271,19 @@ def _shift_for(
             "same shift.",
         )
     return shift if decision else None
+
+
+def _all_mappable(shift: Shift, added: list[str], grid: frozenset[int]) -> bool:
+    """Shifting is only trusted when every added line's indentation either was seen on
+    an old line (so its file form is known) or lands on an indentation level the file
+    uses; anything else would be a guess."""
+    known = {model for model, _ in shift.mapping}
+    for line in added:
+        if is_blank(line) or leading(line) in known:
+            continue
+        if indent_width(leading(shift.apply(line)), shift.tab) not in grid:
+            return False
+    return True
 
 
 def _same_lines(

@@ -17,7 +17,7 @@ from rapidfuzz import process
 from rapidfuzz.fuzz import ratio
 
 from patchwright.engine.index import MAX_ANCHOR_HITS, LineIndex
-from patchwright.engine.normalize import PUNCT_TABLE, unicode_key
+from patchwright.engine.normalize import PUNCT_TABLE, is_elision, unicode_key
 
 Span = tuple[int, int]
 
@@ -27,7 +27,7 @@ _MAX_VOTING_LINES = 12
 _MIN_PAIR = 0.5
 _MIN_FUZZY_LINES = 3
 # Score of a pair equal only when whitespace is ignored (exact pairs score 1.0).
-_LOOSE_EQUAL = 0.97
+_LOOSE_EQUAL = 0.775
 
 
 @dataclass(frozen=True)
@@ -58,13 +58,31 @@ def trustworthy(index: LineIndex, pattern: Sequence[str], region: Region) -> boo
     """Whether a fuzzy region is safe to edit: enough lines, and at least half of the
     non-blank lines found as they are (whitespace and punctuation aside). Short or mostly
     rewritten text is too easy to match in the wrong place."""
-    solid = [(p, s) for p, s in zip(pattern, region.spans) if unicode_key(p)]
+    solid = [(p, s) for p, s in zip(pattern, region.spans) if unicode_key(p) and not is_elision(p)]
     if len(solid) < _MIN_FUZZY_LINES:
         return False
-    same = sum(
-        1 for p, (a, b) in solid if b == a + 1 and unicode_key(index.lines[a]) == unicode_key(p)
-    )
-    return same * 2 >= len(solid)
+    exact = [
+        p for p, (a, b) in solid if b == a + 1 and unicode_key(index.lines[a]) == unicode_key(p)
+    ]
+    # Braces and keywords match anywhere: at least one line that says something must be
+    # found as it is.
+    telling = [p for p in exact if sum(ch.isalnum() for ch in p) >= 4]
+    return len(exact) * 2 >= len(solid) and bool(telling) and not _slid(index, pattern, region)
+
+
+def _slid(index: LineIndex, pattern: Sequence[str], region: Region) -> bool:
+    """Whether a line paired only approximately has an exact twin among the nearby file
+    lines left unpaired: the alignment slid past it (lists of near-identical lines)."""
+    paired = {a for a, b in region.spans if b == a + 1}
+    lines = index.lines
+    for p, (a, b) in zip(pattern, region.spans):
+        key = unicode_key(p)
+        if b != a + 1 or not key or unicode_key(lines[a]) == key:
+            continue
+        for j in range(max(0, a - 2), min(len(lines), a + 3)):
+            if j not in paired and unicode_key(lines[j]) == key:
+                return True
+    return False
 
 
 def _keep_best(regions: list[Region]) -> list[Region]:
@@ -189,6 +207,15 @@ def _sim(a: str, b: str) -> float:
     return ratio(a, b) / 100.0
 
 
+def _pair_score(s: float) -> float:
+    """Alignment score of a line pair: 1 for equal lines, falling steeply with
+    similarity, so that a gap (a line the model dropped) is preferred to pairing every
+    line with a neighbour that merely looks alike."""
+    if s >= 1.0:
+        return 1.0
+    return 4.0 * s - 3.0
+
+
 def align(
     pkeys: list[str], wkeys: list[str], raw_p: list[str], raw_w: list[str]
 ) -> list[tuple[int, int]]:
@@ -218,7 +245,7 @@ def align(
             if s == 1.0 and raw_p[i - 1] != raw_w[j - 1]:
                 s = _LOOSE_EQUAL
             if s >= _MIN_PAIR:
-                cand = prev[j - 1] + 2.0 * s - 1.0
+                cand = prev[j - 1] + _pair_score(s)
                 if cand > best:
                     best, how = cand, 2
             if i < m:  # window line skipped inside the block (free only at the ends)

@@ -33,7 +33,6 @@ class Shift:
     use_tabs: bool
     mapping: tuple[tuple[str, str], ...]
     scale: float = 1.0
-    strip_prefix: str = ""
 
     @property
     def is_identity(self) -> bool:
@@ -42,8 +41,6 @@ class Shift:
 
     def describe(self) -> str:
         """A short description such as ``+4 columns`` or ``spaces -> tabs``."""
-        if self.strip_prefix:
-            return f"removed the extra {self.strip_prefix!r} prefix"
         parts = []
         if self.scale != 1.0:
             parts.append(f"indent unit x{self.scale:g}")
@@ -59,10 +56,6 @@ class Shift:
         """Re-indent one line from the model's frame to the file's frame."""
         if is_blank(line):
             return line
-        if self.strip_prefix:
-            # Lines that carry the model's extra prefix lose it; the others were
-            # written with the file's own indentation and stay as they are.
-            return line[len(self.strip_prefix) :] if line.startswith(self.strip_prefix) else line
         indent = leading(line)
         body = line[len(indent) :]
         for theirs, ours in self.mapping:
@@ -110,29 +103,6 @@ def detect_shift(pattern: Sequence[str], found: Sequence[str]) -> Shift | None:
     return None
 
 
-def extra_prefix(pairs: Sequence[tuple[str, str]], region_indents: Sequence[str]) -> str:
-    """The prefix every model line has on top of its file line, when it can tell the
-    frames apart line by line: no file line near the edit starts with the prefix's first
-    character (spaces added in a tab-indented file, or the reverse). ``""`` otherwise."""
-    prefix: str | None = None
-    for model, found in pairs:
-        if not model.endswith(found.lstrip(" \t")) or not model.startswith(leading(model)):
-            return ""
-        lm, lf = leading(model), leading(found)
-        if not lm.endswith(lf) or lm == lf:
-            return ""
-        extra = lm[: len(lm) - len(lf)]
-        if prefix is None:
-            prefix = extra
-        elif prefix != extra:
-            return ""
-    if not prefix:
-        return ""
-    if any(ind.startswith(prefix[0]) for ind in region_indents):
-        return ""
-    return prefix
-
-
 def _votes(triples: Sequence[tuple[str, str, str]]) -> tuple[int, int]:
     """``(shift, keep)`` votes: a new line indented like the model's old line votes for
     shifting, like the file's line for keeping."""
@@ -163,35 +133,29 @@ def choose_frame(
             an old line: a new line indented like the model's old line votes "shift",
             like the file's line votes "as given".
         beside: the same triples for the first and last new line of each block of
-            added lines and the old line next to it (weaker evidence: used only when
-            the lines above say nothing).
+            added lines and the old line next to it (weaker evidence: it can veto a
+            decision, never make one).
         same_frame_lines: new lines equal to an old line including indentation (as in a
             SEARCH/REPLACE pair): evidence that new text is in the model's frame.
         new_lines / grid: the added lines and the indentation widths the file uses near
-            the edit; the frame that puts more added lines on the file's grid wins
-            (an odd shift of a few columns lands off it).
+            the edit; a frame that puts fewer added lines on the file's grid than the
+            other is vetoed (an odd shift of a few columns lands off it).
 
     Returns:
         ``True`` to shift, ``False`` to insert as given, ``None`` when it cannot be told.
     """
-    # Strong evidence first (lines the model repeated), then the weaker evidence of the
-    # lines beside them; each tier decides only when it is unanimous, since mixed votes
-    # mean the edit itself changes indentation.
     strong = _votes(pairs)
     strong = (strong[0] + same_frame_lines, strong[1])
-    for shift_votes, keep_votes in (strong, _votes(beside)):
-        if shift_votes and keep_votes:
-            return None
-        if shift_votes or keep_votes:
-            return shift_votes > 0
-    if grid:
-        solid = [n for n in new_lines if not is_blank(n)]
-        on_grid = sum(indent_width(leading(n), shift.tab) in grid for n in solid)
-        shifted_on_grid = sum(
-            indent_width(leading(shift.apply(n)), shift.tab) in grid for n in solid
-        )
-        if solid and on_grid == len(solid) and shifted_on_grid < len(solid):
-            return False
-        if solid and shifted_on_grid == len(solid) and on_grid < len(solid):
-            return True
+    solid = [n for n in new_lines if not is_blank(n)]
+    on_grid = sum(indent_width(leading(n), shift.tab) in grid for n in solid)
+    shifted_on_grid = sum(indent_width(leading(shift.apply(n)), shift.tab) in grid for n in solid)
+    shift_votes, keep_votes = strong
+    b_shift, b_keep = _votes(beside)
+    # Strong evidence decides when it is unanimous and neither the lines beside the old
+    # ones nor the file's indentation levels say otherwise; weaker evidence never
+    # decides alone. Mixed signals mean the edit itself changes indentation.
+    if shift_votes and not keep_votes and not b_keep and shifted_on_grid >= on_grid:
+        return True
+    if keep_votes and not shift_votes and not b_shift and on_grid >= shifted_on_grid:
+        return False
     return None

@@ -485,7 +485,7 @@ def _line_mode(
     hint = Hint(anchor.hint_line - 1) if anchor.hint_line else None
     match = locate_or_refuse(index, pattern, new, options, hint, label=label)
     body, same = _diff_body(pattern, new)
-    _check_repeated_edges(file, body, match, label)
+    _check_repeated_edges(file, match, label, pattern, new)
     if match.rung == "trimmed_edges":
         partial = _partial_edges(file, match, pattern, new, label)
         if partial is not None:
@@ -498,20 +498,42 @@ def _line_mode(
         raise not_found(index, pattern, new, label, options) from None
 
 
-def _check_repeated_edges(file: TextFile, body: list[HunkLine], match: Match, label: str) -> None:
+def _check_repeated_edges(
+    file: TextFile,
+    match: Match,
+    label: str,
+    old: list[str],
+    new: list[str],
+) -> None:
     """Refuse new text that ends (starts) with added lines equal to the lines right
     after (before) the matched text: the search text most likely left those lines out,
-    and writing them again would duplicate them."""
-    tail = _edge_additions(reversed(body))[::-1]
-    head = _edge_additions(body)
+    and writing them again would duplicate them. New text that ends (starts) with the
+    same line as the old text adds nothing at that edge."""
+    same_end = bool(old and new) and old[-1] == new[-1]
+    same_start = bool(old and new) and old[0] == new[0]
+    blocks = [
+        (j1, j2)
+        for tag, _, _, j1, j2 in SequenceMatcher(None, old, new, autojunk=False).get_opcodes()
+        if tag == "equal"
+    ]
+    first_kept = blocks[0][0] if blocks else len(new)
+    last_kept = blocks[-1][1] if blocks else 0
+    tail = [] if same_end else new[last_kept:]
+    head = [] if same_start else new[:first_kept]
     after = file.lines[match.end : match.end + len(tail)]
-    before = file.lines[max(0, match.start - len(head)) : match.start]
+    before = file.lines[max(0, match.start - max(1, len(head))) : match.start]
     for k in range(len(tail), 0, -1):
         if _same_keys(tail[-k:], after[:k]):
             raise _repeats(label, "ends", k, match.end + 1)
     for k in range(len(head), 0, -1):
         if _same_keys(head[:k], before[len(before) - k :]):
             raise _repeats(label, "starts", k, match.start - k + 1)
+    # New lines that end where the file's preceding lines end (or start the way the
+    # following lines start) repeat them at the seam, blank lines included.
+    if head and before and head[-1] == before[-1]:
+        raise _repeats(label, "starts", 1, match.start)
+    if tail and match.end < len(file.lines) and tail[0] == file.lines[match.end]:
+        raise _repeats(label, "ends", 1, match.end + 1)
     # The first real line after (last before) the match, repeated anywhere among the
     # lines added at that edge, is just as suspicious.
     hit = _first_real(file.lines, range(match.end, min(len(file.lines), match.end + 3)))
@@ -522,27 +544,13 @@ def _check_repeated_edges(file: TextFile, body: list[HunkLine], match: Match, la
         raise _repeats(label, "starts", 1, hit + 1)
 
 
-def _edge_additions(body: Iterable[HunkLine]) -> list[str]:
-    """The added lines at the start of ``body`` (before any old line)."""
-    out: list[str] = []
-    for hl in body:
-        if hl.op != "+":
-            break
-        out.append(hl.text)
-    return out
-
-
 def _first_real(lines: list[str], where: Iterable[int]) -> int | None:
     """The first index in ``where`` whose line is not blank."""
     return next((j for j in where if strip_key(lines[j])), None)
 
 
 def _same_keys(a: list[str], b: list[str]) -> bool:
-    return (
-        len(a) == len(b)
-        and bool(a)
-        and all(strip_key(x) == strip_key(y) and strip_key(x) for x, y in zip(a, b))
-    )
+    return len(a) == len(b) and bool(a) and all(strip_key(x) == strip_key(y) for x, y in zip(a, b))
 
 
 def _repeats(label: str, side: str, k: int, line: int) -> PatchwrightError:
