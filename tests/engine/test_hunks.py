@@ -78,17 +78,20 @@ def test_no_newline_markers_add_and_remove_final_newline() -> None:
     assert run("a\nb\n", hunk(" a\n-b\n+b", no_newline_new=True)) == "a\nb"
 
 
+WORDS = ["alpha()", "bravo()", "charlie()", "delta()", "echo()", "foxtrot()", "golf()", "hotel()"]
+
+
 def test_context_dropped_next_to_replacement() -> None:
-    text = "p\nq\nr\ns\nt\nu\nv\n"
-    # 's' (context before the change) left out; 't' is replaced
-    out = run(text, hunk(" q\n r\n-t\n+T\n u\n v"))
-    assert out == "p\nq\nr\ns\nT\nu\nv\n"
+    text = "".join(w + "\n" for w in WORDS)
+    # 'delta()' (context before the change) left out; 'echo()' is replaced
+    out = run(text, hunk(" bravo()\n charlie()\n-echo()\n+ECHO()\n foxtrot()\n golf()"))
+    assert out == text.replace("echo()", "ECHO()")
 
 
 def test_context_dropped_next_to_pure_insertion_is_refused() -> None:
-    text = "p\nq\nr\ns\nt\nu\nv\nw\n"
+    text = "".join(w + "\n" for w in WORDS)
     with pytest.raises(PatchwrightError) as info:
-        run(text, hunk(" q\n r\n+NEW\n t\n u\n v"))
+        run(text, hunk(" bravo()\n charlie()\n+NEW()\n echo()\n foxtrot()\n golf()"))
     assert info.value.code == ErrorCode.AMBIGUOUS
 
 

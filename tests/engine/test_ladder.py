@@ -52,11 +52,21 @@ def test_trailing_whitespace_rung_keeps_file_bytes_of_context() -> None:
 
 
 def test_indentation_rung_shifts_new_text_by_the_same_amount() -> None:
-    old = "with open(path) as fh:\n    data = fh.read()\nreturn data\n"
-    new = "with open(path) as fh:\n    data = fh.read()\n    data = data.strip()\nreturn data\n"
+    old = "with open(path) as fh:\n    data = fh.read()\n"
+    new = "with open(path) as fh:\n    data = fh.read()\n    data = data.strip()\n"
     out = run(SOURCE, Edit(OldText(old), new))
     assert "        data = fh.read()\n        data = data.strip()\n    return data\n" in out
     assert rung_of(SOURCE, old, new) == "indentation"
+
+
+def test_indentation_shift_with_conflicting_evidence_is_refused() -> None:
+    # The added line is deeper than the line after it: that line's indentation agrees
+    # with the file's frame while the copied line agrees with the model's. Refuse.
+    old = "with open(path) as fh:\n    data = fh.read()\nreturn data\n"
+    new = "with open(path) as fh:\n    data = fh.read()\n    data = data.strip()\nreturn data\n"
+    with pytest.raises(PatchwrightError) as info:
+        run(SOURCE, Edit(OldText(old), new))
+    assert info.value.code == ErrorCode.AMBIGUOUS
 
 
 def test_indentation_rung_tabs_file_spaces_search() -> None:
@@ -113,10 +123,17 @@ def test_fuzzy_rung_reports_similarity_and_warns() -> None:
 
 def test_strict_mode_refuses_what_tolerant_accepts() -> None:
     old = "with open(path) as fh:\n    data = fh.read()\n"
+    new = "with open(path, 'rb') as fh:\n    data = fh.read()\n"
     with pytest.raises(PatchwrightError) as info:
-        rung_of(SOURCE, old, old, mode="strict")
+        rung_of(SOURCE, old, new, mode="strict")
     assert info.value.code == ErrorCode.NOT_FOUND
-    assert rung_of(SOURCE, old, old, mode="tolerant") == "indentation"
+    assert rung_of(SOURCE, old, new, mode="tolerant") == "indentation"
+
+
+def test_identical_old_and_new_text_is_refused() -> None:
+    with pytest.raises(PatchwrightError) as info:
+        run(SOURCE, Edit(OldText("return data"), "return data"))
+    assert info.value.code == ErrorCode.INVALID_REQUEST
 
 
 def test_ambiguous_exact_lists_lines() -> None:

@@ -257,6 +257,7 @@ def _shift_for(
     lo, hi = max(0, match.start - _GRID_REACH), min(len(file_lines), match.end + _GRID_REACH)
     near = [leading(line) for line in file_lines[lo:hi] if not is_blank(line)]
     pairs, beside = _evidence(file_lines, body, match, model, found)
+    pairs += _style_evidence(body, model, found)
     grid = frozenset(indent_width(ind, shift.tab) for ind in near)
     added = [hl.text for hl in body if hl.op == "+"]
     decision = choose_frame(shift, pairs, same_frame_lines, beside, added, grid)
@@ -271,6 +272,64 @@ def _shift_for(
             "same shift.",
         )
     return shift if decision else None
+
+
+def _style_evidence(
+    body: Sequence[HunkLine], model: list[str], found: list[str]
+) -> list[tuple[str, str, str]]:
+    """When the model indents its old lines with spaces and the file with tabs (or the
+    reverse), an added line indented with the file's character was written in the
+    file's frame and one indented with the model's character in the model's frame."""
+    model_chars = {ch for line in model for ch in leading(line)}
+    file_chars = {ch for line in found for ch in leading(line)}
+    prefix = _extra_prefix(model, found)
+    if prefix and not set(prefix) & file_chars:
+        return _prefix_votes(body, prefix, model, found)
+    if len(model_chars) != 1 or len(file_chars) != 1 or model_chars == file_chars:
+        return []
+    m_line = next(line for line in model if leading(line))
+    f_line = next(line for line in found if leading(line))
+    votes: list[tuple[str, str, str]] = []
+    for hl in body:
+        chars = set(leading(hl.text))
+        if hl.op != "+" or not chars or is_blank(hl.text):
+            continue
+        # A triple whose vote follows the line's indentation character.
+        if chars == file_chars:
+            votes.append((m_line, f_line, leading(f_line) + hl.text.lstrip(" \t")))
+        elif chars == model_chars:
+            votes.append((m_line, f_line, leading(m_line) + hl.text.lstrip(" \t")))
+    return votes
+
+
+def _extra_prefix(model: list[str], found: list[str]) -> str:
+    """The prefix every model line carries on top of its file line ("" if none)."""
+    prefixes = {
+        m[: len(m) - len(f)] if m.endswith(f) and len(m) > len(f) else None
+        for m, f in zip(model, found)
+    }
+    if len(prefixes) != 1:
+        return ""
+    only = prefixes.pop()
+    return only if only and not only.strip() else ""
+
+
+def _prefix_votes(
+    body: Sequence[HunkLine], prefix: str, model: list[str], found: list[str]
+) -> list[tuple[str, str, str]]:
+    """Model lines are the file's lines behind an extra prefix made of characters the
+    file does not indent with (spaces before tabs): an added line that starts with the
+    prefix was written in the model's frame, any other in the file's."""
+    m_line, f_line = model[0], found[0]
+    votes: list[tuple[str, str, str]] = []
+    for hl in body:
+        if hl.op != "+" or is_blank(hl.text):
+            continue
+        if hl.text.startswith(prefix):
+            votes.append((m_line, f_line, leading(m_line) + hl.text.lstrip(" \t")))
+        else:
+            votes.append((m_line, f_line, leading(f_line) + hl.text.lstrip(" \t")))
+    return votes
 
 
 def _all_mappable(shift: Shift, added: list[str], grid: frozenset[int]) -> bool:

@@ -158,4 +158,11 @@ def choose_frame(
         return True
     if keep_votes and not shift_votes and not b_shift and on_grid >= shifted_on_grid:
         return False
+    # Two weak signals that agree: the lines beside the old ones (at least two, all
+    # alike) and the file's indentation levels (only one frame keeps every line on them).
+    if not shift_votes and not keep_votes and solid:
+        if b_keep >= 2 and not b_shift and on_grid == len(solid) > shifted_on_grid:
+            return False
+        if b_shift >= 2 and not b_keep and shifted_on_grid == len(solid) > on_grid:
+            return True
     return None
