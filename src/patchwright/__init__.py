@@ -1,34 +1,74 @@
 """patchwright: precise, safe file editing for LLM coding agents.
 
-Only light modules are imported here; adapters (CLI, MCP server, schemas) load their
-heavy dependencies on first use.
+Importing the package loads nothing but this module: every public name is imported on
+first use (``patchwright.apply_patch_text`` pulls in the formats, the engine and the
+workspace; the MCP server and the request models load only in the adapters), so the
+CLI starts fast and ``import patchwright`` stays cheap.
 """
 
-from patchwright.model import (
-    Composition,
-    Edit,
-    ErrorCode,
-    FilePatch,
-    Hunk,
-    LineRange,
-    OldText,
-    PatchSet,
-    PatchwrightError,
-    TextFile,
-)
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
 
-__all__ = [
-    "Composition",
-    "Edit",
-    "ErrorCode",
-    "FilePatch",
-    "Hunk",
-    "LineRange",
-    "OldText",
-    "PatchSet",
-    "PatchwrightError",
-    "TextFile",
-    "__version__",
-]
+# public name -> module that defines it
+_EXPORTS: dict[str, str] = {
+    "PatchwrightError": "patchwright.model.errors",
+    "ErrorCode": "patchwright.model.errors",
+    "TextFile": "patchwright.model.text",
+    "Edit": "patchwright.model.edits",
+    "OldText": "patchwright.model.edits",
+    "LineRange": "patchwright.model.edits",
+    "Hunk": "patchwright.model.edits",
+    "HunkLine": "patchwright.model.edits",
+    "BeginningOfFile": "patchwright.model.edits",
+    "EndOfFile": "patchwright.model.edits",
+    "WholeFile": "patchwright.model.edits",
+    "FilePatch": "patchwright.model.edits",
+    "PatchSet": "patchwright.model.edits",
+    "Composition": "patchwright.model.edits",
+    "MatchOptions": "patchwright.engine",
+    "apply_edits": "patchwright.engine",
+    "unified_diff": "patchwright.engine",
+    "detect_format": "patchwright.formats",
+    "parse_patch": "patchwright.formats",
+    "apply_patch_text": "patchwright.api",
+    "ApplyReport": "patchwright.api",
+}
+
+__all__ = sorted([*_EXPORTS, "__version__"])
+
+if TYPE_CHECKING:  # pragma: no cover - static view of the lazy exports
+    from patchwright.api import ApplyReport, apply_patch_text
+    from patchwright.engine import MatchOptions, apply_edits, unified_diff
+    from patchwright.formats import detect_format, parse_patch
+    from patchwright.model.edits import (
+        BeginningOfFile,
+        Composition,
+        Edit,
+        EndOfFile,
+        FilePatch,
+        Hunk,
+        HunkLine,
+        LineRange,
+        OldText,
+        PatchSet,
+        WholeFile,
+    )
+    from patchwright.model.errors import ErrorCode, PatchwrightError
+    from patchwright.model.text import TextFile
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'patchwright' has no attribute {name!r}")
+    value = getattr(import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return __all__

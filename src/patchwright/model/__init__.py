@@ -17,6 +17,7 @@ from patchwright.model.edits import (
 )
 from patchwright.model.errors import ErrorCode, PatchwrightError
 from patchwright.model.reports import EngineResult, MatchReport
+from patchwright.model.results import ToolResult
 from patchwright.model.text import TextFile, dominant_newline, join_lines, split_lines
 
 __all__ = [
@@ -37,6 +38,7 @@ __all__ = [
     "PatchSet",
     "PatchwrightError",
     "TextFile",
+    "ToolResult",
     "WholeFile",
     "dominant_newline",
     "join_lines",

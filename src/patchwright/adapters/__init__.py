@@ -1,0 +1,1 @@
+"""Adapters: the CLI, the MCP server and the function-calling schemas (thin layers)."""

@@ -1,0 +1,83 @@
+"""``patchwright apply``: apply a patch file to a folder, all files or none."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+
+def configure_apply(parser: argparse.ArgumentParser) -> None:
+    """Arguments of ``patchwright apply``."""
+    parser.add_argument(
+        "patch",
+        nargs="?",
+        default="-",
+        metavar="PATCH_FILE",
+        help="the patch to apply; '-' or nothing reads standard input",
+    )
+    parser.add_argument("--root", default=".", help="folder the patch's paths are relative to")
+    parser.add_argument(
+        "--format",
+        default="auto",
+        choices=["auto", "unified", "v4a", "search-replace"],
+        help="patch format (default: detected)",
+    )
+    parser.add_argument(
+        "--mode",
+        default="fuzzy",
+        choices=["strict", "tolerant", "fuzzy"],
+        help="how hard to look for each hunk (default: fuzzy)",
+    )
+    parser.add_argument(
+        "--fuzzy-threshold",
+        type=float,
+        default=0.8,
+        metavar="F",
+        help="minimum similarity for fuzzy matches, 0.5-1.0 (default 0.8)",
+    )
+    parser.add_argument("--dry-run", action="store_true", help="check only; write nothing")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument(
+        "--no-history", action="store_true", help="do not record the change in the history"
+    )
+
+
+def run_apply(args: argparse.Namespace) -> int:
+    """Exit 0 when applied (or would apply), 1 when refused, 2 on a usage error."""
+    try:
+        text = _read_patch(args.patch)
+    except OSError as exc:
+        print(f"patchwright apply: cannot read {args.patch}: {exc.strerror}", file=sys.stderr)
+        return 2
+    except UnicodeDecodeError:
+        print(f"patchwright apply: {args.patch} is not UTF-8 text", file=sys.stderr)
+        return 2
+    from patchwright.api import apply_patch_text
+
+    report = apply_patch_text(
+        text,
+        args.root,
+        format=args.format,
+        mode=args.mode,
+        fuzzy_threshold=args.fuzzy_threshold,
+        dry_run=args.dry_run,
+        history=not args.no_history,
+    )
+    if args.json:
+        print(json.dumps(report.to_dict(), indent=2, ensure_ascii=False))
+    else:
+        out = sys.stdout if report.ok else sys.stderr
+        print(report.summary(), file=out)
+        if report.ok and report.diff:
+            sys.stdout.write(report.diff)
+    if report.error is not None and report.error.field in ("mode", "fuzzy_threshold"):
+        return 2
+    return 0 if report.ok else 1
+
+
+def _read_patch(name: str) -> str:
+    if name == "-":
+        return sys.stdin.buffer.read().decode("utf-8")
+    with open(name, "rb") as fh:
+        return fh.read().decode("utf-8")

@@ -1,0 +1,120 @@
+"""What the syntax check says about one edit: the issues it introduced and how it was checked."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+SyntaxPolicy = Literal["off", "warn", "reject"]
+"""``off``: no check; ``warn`` (default): report new errors; ``reject``: refuse the edit."""
+
+# Issues listed in full in a warning; the rest are counted so the text stays short.
+_LISTED = 3
+
+
+@dataclass(frozen=True)
+class SyntaxIssue:
+    """One syntax error the edit introduced, located in the text after the edit.
+
+    Attributes:
+        line: 1-based line number.
+        column: 1-based column, counted in characters.
+        message: the parser's short description (``unexpected indent``).
+        excerpt: the lines around it, numbered, the offending line marked with ``>``
+            and the column with ``^``.
+    """
+
+    line: int
+    column: int
+    message: str
+    excerpt: str
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready view."""
+        return {
+            "line": self.line,
+            "column": self.column,
+            "message": self.message,
+            "excerpt": self.excerpt,
+        }
+
+
+@dataclass(frozen=True)
+class SyntaxReport:
+    """The outcome of :func:`patchwright.syntax.check_edit`.
+
+    Attributes:
+        language: the language chosen from the file name, or ``None``.
+        checked: True when a parser judged the edit.
+        elapsed_ms: time the whole check took.
+        new_errors: errors the edit introduced (empty when none or not checked).
+        preexisting: errors found after the edit that were already there before it
+            (0 when only the edited statements were parsed).
+        scope: ``"file"`` when whole texts were parsed, ``"region"`` when parsing the
+            edited statements alone proved the edit clean, ``"unchanged"`` when the text
+            did not change, ``""`` when not checked.
+        reason: why the file was not checked, when it was not.
+    """
+
+    language: str | None
+    checked: bool
+    elapsed_ms: float
+    new_errors: list[SyntaxIssue] = field(default_factory=list)
+    preexisting: int = 0
+    scope: str = ""
+    reason: str = ""
+
+    @property
+    def ok(self) -> bool:
+        """True when the edit introduced no syntax error that was detected."""
+        return not self.new_errors
+
+    def warning_text(self) -> str:
+        """The warning for the model, or ``""`` when the edit introduced no error."""
+        if not self.new_errors:
+            return ""
+        return self._describe(f"Syntax check ({self.language}): your edit introduced")
+
+    def rejection_text(self, path: str) -> str:
+        """The refusal message used under the ``reject`` policy."""
+        if not self.new_errors:
+            return ""
+        head = f"Syntax check ({self.language}) refused the edit to {path}: it would introduce"
+        return self._describe(head)
+
+    def _describe(self, head: str) -> str:
+        first = self.new_errors[0]
+        count = len(self.new_errors)
+        if count == 1:
+            parts = [
+                f"{head} a syntax error at line {first.line}, column {first.column}: "
+                f"{first.message}",
+                first.excerpt,
+            ]
+        else:
+            parts = [f"{head} {count} syntax errors:"]
+            for issue in self.new_errors[:_LISTED]:
+                parts.append(f"line {issue.line}, column {issue.column}: {issue.message}")
+                parts.append(issue.excerpt)
+            if count > _LISTED:
+                parts.append(f"... and {count - _LISTED} more.")
+        if self.preexisting:
+            parts.append(
+                f"(The file also has {self.preexisting} syntax error(s) that were there "
+                "before this edit.)"
+            )
+        return "\n".join(parts)
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready view for the result data."""
+        data: dict[str, Any] = {
+            "language": self.language,
+            "checked": self.checked,
+            "elapsed_ms": round(self.elapsed_ms, 3),
+            "new_errors": [issue.to_dict() for issue in self.new_errors],
+            "preexisting": self.preexisting,
+            "scope": self.scope,
+        }
+        if self.reason:
+            data["reason"] = self.reason
+        return data

@@ -1,0 +1,26 @@
+"""Shared starts and ends of two texts, in characters and in whole lines."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from patchwright.syntax.compare import common_ends
+from patchwright.syntax.shared import shared_length, shared_lines
+
+pieces = st.lists(st.sampled_from(["a", "b", "\n", "é", "ab\n"]), max_size=12).map("".join)
+
+
+@given(pieces, pieces, pieces)
+def test_shared_lines_agree_with_comparing_line_lists(head: str, a: str, b: str) -> None:
+    before, after = head + a + head, head + b
+    assert shared_lines(before, after) == common_ends(before.split("\n"), after.split("\n"))
+
+
+def test_long_texts_differing_across_block_boundaries() -> None:
+    base = "".join(f"line {n}\n" for n in range(3000))
+    for at in (0, 4095, 4096, 4097, 10000, len(base) - 1):
+        edited = base[:at] + "X" + base[at:]
+        assert shared_length(base, edited, from_end=False) == at
+        assert shared_length(base, edited, from_end=True) == len(base) - at
+        assert shared_lines(base, edited) == common_ends(base.split("\n"), edited.split("\n"))

@@ -1,0 +1,58 @@
+"""The public surface: a deliberate ``__all__`` and a cheap import."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import patchwright
+
+EXPECTED = {
+    "ApplyReport",
+    "BeginningOfFile",
+    "Composition",
+    "Edit",
+    "EndOfFile",
+    "ErrorCode",
+    "FilePatch",
+    "Hunk",
+    "HunkLine",
+    "LineRange",
+    "MatchOptions",
+    "OldText",
+    "PatchSet",
+    "PatchwrightError",
+    "TextFile",
+    "WholeFile",
+    "__version__",
+    "apply_edits",
+    "apply_patch_text",
+    "detect_format",
+    "parse_patch",
+    "unified_diff",
+}
+
+
+def test_public_names_are_deliberate_and_resolve() -> None:
+    assert set(patchwright.__all__) == EXPECTED
+    for name in patchwright.__all__:
+        assert getattr(patchwright, name) is not None
+
+
+def test_import_loads_no_adapter_dependencies() -> None:
+    code = (
+        "import sys, patchwright\n"
+        "heavy = ['mcp', 'pydantic', 'filelock', 'sqlite3', 'rapidfuzz', 'argparse', 'asyncio']\n"
+        "print(','.join(m for m in heavy if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == ""
+
+
+def test_unknown_attribute_raises() -> None:
+    try:
+        patchwright.no_such_name  # noqa: B018
+    except AttributeError as exc:
+        assert "no_such_name" in str(exc)
+    else:  # pragma: no cover
+        raise AssertionError("expected AttributeError")
