@@ -38,7 +38,30 @@ _EXPORTS: dict[str, str] = {
     "ApplyReport": "patchwright.api",
 }
 
-__all__ = sorted([*_EXPORTS, "__version__"])
+__all__ = [
+    "ApplyReport",
+    "BeginningOfFile",
+    "Composition",
+    "Edit",
+    "EndOfFile",
+    "ErrorCode",
+    "FilePatch",
+    "Hunk",
+    "HunkLine",
+    "LineRange",
+    "MatchOptions",
+    "OldText",
+    "PatchSet",
+    "PatchwrightError",
+    "TextFile",
+    "WholeFile",
+    "__version__",
+    "apply_edits",
+    "apply_patch_text",
+    "detect_format",
+    "parse_patch",
+    "unified_diff",
+]
 
 if TYPE_CHECKING:  # pragma: no cover - static view of the lazy exports
     from patchwright.api import ApplyReport, apply_patch_text
