@@ -24,6 +24,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "patchwright.adapters.cli_apply",
         "apply a patch file (unified, OpenAI, SEARCH/REPLACE)",
     ),
+    "call": ("patchwright.adapters.cli_tools", "call one tool with JSON arguments"),
+    "tools": ("patchwright.adapters.cli_tools", "print the tool schemas"),
     "log": ("patchwright.adapters.cli_history", "list recent batches of changes"),
     "show": ("patchwright.adapters.cli_history", "show one batch, file patch or change by ID"),
     "undo": ("patchwright.adapters.cli_history", "revert a batch (default: the latest)"),

@@ -13,7 +13,6 @@ Composition rules (see :class:`~patchwright.model.edits.Composition`):
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 from itertools import pairwise
 
 from patchwright.engine.index import LineIndex
@@ -122,21 +121,55 @@ def _against_original(file: TextFile, edits: Sequence[Edit], opts: MatchOptions)
         tagged.extend((i, s) for s in splices)
     _check_overlaps(tagged, edits)
     result = _splice_all(file, tagged, edits)
-    result.reports = [_as_seen(rep, tagged) for rep in result.reports]
+    result.reports = _as_seen(result.reports, tagged)
     return result
 
 
-def _as_seen(rep: MatchReport, tagged: list[tuple[int, Splice]]) -> MatchReport:
-    """Sequential reports give ``old_*`` in the text each edit saw: shift by the line
-    count changes of earlier edits above it."""
-    delta = sum(
-        len(s.lines) - (s.end - s.start)
-        for j, s in tagged
-        if j < rep.index and s.end <= rep.orig_start - 1
+def _shifted(rep: MatchReport, delta: int) -> MatchReport:
+    # Positional construction: dataclasses.replace is slow enough to show with 10^4 hunks.
+    return MatchReport(
+        rep.index,
+        rep.label,
+        rep.rung,
+        rep.similarity,
+        rep.orig_start + delta,
+        rep.orig_end + delta,
+        rep.orig_start,
+        rep.orig_end,
+        rep.new_start,
+        rep.new_end,
+        rep.count,
+        rep.matched_text,
+        rep.reindent,
+        rep.warnings,
     )
-    if not delta:
-        return rep
-    return replace(rep, old_start=rep.orig_start + delta, old_end=rep.orig_end + delta)
+
+
+def _as_seen(reports: list[MatchReport], tagged: list[tuple[int, Splice]]) -> list[MatchReport]:
+    """Sequential reports give ``old_*`` in the text each edit saw: shifted by the line
+    count changes of earlier edits above it. Linear when the edits come in file order
+    (diffs do); otherwise each report sums over the edits before it."""
+    starts = [s.start for _, s in tagged]
+    in_order = all(a <= b for a, b in pairwise(starts)) and all(
+        i <= j for (i, _), (j, _) in pairwise(tagged)
+    )
+    out: list[MatchReport] = []
+    running = 0
+    by_edit: dict[int, int] = {}
+    for j, s in tagged:
+        by_edit[j] = by_edit.get(j, 0) + len(s.lines) - (s.end - s.start)
+    for rep in reports:
+        if in_order:
+            delta = running
+            running += by_edit.get(rep.index, 0)
+        else:
+            delta = sum(
+                len(s.lines) - (s.end - s.start)
+                for j, s in tagged
+                if j < rep.index and s.end <= rep.orig_start - 1
+            )
+        out.append(_shifted(rep, delta) if delta else rep)
+    return out
 
 
 def _check_overlaps(tagged: list[tuple[int, Splice]], edits: Sequence[Edit]) -> None:

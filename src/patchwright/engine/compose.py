@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from rapidfuzz.fuzz import ratio
 
-from patchwright.engine.locate import Match
+from patchwright.engine.locate import Match, identity
 from patchwright.engine.normalize import indent_width, is_blank, leading, strip_key, unicode_key
 from patchwright.engine.reindent import Shift, choose_frame, detect_shift
 from patchwright.model.edits import HunkLine
@@ -58,6 +58,10 @@ def compose(
         PatchwrightError: ``not_found`` when a removed line was not located, ``ambiguous``
             when added lines cannot be placed or indented with certainty.
     """
+    if match.rung == "exact" and match.spans == identity(match.start, match.end - match.start):
+        return _compose_exact(
+            file_lines, file_endings, body, match, newline, no_newline_old, no_newline_new
+        )
     shift = _shift_for(file_lines, body, match, same_frame_lines, label)
     if complete:
         _check_trailing(body, match, file_lines, label)
@@ -152,6 +156,34 @@ def _fill_gap(
         "line around the change is included.",
         details={"line": gap[0] + 1},
     )
+
+
+def _compose_exact(
+    file_lines: list[str],
+    file_endings: list[str],
+    body: Sequence[HunkLine],
+    match: Match,
+    newline: str,
+    no_newline_old: bool,
+    no_newline_new: bool,
+) -> Composed:
+    """The common case, kept cheap: an exact, line-for-line match (no gaps, no shift)."""
+    out: list[str] = []
+    ends: list[str] = []
+    pos = match.start
+    for op, text in body:
+        if op == " ":
+            out.append(file_lines[pos])
+            ends.append(file_endings[pos])
+            pos += 1
+        elif op == "-":
+            pos += 1
+        else:
+            out.append(text)
+            ends.append(newline)
+    at_eof = match.end == len(file_lines)
+    _fix_endings(ends, newline, at_eof, file_endings, no_newline_old, no_newline_new)
+    return Composed(match.start, match.end, out, ends, "", ())
 
 
 def _check_trailing(

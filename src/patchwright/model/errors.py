@@ -57,6 +57,8 @@ class ErrorCode(str, Enum):
     LOCK_TIMEOUT = "lock_timeout"
     IO_ERROR = "io_error"
     HISTORY = "history"
+    # anything else
+    INTERNAL = "internal"
 
 
 class PatchwrightError(Exception):

@@ -1,0 +1,162 @@
+"""``patchwright call`` and ``patchwright tools``: the tool layer from the shell.
+
+``patchwright call TOOL [ARGS_JSON|-]`` runs one tool on a workspace and prints the
+:class:`~patchwright.model.ToolResult` as JSON: exit 0 when the call succeeded, 1 when it
+was refused (nothing changed), 2 on a usage error (unknown tool, arguments that are not
+a JSON object, a root that is not a folder). The named session (``--session``, default
+``default``) keeps clipboards, notes and metrics between calls, in the workspace's state
+folder; the history is the workspace's own.
+
+``patchwright tools --format openai|anthropic|mcp|json-schema`` prints the schemas of
+the exposed tools.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # pragma: no cover
+    from patchwright.model import PatchwrightError
+
+
+def _selection(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--tools",
+        metavar="NAMES",
+        help="comma-separated canonical names of the tools to expose (default: all)",
+    )
+    parser.add_argument(
+        "--rename",
+        action="append",
+        default=[],
+        metavar="OLD=NEW",
+        help="expose tool OLD as NEW (repeatable), e.g. apply_diff=patch",
+    )
+    parser.add_argument(
+        "--legacy-edits",
+        action="store_true",
+        help="document_edit offers only the legacy actions (no patch)",
+    )
+
+
+def configure_call(parser: argparse.ArgumentParser) -> None:
+    """Arguments of ``patchwright call``."""
+    parser.add_argument("tool", help="the tool to call (its exposed name)")
+    parser.add_argument(
+        "arguments",
+        nargs="?",
+        default="{}",
+        metavar="ARGS_JSON",
+        help="the arguments as one JSON object; '-' reads them from standard input",
+    )
+    parser.add_argument("--root", default=".", help="the workspace folder (default: here)")
+    parser.add_argument("--session", default="default", help="session name (default: default)")
+    parser.add_argument(
+        "--mode",
+        default="unrestricted",
+        choices=["restricted", "unrestricted"],
+        help="restricted refuses every write",
+    )
+    parser.add_argument(
+        "--syntax",
+        default="warn",
+        choices=["off", "warn", "reject"],
+        help="syntax check after each edit (default: warn)",
+    )
+    _selection(parser)
+
+
+def configure_tools(parser: argparse.ArgumentParser) -> None:
+    """Arguments of ``patchwright tools``."""
+    parser.add_argument(
+        "--format",
+        default="json-schema",
+        choices=["openai", "anthropic", "mcp", "json-schema"],
+        help="the shape of each tool definition (default: json-schema)",
+    )
+    _selection(parser)
+
+
+def _renames(pairs: list[str]) -> dict[str, str] | None:
+    out: dict[str, str] = {}
+    for pair in pairs:
+        old, sep, new = pair.partition("=")
+        if not sep or not old or not new:
+            raise ValueError(f"--rename takes OLD=NEW, got {pair!r}")
+        out[old.strip()] = new.strip()
+    return out
+
+
+def _names(value: str | None) -> list[str] | None:
+    if value is None:
+        return None
+    return [n.strip() for n in value.split(",") if n.strip()]
+
+
+def _print(data: Any) -> None:
+    print(json.dumps(data, indent=2, ensure_ascii=False))
+
+
+def run_tools(args: argparse.Namespace) -> int:
+    """Print the schemas; exit 2 for a bad selection."""
+    from patchwright.model import PatchwrightError
+    from patchwright.tools import select_specs, tool_definitions
+
+    try:
+        specs = select_specs(
+            _names(args.tools), _renames(args.rename), use_patch_edits=not args.legacy_edits
+        )
+    except (PatchwrightError, ValueError) as exc:
+        print(f"patchwright tools: {exc}", file=sys.stderr)
+        return 2
+    _print(tool_definitions(specs, args.format))
+    return 0
+
+
+def _read_arguments(value: str) -> str:
+    if value == "-":
+        return sys.stdin.read()
+    return value
+
+
+def run_call(args: argparse.Namespace) -> int:
+    """Run one tool and print its result as JSON."""
+    from patchwright.model import PatchwrightError, ToolResult
+    from patchwright.tools import Toolbox, load_session, parse_arguments, save_session
+    from patchwright.tools import session_path as where
+    from patchwright.workspace import Workspace
+
+    try:
+        arguments = parse_arguments(_read_arguments(args.arguments))
+        workspace = Workspace(args.root, mode=args.mode)
+        path = where(workspace.state_folder, args.session)
+        session = load_session(path)
+        toolbox = Toolbox(
+            workspace,
+            session=session,
+            tools=_names(args.tools),
+            rename=_renames(args.rename),
+            syntax_policy=args.syntax,
+            use_patch_edits=not args.legacy_edits,
+        )
+        toolbox.spec(args.tool)
+    except (PatchwrightError, ValueError) as exc:
+        error = exc if isinstance(exc, PatchwrightError) else _usage_error(str(exc))
+        _print(ToolResult.failure(error).to_dict())
+        return 2
+    result = toolbox.call(args.tool, arguments)
+    try:
+        save_session(session, path)
+    except PatchwrightError as exc:
+        result.warnings.append(exc.message)
+    _print(result.to_dict())
+    return 0 if result.ok else 1
+
+
+def _usage_error(message: str) -> PatchwrightError:
+    from patchwright.model import ErrorCode, PatchwrightError
+
+    return PatchwrightError(ErrorCode.INVALID_REQUEST, message, "See patchwright call --help.")

@@ -1,0 +1,132 @@
+"""The answers of ``apply_diff``, in the forms spec 002 gives.
+
+Success::
+
+    Applied patch to foo.py: 3 hunks applied
+      Warning: Hunk 2 applied via fuzzy match (87% similarity at line 23)
+
+Failure (nothing written)::
+
+    Patch failed on foo.py:
+      Hunks 1-2: applied
+      Hunk 3 failed: context mismatch at line 45
+        Expected: "    return None"
+        Found:    "    return result"
+    No changes made (atomic rollback).
+
+Dry run::
+
+    Dry run - no changes made:
+      foo.py: 3 hunks would apply
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from patchwright.model import ErrorCode, FilePatch, Hunk, MatchReport, PatchwrightError, ToolResult
+from patchwright.tools.files import Loaded
+from patchwright.tools.writing import WriteOutcome
+
+_REASONS = {
+    ErrorCode.AMBIGUOUS: "ambiguous context",
+    ErrorCode.ALREADY_APPLIED: "already applied",
+    ErrorCode.OVERLAP: "overlaps another hunk",
+    ErrorCode.OUT_OF_RANGE: "out of range",
+    ErrorCode.EXPECTED_MISMATCH: "context mismatch",
+}
+
+
+def _hunks(count: int) -> str:
+    return f"{count} hunk{'s' if count != 1 else ''}"
+
+
+def _sentence(text: str) -> str:
+    return text[:1].upper() + text[1:] if text else text
+
+
+def success(
+    loaded: Loaded,
+    reports: list[MatchReport],
+    warnings: list[str],
+    outcome: WriteOutcome,
+    dry_run: bool,
+) -> ToolResult:
+    """The result of an applied (or dry-run) diff."""
+    path = loaded.path
+    notes = [*warnings, *(w for r in reports for w in r.warnings), *outcome.warnings]
+    if dry_run:
+        lines = ["Dry run - no changes made:", f"  {path}: {_hunks(len(reports))} would apply"]
+    else:
+        lines = [f"Applied patch to {path}: {_hunks(len(reports))} applied"]
+        if outcome.record is None:
+            lines[0] += " (the file already had this content; nothing written)"
+    lines += [f"  Warning: {_sentence(w)}" for w in notes]
+    if outcome.record is not None and not dry_run:
+        lines.append(f"  History: batch {outcome.record.batch_id}")
+    data: dict[str, Any] = {
+        "path": path,
+        "dry_run": dry_run,
+        "created": not loaded.exists,
+        "before_sha256": loaded.sha256,
+        "hunks": [r.to_dict() for r in reports],
+        **outcome.data(),
+    }
+    return ToolResult(True, "\n".join(lines), diff=outcome.diff, warnings=notes, data=data)
+
+
+def failure(err: PatchwrightError, fp: FilePatch, loaded: Loaded, mode: str) -> PatchwrightError:
+    """Rewrite an engine refusal as the spec's "Patch failed" report."""
+    index = err.details.get("edit_index")
+    if not isinstance(index, int) or not 0 <= index < len(fp.edits):
+        return err.with_context(path=loaded.path, field="diff")
+    number = index + 1
+    lines = [f"Patch failed on {loaded.path}:"]
+    if number == 2:
+        lines.append("  Hunk 1: applied")
+    elif number > 2:
+        lines.append(f"  Hunks 1-{number - 1}: applied")
+    lines += _failed_hunk(err, fp.edits[index].anchor, loaded, number, mode)
+    lines.append("No changes made (atomic rollback).")
+    details = {**err.details, "failed_hunk": number, "applied_hunks": list(range(1, number))}
+    return PatchwrightError(
+        err.code, "\n".join(lines), err.hint, path=loaded.path, field="diff", details=details
+    )
+
+
+def _failed_hunk(
+    err: PatchwrightError, anchor: object, loaded: Loaded, number: int, mode: str
+) -> list[str]:
+    closest = err.details.get("closest")
+    own = err.message.removeprefix(f"hunk {number}: ")
+    if err.code is ErrorCode.NOT_FOUND and isinstance(anchor, Hunk) and isinstance(closest, dict):
+        found = _first_difference(anchor.old_lines, loaded.current.lines, int(closest["start"]))
+        if found is not None:
+            line, expected, actual = found
+            return [
+                f"  Hunk {number} failed: context mismatch at line {line}",
+                f"    Expected: {_quoted(expected)}",
+                f"    Found:    {_quoted(actual)}",
+                f"    (mode {mode}; closest region lines {closest['start']}-{closest['end']}, "
+                f"{float(closest.get('similarity', 0)):.0%} similar)",
+            ]
+    reason = _REASONS.get(err.code, "context mismatch" if err.code is ErrorCode.NOT_FOUND else "")
+    head = f"  Hunk {number} failed: {reason}" if reason else f"  Hunk {number} failed"
+    return [head, *(f"    {t}" for t in own.splitlines())]
+
+
+def _first_difference(
+    expected: list[str], lines: list[str], start: int
+) -> tuple[int, str, str | None] | None:
+    for offset, want in enumerate(expected):
+        number = start + offset
+        have = lines[number - 1] if 0 < number <= len(lines) else None
+        if have != want:
+            return number, want, have
+    return None
+
+
+def _quoted(text: str | None) -> str:
+    if text is None:
+        return "(end of file)"
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'

@@ -1,0 +1,140 @@
+"""``edit_lines`` (spec 002 part 0): replace lines by number.
+
+Lines ``start_line``..``end_line`` (1-based, inclusive; ``end_line`` defaults to
+``start_line``) are replaced by ``new_content``. Both must lie inside the file. Newline
+handling: ``new_content`` is taken as whole lines, so a missing final newline is supplied
+(in the file's own newline style); when the range ends at the file's last line, the
+file keeps its final-newline state (a file without one stays without one). An empty
+``new_content`` deletes the lines.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from patchwright.engine import apply_edits
+from patchwright.model import Edit, ErrorCode, LineRange, PatchwrightError, ToolResult
+from patchwright.tools.context import ToolContext
+from patchwright.tools.descriptions import load as description
+from patchwright.tools.files import load
+from patchwright.tools.spec import WRITES, ToolSpec
+from patchwright.tools.writing import PlannedWrite, commit_writes
+from patchwright.workspace import ChangeRecord
+
+STRING_PARAMS_MESSAGE = (
+    "edit_lines replaces lines by number and takes no old_string, new_string, replace_all or "
+    "edits. Use edit_file(path, old_string, new_string) for string replacement instead."
+)
+_STRING_PARAMS = ("old_string", "new_string", "replace_all", "edits")
+
+
+class EditLinesRequest(BaseModel):
+    """Arguments of ``edit_lines``."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    path: str = Field(description="Path to file")
+    start_line: int = Field(
+        description="First line to replace (1-indexed)", json_schema_extra={"minimum": 1}
+    )
+    end_line: int | None = Field(
+        None,
+        description="Last line to replace (inclusive, defaults to start_line)",
+        json_schema_extra={"minimum": 1},
+    )
+    new_content: str = Field(description='Content to insert ("" deletes the lines)')
+
+    @model_validator(mode="before")
+    @classmethod
+    def _no_string_params(cls, data: Any) -> Any:
+        if isinstance(data, dict):
+            present = [k for k in _STRING_PARAMS if k in data]
+            if present:
+                raise PatchwrightError(
+                    ErrorCode.INVALID_REQUEST,
+                    STRING_PARAMS_MESSAGE,
+                    "Send path, start_line, end_line and new_content only.",
+                    field=present[0],
+                )
+        return data
+
+
+def _check(req: EditLinesRequest, n: int, path: str) -> int:
+    start = req.start_line
+    end = req.end_line if req.end_line is not None else start
+    if start < 1:
+        raise PatchwrightError(
+            ErrorCode.INVALID_REQUEST,
+            f"start_line must be >= 1 (lines are 1-indexed), got {start}.",
+            "Lines are numbered from 1, as read_file shows them.",
+            path=path,
+            field="start_line",
+        )
+    if end < start:
+        raise PatchwrightError(
+            ErrorCode.INVALID_REQUEST,
+            f"end_line ({end}) must be >= start_line ({start}).",
+            "Give the range with the smaller line first; for one line, omit end_line.",
+            path=path,
+            field="end_line",
+        )
+    for name, value in (("start_line", start), ("end_line", end)):
+        if value > n:
+            raise PatchwrightError(
+                ErrorCode.OUT_OF_RANGE,
+                f"{name} {value} is beyond the end of {path}, which has {n} line"
+                f"{'s' if n != 1 else ''}.",
+                "Re-read the file for its current line numbers; to add lines at the end, use "
+                "edit_file or patch (append_eof).",
+                path=path,
+                field=name,
+            )
+    return end
+
+
+def run(ctx: ToolContext, req: EditLinesRequest) -> ToolResult:
+    """Replace one range of lines."""
+    loaded = load(ctx.workspace, req.path)
+    n = len(loaded.current.lines)
+    start = req.start_line
+    end = _check(req, n, loaded.path)
+    edit = Edit(LineRange(start, end), req.new_content, label="edit_lines")
+    result = apply_edits(loaded.current, [edit])
+    r = result.reports[0]
+    record = ChangeRecord(
+        op="replace_lines", old_start=start, old_end=end, new_start=r.new_start, new_end=r.new_end
+    )
+    plan = PlannedWrite(loaded, result.file, label=f"edit_lines {loaded.path}", changes=[record])
+    outcome = commit_writes(ctx, [plan], label=f"edit_lines {loaded.path}")
+    old = f"line {start}" if start == end else f"lines {start}-{end}"
+    count = r.new_end - r.new_start + 1
+    if count <= 0:
+        text = f"Deleted {old} of {loaded.path}."
+    else:
+        now = f"line {r.new_start}" if count == 1 else f"lines {r.new_start}-{r.new_end}"
+        plural = "s" if count != 1 else ""
+        text = f"Replaced {old} of {loaded.path} with {count} line{plural} (now {now})."
+    if outcome.record is None:
+        text = f"No change to {loaded.path}: {old} already hold this content."
+    text += "".join(f"\nWarning: {w}" for w in outcome.warnings)
+    data = {
+        "path": loaded.path,
+        "before_sha256": loaded.sha256,
+        "old_lines": [start, end],
+        "new_lines": [r.new_start, r.new_end],
+        **outcome.data(),
+    }
+    return ToolResult(True, text, diff=outcome.diff, warnings=outcome.warnings, data=data)
+
+
+SPEC = ToolSpec(
+    name="edit_lines",
+    title="Replace lines by number",
+    description=description("edit_lines"),
+    request_model=EditLinesRequest,
+    handler=run,
+    annotations=WRITES,
+    contract="spec 002 part 0: edit_lines (line-number replacement)",
+)

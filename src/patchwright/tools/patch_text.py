@@ -1,0 +1,83 @@
+"""Where a spec 000 patch's text comes from: ``newText`` or a clipboard, then ``reindent``.
+
+Re-indentation (REQ-PATCH-004) works on the inserted text line by line:
+
+* ``strip``: the prefix is removed from every non-blank line; a non-blank line that
+  does not start with it fails the precondition (``reindent_failed``, naming the line);
+  blank lines (empty or whitespace only) lose the prefix when they have it and are
+  otherwise left alone, since editors trim them;
+* ``add``: the prefix is put before every non-blank line; blank lines stay blank, so no
+  trailing whitespace is created.
+
+Strip runs before add, so ``{"strip": "    ", "add": "\\t"}`` turns four-space
+indentation into a tab.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from patchwright.model import ErrorCode, PatchwrightError
+
+
+class Reindent(BaseModel):
+    """Prefixes to strip from and add to each non-blank line of the inserted text."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    strip: str | None = Field(
+        None,
+        description="Prefix to remove from every non-blank inserted line; each such line "
+        "must start with it.",
+    )
+    add: str | None = Field(None, description="Prefix to put before every non-blank inserted line.")
+
+
+def reindent(text: str, spec: Reindent | None, field: str) -> str:
+    """``text`` with ``spec`` applied (see the module docstring).
+
+    Raises:
+        PatchwrightError: ``reindent_failed`` when a non-blank line lacks the strip prefix.
+    """
+    if spec is None or (not spec.strip and not spec.add):
+        return text
+    lines = text.splitlines(keepends=True)
+    out: list[str] = []
+    for number, line in enumerate(lines, start=1):
+        body = line.rstrip("\r\n")
+        ending = line[len(body) :]
+        blank = not body.strip()
+        if spec.strip:
+            if body.startswith(spec.strip):
+                body = body[len(spec.strip) :]
+            elif not blank:
+                raise PatchwrightError(
+                    ErrorCode.REINDENT_FAILED,
+                    f"reindent strip precondition failed: line {number} of the inserted text "
+                    f"does not start with the strip prefix {spec.strip!r} (it is {body!r}). "
+                    "No change was made.",
+                    "Use a strip prefix every non-blank line starts with (the smallest "
+                    "indentation of the text), or leave strip out.",
+                    field=f"{field}.reindent.strip",
+                    line=number,
+                )
+        if spec.add and not blank:
+            body = spec.add + body
+        out.append(body + ending)
+    return "".join(out)
+
+
+def missing_clipboard(name: str, clipboards: Mapping[str, str], field: str) -> PatchwrightError:
+    """The error for a clipboard that does not exist."""
+    known = ", ".join(repr(n) for n in sorted(clipboards)) or "none yet"
+    return PatchwrightError(
+        ErrorCode.CLIPBOARD_MISSING,
+        f"Clipboard {name!r} does not exist (clipboards in this session: {known}). "
+        "No change was made.",
+        "Fill it first with toClipboard on a replace operation (in this call or an earlier "
+        "one), or send the text in newText.",
+        field=field,
+        details={"clipboard": name, "clipboards": sorted(clipboards)},
+    )

@@ -1,0 +1,314 @@
+"""``patch`` (spec 000): replace / append_eof / prepend_bof / overwrite, with clipboards.
+
+Every patch of a call is resolved against the original file at once (simultaneous
+composition) and the file is written only if all of them apply (REQ-PATCH-002).
+``replace`` needs ``oldText`` to occur exactly once; when it does not occur exactly,
+the engine's whitespace recovery (indentation shift, trimmed first/last lines, trailing
+whitespace, typographic punctuation) may still find it uniquely, and the patch then
+applies to the matched boundaries (REQ-PATCH-005).
+
+Clipboards (REQ-PATCH-003) are named and live for the session. ``toClipboard`` stores
+the text ``oldText`` matched *as found in the file*; ``fromClipboard`` inserts a
+clipboard instead of ``newText``; the same name in both copies the text and leaves the
+file unchanged there. Within one call, a clipboard filled by an earlier patch can be
+read by a later one (cut and paste in one call); across calls, clipboards persist. A
+clipboard is only updated when the whole call succeeds.
+
+Choices where the spec is open:
+
+* ``replace`` needs ``newText`` (``""`` deletes), ``fromClipboard`` or ``toClipboard``
+  (a cut); ``append_eof``, ``prepend_bof`` and ``overwrite`` need ``newText`` or
+  ``fromClipboard``. ``oldText`` and ``toClipboard`` belong to ``replace`` only.
+* ``overwrite`` replaces the whole file, so it must be the only patch of its call.
+* Appended / prepended text is taken as whole lines (a final newline is supplied); the
+  file keeps its own final-newline state.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from patchwright.engine import MatchOptions, apply_edits
+from patchwright.model import (
+    Anchor,
+    BeginningOfFile,
+    Composition,
+    Edit,
+    EndOfFile,
+    ErrorCode,
+    MatchReport,
+    OldText,
+    PatchwrightError,
+    TextFile,
+    ToolResult,
+    WholeFile,
+)
+from patchwright.tools.context import ToolContext
+from patchwright.tools.descriptions import load as description
+from patchwright.tools.files import load
+from patchwright.tools.guards import check_token_limit
+from patchwright.tools.patch_report import PatchLine, render_result
+from patchwright.tools.patch_text import Reindent, missing_clipboard, reindent
+from patchwright.tools.spec import WRITES, ToolSpec
+from patchwright.tools.writing import PlannedWrite, commit_writes
+from patchwright.workspace import ChangeRecord
+
+Operation = Literal["replace", "append_eof", "prepend_bof", "overwrite"]
+OPTIONS = MatchOptions(mode="tolerant")
+EXACT_RUNGS = frozenset({"exact", "newline"})
+
+
+class PatchOperation(BaseModel):
+    """One patch operation."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    operation: Operation = Field(
+        description="replace: substitute oldText (must occur exactly once); append_eof: add "
+        "text at the end; prepend_bof: add text at the beginning; overwrite: replace the "
+        "whole file (creates it if missing)."
+    )
+    oldText: str | None = Field(
+        None, description="Text to locate; required for replace. Copy it exactly from the file."
+    )
+    newText: str | None = Field(
+        None,
+        description='Replacement or inserted text ("" deletes oldText). Ignored when '
+        "fromClipboard is given.",
+    )
+    toClipboard: str | None = Field(
+        None,
+        description="replace only: store the text oldText matched under this clipboard name "
+        '(with newText "" this is a cut).',
+    )
+    fromClipboard: str | None = Field(
+        None,
+        description="Use this clipboard's text instead of newText. Same name as toClipboard: "
+        "copy, the file stays unchanged there.",
+    )
+    reindent: Reindent | None = Field(
+        None, description="Adjust the indentation of the inserted text: strip, then add a prefix."
+    )
+
+
+class PatchRequest(BaseModel):
+    """Arguments of ``patch``."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    path: str = Field(description="File path relative to the working directory (workspace root).")
+    patches: list[PatchOperation] = Field(
+        min_length=1,
+        description="Patch operations, all resolved against the original file and applied "
+        "together or not at all.",
+    )
+
+
+@dataclass
+class _Step:
+    """One patch, planned: what it inserts and which edit carries it."""
+
+    index: int
+    op: PatchOperation
+    edit: Edit | None = None
+    copied: str | None = None
+    copy_report: MatchReport | None = None
+
+
+def _invalid(message: str, hint: str, field: str) -> PatchwrightError:
+    return PatchwrightError(ErrorCode.INVALID_REQUEST, message, hint, field=field)
+
+
+def _check_shape(i: int, op: PatchOperation, total: int) -> None:
+    name = f"patches[{i}]"
+    if op.operation == "replace":
+        if not op.oldText:
+            raise _invalid(
+                f"{name}: operation replace needs a non-empty oldText.",
+                "Put the exact text to substitute in oldText, or use append_eof / prepend_bof "
+                "/ overwrite.",
+                f"{name}.oldText",
+            )
+        if op.newText is None and not op.fromClipboard and not op.toClipboard:
+            raise _invalid(
+                f'{name}: operation replace needs newText ("" deletes oldText), '
+                "fromClipboard, or toClipboard (a cut).",
+                "Add newText with the replacement text.",
+                f"{name}.newText",
+            )
+        return
+    for key in ("oldText", "toClipboard"):
+        if getattr(op, key) is not None:
+            raise _invalid(
+                f"{name}: {key} belongs to operation replace, not {op.operation}.",
+                f"Remove {key}, or use operation replace.",
+                f"{name}.{key}",
+            )
+    if op.newText is None and not op.fromClipboard:
+        raise _invalid(
+            f"{name}: operation {op.operation} needs newText or fromClipboard.",
+            "Add newText with the text to write.",
+            f"{name}.newText",
+        )
+    if op.operation == "overwrite" and total > 1:
+        raise _invalid(
+            f"{name}: overwrite replaces the whole file, so it must be the only patch of "
+            f"the call (this call has {total}).",
+            "Send overwrite alone, or use replace operations for partial changes.",
+            f"{name}.operation",
+        )
+
+
+def _anchor(op: PatchOperation) -> Anchor:
+    if op.operation == "replace":
+        assert op.oldText is not None  # checked by _check_shape
+        return OldText(op.oldText)
+    if op.operation == "append_eof":
+        return EndOfFile()
+    if op.operation == "prepend_bof":
+        return BeginningOfFile()
+    return WholeFile()
+
+
+def _locate(original: TextFile, step: _Step) -> MatchReport:
+    """Where a replace's oldText matches (a trial deletion, thrown away)."""
+    assert step.op.oldText is not None
+    trial = Edit(OldText(step.op.oldText), "", label=f"patches[{step.index}]")
+    try:
+        return apply_edits(original, [trial], options=OPTIONS).reports[0]
+    except PatchwrightError as err:
+        raise err.with_context(field=f"patches[{step.index}].oldText") from None
+
+
+def _plan(
+    original: TextFile, patches: list[PatchOperation], clipboards: dict[str, str]
+) -> tuple[list[_Step], dict[str, str]]:
+    """Each patch's edit, and the clipboards this call fills (in patch order)."""
+    staged: dict[str, str] = {}
+    steps: list[_Step] = []
+    for i, op in enumerate(patches):
+        step = _Step(i, op)
+        field = f"patches[{i}]"
+        text = op.newText or ""
+        if op.fromClipboard and op.fromClipboard != op.toClipboard:
+            available = {**clipboards, **staged}
+            if op.fromClipboard not in available:
+                raise missing_clipboard(op.fromClipboard, available, f"{field}.fromClipboard")
+            text = available[op.fromClipboard]
+        if op.toClipboard:
+            report = _locate(original, step)
+            staged[op.toClipboard] = _clip(report.matched_text)
+            if op.fromClipboard == op.toClipboard:
+                step.copied, step.copy_report = op.toClipboard, report
+        if step.copied is None:
+            step.edit = Edit(_anchor(op), reindent(text, op.reindent, field), label=field)
+        steps.append(step)
+    return steps, staged
+
+
+def _clip(text: str) -> str:
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def _check_missing_file(path: str, patches: list[PatchOperation]) -> None:
+    for i, op in enumerate(patches):
+        if op.operation == "replace":
+            raise PatchwrightError(
+                ErrorCode.FILE_NOT_FOUND,
+                f"{path} does not exist, so patches[{i}] (replace) has no text to find. "
+                "No change was made.",
+                "Check the path, or create the file with overwrite, append_eof or prepend_bof.",
+                path=path,
+                field=f"patches[{i}].operation",
+            )
+
+
+def run(ctx: ToolContext, req: PatchRequest) -> ToolResult:
+    """Apply every patch of the request to one file, or none."""
+    texts = [t for op in req.patches for t in (op.oldText, op.newText) if t]
+    check_token_limit("patch", *texts)
+    for i, op in enumerate(req.patches):
+        _check_shape(i, op, len(req.patches))
+    loaded = load(ctx.workspace, req.path, missing_ok=True)
+    if not loaded.exists:
+        _check_missing_file(loaded.path, req.patches)
+    original = loaded.current
+    steps, staged = _plan(original, req.patches, ctx.session.clipboards)
+    edits = [s.edit for s in steps if s.edit is not None]
+    reports: list[MatchReport] = []
+    after = original
+    if edits:
+        try:
+            result = apply_edits(
+                original, edits, composition=Composition.SIMULTANEOUS, options=OPTIONS
+            )
+        except PatchwrightError as err:
+            raise _located(err, steps, loaded.path) from None
+        after, reports = result.file, result.reports
+    lines = _lines(steps, reports, staged)
+    plan = PlannedWrite(loaded, after, label=f"patch {loaded.path}", changes=_records(lines))
+    outcome = commit_writes(ctx, [plan], label=f"patch {loaded.path}")
+    for name, text in staged.items():
+        ctx.session.set_clipboard(name, text)
+    return render_result(loaded, after, lines, staged, outcome)
+
+
+def _located(err: PatchwrightError, steps: list[_Step], path: str) -> PatchwrightError:
+    index = err.details.get("edit_index")
+    with_edits = [s for s in steps if s.edit is not None]
+    if isinstance(index, int) and 0 <= index < len(with_edits):
+        step = with_edits[index]
+        key = "oldText" if step.op.operation == "replace" else "operation"
+        err.with_context(field=f"patches[{step.index}].{key}")
+    return err.with_context(path=path)
+
+
+def _lines(
+    steps: list[_Step], reports: list[MatchReport], staged: dict[str, str]
+) -> list[PatchLine]:
+    by_step = iter(reports)
+    out = []
+    for step in steps:
+        report = step.copy_report if step.edit is None else next(by_step)
+        assert report is not None
+        out.append(PatchLine(step.index, step.op, report, step.copied is not None))
+    return out
+
+
+def _records(lines: list[PatchLine]) -> list[ChangeRecord]:
+    records = []
+    for line in lines:
+        if line.copy:
+            continue
+        r = line.report
+        meta: dict[str, Any] = {"rung": r.rung}
+        if line.op.toClipboard:
+            meta["toClipboard"] = line.op.toClipboard
+        if line.op.fromClipboard:
+            meta["fromClipboard"] = line.op.fromClipboard
+        records.append(
+            ChangeRecord(
+                description=f"patches[{line.index}]",
+                op=line.op.operation,
+                old_start=r.orig_start,
+                old_end=r.orig_end,
+                new_start=r.new_start,
+                new_end=r.new_end,
+                meta=meta,
+            )
+        )
+    return records
+
+
+SPEC = ToolSpec(
+    name="patch",
+    title="Patch a file",
+    description=description("patch"),
+    request_model=PatchRequest,
+    handler=run,
+    annotations=WRITES,
+    contract="spec 000 patch tool (REQ-PATCH-001..009)",
+)

@@ -1,0 +1,159 @@
+"""What lives for a session: named clipboards, document notes and edit metrics.
+
+A :class:`Session` is plain memory. A host that runs one process per call (the CLI)
+persists it as JSON with :func:`load_session` / :func:`save_session`. Saving merges:
+only the entries this process changed are written over the file's current content, so
+two processes sharing a session lose nothing but a simultaneous write to the same
+clipboard (the later one wins, as it would in one process).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import secrets
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from patchwright.model import ErrorCode, PatchwrightError
+
+_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
+_FORMAT = 1
+
+
+@dataclass
+class Session:
+    """State shared by the tool calls of one conversation.
+
+    Attributes:
+        clipboards: named texts stored by ``toClipboard`` and read by ``fromClipboard``.
+        notes: notes attached to workspace files by ``document_edit`` (action annotate).
+        metrics: counters of ``document_edit`` (patches, conflicts, latency).
+    """
+
+    clipboards: dict[str, str] = field(default_factory=dict)
+    notes: list[dict[str, Any]] = field(default_factory=list)
+    metrics: dict[str, Any] = field(default_factory=dict)
+    _changed_clipboards: set[str] = field(default_factory=set, repr=False)
+    _new_notes: list[dict[str, Any]] = field(default_factory=list, repr=False)
+    _metric_deltas: dict[str, float] = field(default_factory=dict, repr=False)
+    _metric_values: dict[str, Any] = field(default_factory=dict, repr=False)
+
+    # clipboards ------------------------------------------------------------------------
+    def set_clipboard(self, name: str, text: str) -> None:
+        """Store ``text`` under ``name`` (replacing what was there)."""
+        self.clipboards[name] = text
+        self._changed_clipboards.add(name)
+
+    # notes ---------------------------------------------------------------------------
+    def add_note(self, note: dict[str, Any]) -> None:
+        """Remember a note (a JSON-ready dict with at least ``path`` and ``id``)."""
+        self.notes.append(note)
+        self._new_notes.append(note)
+
+    def notes_for(self, path: str) -> list[dict[str, Any]]:
+        """The notes attached to ``path``, oldest first."""
+        return [n for n in self.notes if n.get("path") == path]
+
+    def next_note_id(self) -> str:
+        """A new note ID (``note-`` and eight hex digits: random, so that two processes
+        sharing a session file do not hand out the same one)."""
+        known = {n.get("id") for n in self.notes}
+        while True:
+            candidate = f"note-{secrets.token_hex(4)}"
+            if candidate not in known:
+                return candidate
+
+    # metrics -------------------------------------------------------------------------
+    def count(self, name: str, amount: float = 1) -> None:
+        """Add ``amount`` to the counter ``name``."""
+        self.metrics[name] = self.metrics.get(name, 0) + amount
+        self._metric_deltas[name] = self._metric_deltas.get(name, 0) + amount
+
+    def set_metric(self, name: str, value: Any) -> None:
+        """Set a non-counter metric (such as the last summary)."""
+        self.metrics[name] = value
+        self._metric_values[name] = value
+
+    # persistence -----------------------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready view."""
+        return {
+            "format": _FORMAT,
+            "clipboards": dict(self.clipboards),
+            "notes": list(self.notes),
+            "metrics": dict(self.metrics),
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Session:
+        """Rebuild a session from :meth:`to_dict` output (unknown keys are ignored)."""
+        clipboards = data.get("clipboards") or {}
+        notes = data.get("notes") or []
+        metrics = data.get("metrics") or {}
+        return cls(
+            clipboards={str(k): str(v) for k, v in dict(clipboards).items()},
+            notes=[dict(n) for n in notes if isinstance(n, dict)],
+            metrics=dict(metrics),
+        )
+
+    def merged_into(self, stored: Session) -> Session:
+        """``stored`` with this session's own changes applied on top."""
+        for name in self._changed_clipboards:
+            if name in self.clipboards:
+                stored.clipboards[name] = self.clipboards[name]
+        known = {n.get("id") for n in stored.notes}
+        stored.notes.extend(n for n in self._new_notes if n.get("id") not in known)
+        for name, amount in self._metric_deltas.items():
+            stored.metrics[name] = stored.metrics.get(name, 0) + amount
+        stored.metrics.update(self._metric_values)
+        return stored
+
+
+def session_path(state_folder: Path, name: str) -> Path:
+    """Where the session ``name`` of a workspace is kept.
+
+    Raises:
+        PatchwrightError: ``invalid_request`` for a name that is not a simple file name.
+    """
+    if not _NAME.fullmatch(name):
+        raise PatchwrightError(
+            ErrorCode.INVALID_REQUEST,
+            f"Invalid session name {name!r}.",
+            "Use 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit.",
+            field="session",
+        )
+    return state_folder / "sessions" / f"{name}.json"
+
+
+def load_session(path: Path) -> Session:
+    """Read a session file; a missing or unreadable file gives an empty session."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return Session()
+    return Session.from_dict(data) if isinstance(data, dict) else Session()
+
+
+def save_session(session: Session, path: Path) -> None:
+    """Merge ``session``'s changes into the file at ``path`` and write it atomically.
+
+    Raises:
+        PatchwrightError: ``io_error`` when the file cannot be written.
+    """
+    merged = session.merged_into(load_session(path))
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            json.dump(merged.to_dict(), fh, ensure_ascii=False, indent=1)
+        os.replace(temp, path)
+    except OSError as exc:
+        raise PatchwrightError(
+            ErrorCode.IO_ERROR,
+            f"Cannot save the session to {path}: {exc.strerror or exc}.",
+            "Check that the workspace state folder is writable.",
+        ) from exc
