@@ -70,7 +70,9 @@ def _independent(edits: Sequence[Edit]) -> bool:
 
     Hunks always qualify (a diff's hunks all describe the original). For text anchors,
     the first line of each search text is looked up among the lines earlier
-    replacements add; a hit means the batch must be replayed in order.
+    replacements add; a hit means the batch must be replayed in order. (A search text
+    that starts inside a line an earlier edit wrote is not caught here; it then fails
+    against the original, and the batch is replayed in order all the same.)
     """
     introduced: set[str] = set()
     for edit in edits:
@@ -80,7 +82,7 @@ def _independent(edits: Sequence[Edit]) -> bool:
         if not isinstance(anchor, OldText) or not anchor.text.strip():
             return False
         first = next(line.strip() for line in anchor.text.splitlines() if line.strip())
-        if first in introduced or any(first in line for line in introduced if len(first) < 40):
+        if first in introduced:
             return False
         old = {line.strip() for line in anchor.text.splitlines()}
         introduced.update(

@@ -235,11 +235,10 @@ def _exact_by_unique_line(index: LineIndex, pattern: Sequence[str], lo: int) -> 
 def exact_at(index: LineIndex, pattern: Sequence[str], start: int) -> bool:
     """Whether ``pattern`` stands exactly at 0-based line ``start``."""
     size = len(pattern)
-    return (
-        start >= 0
-        and start + size <= len(index.lines)
-        and (index.lines[start : start + size] == list(pattern))
-    )
+    lines = index.lines
+    if start < 0 or start + size > len(lines) or (size and lines[start] != pattern[0]):
+        return False
+    return lines[start : start + size] == list(pattern)
 
 
 def _anchor_starts(index: LineIndex, pkeys: list[str], rung: str, lo: int) -> list[int]:

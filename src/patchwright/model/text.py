@@ -117,7 +117,15 @@ class TextFile:
     @property
     def text(self) -> str:
         """The whole text with every original ending (no BOM)."""
-        return "".join([line + end for line, end in zip(self.lines, self.endings)])
+        endings = self.endings
+        n = len(endings)
+        if n:
+            # Uniform endings (the usual case) join at C speed.
+            for nl in (LF, CRLF):
+                full = endings.count(nl)
+                if full == n or (full == n - 1 and endings[-1] == ""):
+                    return nl.join(self.lines) + (nl if full == n else "")
+        return "".join([line + end for line, end in zip(self.lines, endings)])
 
     def encode(self) -> bytes:
         """Encode back to bytes; an unchanged model gives the original bytes."""
