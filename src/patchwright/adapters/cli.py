@@ -27,6 +27,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "call": ("patchwright.adapters.cli_tools", "call one tool with JSON arguments"),
     "tools": ("patchwright.adapters.cli_tools", "print the tool schemas"),
     "log": ("patchwright.adapters.cli_history", "list recent batches of changes"),
+    "mcp": (
+        "patchwright.adapters.cli_mcp",
+        "serve the tools over MCP (stdio, or HTTP with --http)",
+    ),
     "show": ("patchwright.adapters.cli_history", "show one batch, file patch or change by ID"),
     "undo": ("patchwright.adapters.cli_history", "revert a batch (default: the latest)"),
 }

@@ -1,0 +1,180 @@
+"""``patchwright mcp``: serve the tools over the Model Context Protocol.
+
+    patchwright mcp --root path/to/repo                      # stdio (what MCP clients launch)
+    patchwright mcp --root . --http 127.0.0.1:8765           # streamable HTTP at /mcp
+    patchwright mcp --mode restricted --tools read_file      # read-only, one tool
+
+One process is one session: clipboards persist from call to call until it exits.
+Restricted mode and the tool selection work as in ``patchwright call``. Exit codes: 0
+when the client disconnects (stdio) or on Ctrl-C (HTTP; SIGTERM also stops it
+gracefully, then ends the process as SIGTERM does), 2 on a usage error (an unknown
+tool, a root that is not a folder, an address that cannot be bound).
+
+Nothing but the protocol goes to standard output; one line of status goes to standard
+error (the HTTP endpoint's URL, so ``--http 127.0.0.1:0`` can pick a free port).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # pragma: no cover
+    from patchwright.tools import Toolbox
+
+DEFAULT_HOST = "127.0.0.1"
+
+
+def configure_mcp(parser: argparse.ArgumentParser) -> None:
+    """Arguments of ``patchwright mcp``."""
+    parser.add_argument("--root", default=".", help="the workspace folder (default: here)")
+    parser.add_argument(
+        "--mode",
+        default="unrestricted",
+        choices=["restricted", "unrestricted"],
+        help="restricted refuses every write (default: unrestricted)",
+    )
+    parser.add_argument(
+        "--tools",
+        metavar="NAMES",
+        help="comma-separated canonical names of the tools to expose (default: all)",
+    )
+    parser.add_argument(
+        "--rename",
+        action="append",
+        default=[],
+        metavar="OLD=NEW",
+        help="expose tool OLD as NEW (repeatable), e.g. apply_diff=patch",
+    )
+    parser.add_argument(
+        "--legacy-edits",
+        action="store_true",
+        help="document_edit offers only the legacy actions (no patch)",
+    )
+    parser.add_argument(
+        "--syntax",
+        default="warn",
+        choices=["off", "warn", "reject"],
+        help="syntax check after each edit (default: warn)",
+    )
+    parser.add_argument(
+        "--http",
+        metavar="HOST:PORT",
+        help="serve streamable HTTP at http://HOST:PORT/mcp instead of stdio; "
+        f"HOST defaults to {DEFAULT_HOST}, PORT 0 picks a free port",
+    )
+
+
+def parse_endpoint(value: str) -> tuple[str, int]:
+    """``HOST:PORT``, ``:PORT``, ``PORT`` or ``[IPV6]:PORT`` as (host, port).
+
+    Raises:
+        ValueError: not one of those forms, or a port outside 0-65535.
+    """
+    text = value.strip()
+    host, sep, port_text = text.rpartition(":")
+    if not sep:
+        host, port_text = "", text
+    if host.startswith("[") and host.endswith("]"):
+        host = host[1:-1]
+    elif ":" in host:
+        raise ValueError(f"write an IPv6 host in brackets, e.g. [::1]:8765 (got {value!r})")
+    if not port_text.isdigit() or not 0 <= int(port_text) <= 65535:
+        raise ValueError(f"--http takes HOST:PORT with a port from 0 to 65535 (got {value!r})")
+    return host or DEFAULT_HOST, int(port_text)
+
+
+def _names(value: str | None) -> list[str] | None:
+    if value is None:
+        return None
+    return [n.strip() for n in value.split(",") if n.strip()]
+
+
+def _renames(pairs: list[str]) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for pair in pairs:
+        old, sep, new = pair.partition("=")
+        if not sep or not old.strip() or not new.strip():
+            raise ValueError(f"--rename takes OLD=NEW, got {pair!r}")
+        out[old.strip()] = new.strip()
+    return out
+
+
+def _fail(message: str) -> int:
+    print(f"patchwright mcp: {message}", file=sys.stderr)
+    return 2
+
+
+def run_mcp(args: argparse.Namespace) -> int:
+    """Serve until the client goes away (stdio) or SIGINT / SIGTERM arrives (HTTP)."""
+    from patchwright.model import PatchwrightError
+    from patchwright.tools import Toolbox
+    from patchwright.workspace import Workspace
+
+    try:
+        endpoint = parse_endpoint(args.http) if args.http is not None else None
+        renames = _renames(args.rename)
+        toolbox = Toolbox(
+            Workspace(args.root, mode=args.mode),
+            tools=_names(args.tools),
+            rename=renames,
+            syntax_policy=args.syntax,
+            use_patch_edits=not args.legacy_edits,
+        )
+    except ValueError as exc:
+        return _fail(str(exc))
+    except PatchwrightError as err:
+        return _fail(err.render())
+    return _serve(toolbox, endpoint)
+
+
+def _serve(toolbox: Toolbox, endpoint: tuple[str, int] | None) -> int:
+    import logging
+
+    import anyio
+
+    from patchwright.adapters.mcp_server import build_server, serve_stdio
+
+    logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
+    server = build_server(toolbox)
+    summary = f"{len(toolbox.specs())} tools on {toolbox.workspace.root} ({toolbox.workspace.mode})"
+    if endpoint is None:
+        print(f"patchwright mcp: serving {summary} over stdio", file=sys.stderr, flush=True)
+        with contextlib.suppress(KeyboardInterrupt):
+            anyio.run(serve_stdio, server)
+        return 0
+    from patchwright.adapters.mcp_http import bind, serve_http
+
+    try:
+        sock = bind(*endpoint)
+    except OSError as exc:
+        return _fail(f"cannot listen on {endpoint[0]}:{endpoint[1]}: {exc.strerror or exc}")
+
+    def ready(url: str) -> None:
+        print(f"patchwright mcp: serving {summary} at {url}", file=sys.stderr, flush=True)
+
+    try:
+        with contextlib.suppress(KeyboardInterrupt):
+            anyio.run(lambda: serve_http(server, sock, on_ready=ready))
+    finally:
+        sock.close()
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m patchwright.adapters.cli_mcp``: the same as ``patchwright mcp``."""
+    parser = argparse.ArgumentParser(
+        prog="patchwright mcp", description="Serve patchwright's tools over MCP."
+    )
+    configure_mcp(parser)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:
+        return int(exc.code or 0)
+    return run_mcp(args)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

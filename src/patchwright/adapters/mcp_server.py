@@ -1,0 +1,161 @@
+"""The tools of one :class:`~patchwright.tools.Toolbox`, served over MCP.
+
+    server = build_server(Toolbox(Workspace("repo")))
+    anyio.run(serve_stdio, server)          # or serve_http(server, "127.0.0.1", 8765)
+
+Built on the low-level ``mcp.server.Server`` of the official SDK rather than on its
+``MCPServer`` decorator API: that one derives each tool's input schema from a Python
+function's signature, while every patchwright tool already has its schema (from its
+request model) and a dispatcher that takes the raw arguments. The low-level server takes
+exactly those: a ``tools/list`` answer and a ``tools/call`` handler.
+
+Listing: name, title, description, input schema and annotations come from
+:func:`patchwright.tools.schemas.mcp_tool`, the same request models every other host
+sees. A call answers with the model-facing text as the first content item, the unified
+diff (when something changed) as a second one meant for the user, and the whole
+:class:`~patchwright.model.ToolResult` as structured content. A refusal, a malformed
+call or an internal failure is a tool result with ``isError`` set; the server never
+stops because of a call.
+
+One server process is one session: every connection (the one stdio peer, or any number
+of HTTP clients) shares the toolbox, so clipboards persist across calls. Calls run one at
+a time, in a worker thread, so a slow file lock never blocks the event loop.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from typing import Any
+
+import anyio
+import anyio.to_thread
+from mcp import types
+from mcp.server import Server
+from mcp.server.context import ServerRequestContext
+from mcp.server.stdio import stdio_server
+
+from patchwright import __version__
+from patchwright.model import ErrorCode, PatchwrightError, ToolResult
+from patchwright.tools import Toolbox, ToolSpec, mcp_tool
+
+__all__ = [
+    "SERVER_NAME",
+    "build_server",
+    "call_result",
+    "instructions",
+    "serve_stdio",
+    "tool_definition",
+]
+
+log = logging.getLogger("patchwright.mcp")
+
+#: The name the server reports in its ``serverInfo``.
+SERVER_NAME = "patchwright"
+
+_Context = ServerRequestContext[Any, Any]
+
+
+def tool_definition(spec: ToolSpec) -> types.Tool:
+    """The MCP ``Tool`` that lists ``spec``."""
+    return types.Tool.model_validate(mcp_tool(spec))
+
+
+def call_result(result: ToolResult) -> types.CallToolResult:
+    """The MCP answer to a call that produced ``result``.
+
+    The text is for the model; the diff, when there is one, follows as a second text
+    item addressed to the user; the structured content is ``result.to_dict()``.
+    """
+    content: list[types.TextContent] = [types.TextContent(type="text", text=result.text)]
+    if result.diff:
+        content.append(
+            types.TextContent(
+                type="text",
+                text=result.diff,
+                annotations=types.Annotations(audience=["user"]),
+            )
+        )
+    return types.CallToolResult(
+        content=list(content),
+        structured_content=result.to_dict(),
+        is_error=not result.ok,
+    )
+
+
+def instructions(toolbox: Toolbox) -> str:
+    """What the server tells a client about itself when it connects."""
+    workspace = toolbox.workspace
+    lines = [
+        f"patchwright edits the text files under {workspace.root}; every path is "
+        "relative to that folder and cannot leave it.",
+        "Read a file before editing it and copy the text to replace exactly. A refused "
+        "edit changes nothing: its message says what was expected, what was found and "
+        "how to fix the call.",
+    ]
+    if workspace.mode == "restricted":
+        lines.append("The workspace is read-only (restricted mode): writing tools are refused.")
+    if any(spec.canonical == "undo" for spec in toolbox.specs()):
+        lines.append("Every change is recorded as a batch; undo reverts one.")
+    return " ".join(lines)
+
+
+class _ToolService:
+    """The ``tools/list`` and ``tools/call`` handlers over one toolbox."""
+
+    def __init__(self, toolbox: Toolbox) -> None:
+        self._toolbox = toolbox
+        self._tools = [tool_definition(spec) for spec in toolbox.specs()]
+        # one call at a time: the session's clipboards see calls in arrival order
+        self._serial = threading.Lock()
+
+    async def list_tools(
+        self, ctx: _Context, params: types.PaginatedRequestParams | None
+    ) -> types.ListToolsResult:
+        return types.ListToolsResult(tools=list(self._tools))
+
+    async def call_tool(
+        self, ctx: _Context, params: types.CallToolRequestParams
+    ) -> types.CallToolResult:
+        try:
+            # not abandoned on cancellation: a commit that started runs to its end
+            result = await anyio.to_thread.run_sync(self._call, params.name, params.arguments)
+            return call_result(result)
+        except Exception as exc:  # the server must answer, whatever went wrong
+            log.exception("tool %s failed unexpectedly", params.name)
+            return call_result(ToolResult.failure(_internal_error(params.name, exc)))
+
+    def _call(self, name: str, arguments: dict[str, Any] | None) -> ToolResult:
+        with self._serial:
+            return self._toolbox.call(name, arguments)
+
+
+def _internal_error(name: str, exc: Exception) -> PatchwrightError:
+    return PatchwrightError(
+        ErrorCode.IO_ERROR,
+        f"{name} failed with an internal error ({type(exc).__name__}). Any file change "
+        "is all-or-nothing; re-read the file to see its current state.",
+        "Retry once; if it fails again, use another tool for this edit.",
+        details={"internal": True, "exception": type(exc).__name__},
+    )
+
+
+def build_server(toolbox: Toolbox, *, name: str = SERVER_NAME) -> Server[Any]:
+    """An MCP server exposing ``toolbox``'s tools (run it with :func:`serve_stdio`, or
+    over HTTP with :func:`patchwright.adapters.mcp_http.serve_http`)."""
+    service = _ToolService(toolbox)
+    return Server(
+        name,
+        version=__version__,
+        title="patchwright",
+        description="Precise, safe file editing for LLM coding agents.",
+        instructions=instructions(toolbox),
+        on_list_tools=service.list_tools,
+        on_call_tool=service.call_tool,
+    )
+
+
+async def serve_stdio(server: Server[Any]) -> None:
+    """Serve one client over standard input and output until it disconnects."""
+    async with stdio_server() as (read_stream, write_stream):
+        await server.run(read_stream, write_stream, server.create_initialization_options())

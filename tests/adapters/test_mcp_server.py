@@ -1,0 +1,204 @@
+"""``patchwright mcp`` as a real subprocess, driven by the MCP SDK's own client.
+
+Over stdio (both protocol eras: the 2026 per-request era a current client negotiates,
+and the initialize handshake of older clients) and over streamable HTTP on a free
+loopback port. Every server is stopped at the end of its test.
+"""
+
+from __future__ import annotations
+
+import os
+import queue
+import signal
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, TextIO
+
+import anyio
+import pytest
+from mcp import Client, StdioServerParameters
+from mcp.client.stdio import stdio_client
+from mcp.types import CallToolResult, TextContent
+
+from patchwright.tools import TOOL_NAMES, input_schema, select_specs
+from patchwright.workspace import RESTRICTED_MESSAGE
+
+# the module `patchwright mcp` runs; started directly so the test needs no installed script
+SERVER = [sys.executable, "-m", "patchwright.adapters.cli_mcp"]
+GREET = 'def greet(name):\n    print("Hello, " + name)\n'
+APP = GREET + '\n\nif __name__ == "__main__":\n    greet("world")\n'
+TIMEOUT = 20
+
+
+@pytest.fixture
+def root(tmp_path: Path) -> Path:
+    folder = tmp_path / "root"
+    folder.mkdir()
+    (folder / "app.py").write_text(APP)
+    return folder
+
+
+@pytest.fixture
+def env(tmp_path: Path) -> dict[str, str]:
+    return {"PATCHWRIGHT_STATE_DIR": str(tmp_path / "state")}
+
+
+def _stdio_client(root: Path, env: dict[str, str], log: TextIO, *args: str, mode: str) -> Client:
+    params = StdioServerParameters(
+        command=SERVER[0], args=[*SERVER[1:], "--root", str(root), *args], env=env
+    )
+    return Client(stdio_client(params, errlog=log), mode=mode, read_timeout_seconds=TIMEOUT)
+
+
+def _text(result: CallToolResult) -> str:
+    first = result.content[0]
+    assert isinstance(first, TextContent)
+    return first.text
+
+
+async def _call(client: Client, name: str, arguments: dict[str, Any]) -> CallToolResult:
+    return await client.call_tool(name, arguments)
+
+
+def _cut(path: str = "app.py") -> dict[str, Any]:
+    return {"path": path, "patches": [{"operation": "replace", "oldText": GREET,
+            "newText": "from greeting import greet\n", "toClipboard": "greet"}]}  # fmt: skip
+
+
+def _paste() -> dict[str, Any]:
+    return {
+        "path": "greeting.py",
+        "patches": [{"operation": "overwrite", "fromClipboard": "greet"}],
+    }
+
+
+def test_stdio_lists_tools_patches_moves_through_a_clipboard_and_undoes(
+    root: Path, env: dict[str, str], tmp_path: Path
+) -> None:
+    async def scenario(log: TextIO) -> None:
+        async with _stdio_client(root, env, log, mode="auto") as client:
+            assert client.server_info is not None and client.server_info.name == "patchwright"
+            assert str(root) in (client.instructions or "")
+            listed = (await client.list_tools()).tools
+            assert [t.name for t in listed] == list(TOOL_NAMES)
+            for tool, spec in zip(listed, select_specs()):
+                assert tool.input_schema == input_schema(spec)
+                assert tool.description == spec.description and tool.title == spec.title
+                assert tool.annotations is not None
+                assert tool.annotations.read_only_hint is spec.annotations.read_only
+                assert tool.annotations.destructive_hint is spec.annotations.destructive
+
+            edit = await _call(client, "patch", {"path": "app.py", "patches": [
+                {"operation": "replace", "oldText": '"world"', "newText": '"MCP"'}]})  # fmt: skip
+            assert not edit.is_error, _text(edit)
+            assert _text(edit).startswith("Applied 1 patch to app.py")
+            diff = edit.content[1]
+            assert isinstance(diff, TextContent) and '+    greet("MCP")' in diff.text
+            assert diff.annotations is not None and diff.annotations.audience == ["user"]
+            structured = edit.structured_content
+            assert structured["ok"] is True and structured["diff"] == diff.text
+            assert structured["data"]["batch_id"].startswith("b-")
+
+            # cut in one call, paste in the next: the clipboard lives as long as the process
+            cut = await _call(client, "patch", _cut())
+            assert not cut.is_error, _text(cut)
+            paste = await _call(client, "patch", _paste())
+            assert not paste.is_error, _text(paste)
+            assert (root / "greeting.py").read_text() == GREET
+            assert (root / "app.py").read_text().startswith("from greeting import greet\n")
+
+            missing = {"path": "app.py", "old_string": "zzz", "new_string": "y"}
+            refused = await _call(client, "edit_file", missing)
+            assert refused.is_error and "No change was made" in _text(refused)
+            assert refused.structured_content["error"]["code"] == "not_found"
+            invalid = await _call(client, "patch", {"path": "app.py", "patches": "all"})
+            assert invalid.is_error and "patches" in _text(invalid)
+
+            undo = await _call(client, "undo", {})
+            assert not undo.is_error, _text(undo)
+            assert not (root / "greeting.py").exists()
+            assert (await _call(client, "read_file", {"path": "app.py"})).is_error is False
+
+    with (tmp_path / "server.log").open("w") as log:
+        anyio.run(scenario, log)
+
+
+def test_stdio_restricted_mode_and_tool_selection_over_the_handshake(
+    root: Path, env: dict[str, str], tmp_path: Path
+) -> None:
+    async def scenario(log: TextIO) -> None:
+        args = ("--mode", "restricted", "--tools", "read_file,patch,undo")
+        async with _stdio_client(root, env, log, *args, mode="legacy") as client:
+            assert client.protocol_version.startswith("2025")
+            assert [t.name for t in (await client.list_tools()).tools] == [
+                "read_file", "patch", "undo"]  # fmt: skip
+            read = await _call(client, "read_file", {"path": "app.py"})
+            assert not read.is_error and "     2\t" in _text(read)
+            write = await _call(client, "patch", _cut())
+            assert write.is_error
+            assert _text(write).startswith(RESTRICTED_MESSAGE)
+            hidden = await _call(client, "edit_file", {"path": "app.py"})
+            assert hidden.is_error and "Unknown tool 'edit_file'" in _text(hidden)
+
+    with (tmp_path / "server.log").open("w") as log:
+        anyio.run(scenario, log)
+    assert (root / "app.py").read_text() == APP
+    assert "serving 3 tools" in (tmp_path / "server.log").read_text()
+
+
+@contextmanager
+def _http_server(root: Path, env: dict[str, str]) -> Iterator[tuple[str, subprocess.Popen[str]]]:
+    process = subprocess.Popen(
+        [*SERVER, "--root", str(root), "--http", "127.0.0.1:0"],
+        env={**os.environ, **env},
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    lines: queue.Queue[str] = queue.Queue()
+    assert process.stderr is not None
+    stderr = process.stderr
+    reader = threading.Thread(target=lambda: [lines.put(line) for line in stderr], daemon=True)
+    reader.start()
+    try:
+        url = ""
+        while "http://" not in url:
+            url = lines.get(timeout=TIMEOUT)
+        yield url[url.index("http://") :].split()[0], process
+    finally:
+        if process.poll() is None:
+            process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:  # pragma: no cover - only when shutdown hangs
+            process.kill()
+            process.wait()
+        reader.join(timeout=5)
+        stderr.close()
+
+
+def test_http_serves_one_session_to_every_connection(root: Path, env: dict[str, str]) -> None:
+    async def connect_twice(url: str) -> None:
+        async with Client(url, read_timeout_seconds=TIMEOUT) as first:
+            assert len((await first.list_tools()).tools) == len(TOOL_NAMES)
+            cut = await _call(first, "patch", _cut())
+            assert not cut.is_error, _text(cut)
+        # a second connection sees the same clipboard: one process is one session
+        async with Client(url, mode="legacy", read_timeout_seconds=TIMEOUT) as second:
+            paste = await _call(second, "patch", _paste())
+            assert not paste.is_error, _text(paste)
+            undo = await _call(second, "undo", {})
+            assert not undo.is_error, _text(undo)
+
+    with _http_server(root, env) as (url, process):
+        assert url.startswith("http://127.0.0.1:") and url.endswith("/mcp")
+        anyio.run(connect_twice, url)
+        process.send_signal(signal.SIGINT)  # Ctrl-C: a clean stop
+        assert process.wait(timeout=10) == 0
+    assert not (root / "greeting.py").exists()
+    assert (root / "app.py").read_text().startswith("from greeting import greet\n")
