@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from patchwright.engine import apply_edits, unified_diff
+from patchwright.engine import diff as diff_module
 from patchwright.model import (
     Composition,
     Edit,
@@ -95,3 +96,27 @@ def test_diff_round_trip_counts(old: list[str], new: list[str]) -> None:
     added = sum(1 for r in diff.splitlines() if r.startswith("+") and not r.startswith("+++"))
     removed = sum(1 for r in diff.splitlines() if r.startswith("-") and not r.startswith("---"))
     assert len(old) - removed + added == len(new)
+
+
+@settings(max_examples=200)
+@given(st.lists(WORDS, max_size=60), st.lists(WORDS, max_size=60), st.integers(0, 50))
+def test_anchored_diff_reconstructs_new_text(old: list[str], new: list[str], salt: int) -> None:
+    # Unique lines make anchors; a tiny threshold forces the anchored path everywhere.
+    a = [f"{w} {i % (salt + 1)}" for i, w in enumerate(old)]
+    b = [f"{w} {i % (salt + 2)}" for i, w in enumerate(new)]
+    saved = diff_module._SMALL
+    diff_module._SMALL = 4
+    try:
+        ops = diff_module._opcodes(a, b)
+    finally:
+        diff_module._SMALL = saved
+    rebuilt: list[str] = []
+    pos_a = pos_b = 0
+    for tag, i1, i2, j1, j2 in ops:
+        assert (i1, j1) == (pos_a, pos_b)
+        rebuilt.extend(a[i1:i2] if tag == "equal" else b[j1:j2])
+        if tag == "equal":
+            assert a[i1:i2] == b[j1:j2]
+        pos_a, pos_b = i2, j2
+    assert (pos_a, pos_b) == (len(a), len(b))
+    assert rebuilt == b

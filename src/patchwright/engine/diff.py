@@ -2,12 +2,15 @@
 
 Output follows ``diff -u`` / git conventions: ``---``/``+++`` headers, ``@@ -a,b +c,d @@``
 hunks with ``context`` lines around changes, and ``\\ No newline at end of file`` after a
-last line that has no ending. Identical prefixes and suffixes are skipped before the line
-diff runs, so a small change in a huge file costs little.
+last line that has no ending. Identical prefixes and suffixes are skipped, and a large
+middle is first split at lines that occur once on each side (patience diff), so the
+quadratic line matcher only ever sees small gaps: diffing a huge file stays fast.
 """
 
 from __future__ import annotations
 
+from bisect import bisect_left
+from collections import Counter
 from difflib import SequenceMatcher
 
 from patchwright.model.text import TextFile, split_lines
@@ -50,22 +53,97 @@ Opcode = tuple[str, int, int, int, int]
 
 
 def _opcodes(a: list[str], b: list[str]) -> list[Opcode]:
-    head = 0
-    limit = min(len(a), len(b))
-    while head < limit and a[head] == b[head]:
-        head += 1
-    tail = 0
-    while tail < limit - head and a[len(a) - 1 - tail] == b[len(b) - 1 - tail]:
-        tail += 1
-    mid = SequenceMatcher(None, a[head : len(a) - tail], b[head : len(b) - tail], autojunk=False)
+    return _merge(_diff_range(a, b, 0, len(a), 0, len(b)))
+
+
+# Above this many line pairs, difflib's quadratic matcher is replaced by anchoring on
+# lines that occur once on each side (patience diff) and diffing the gaps between them.
+_SMALL = 40_000
+
+
+def _diff_range(a: list[str], b: list[str], a0: int, a1: int, b0: int, b1: int) -> list[Opcode]:
+    """Opcodes turning ``a[a0:a1]`` into ``b[b0:b1]`` (indices into the full lists)."""
     ops: list[Opcode] = []
+    head = 0
+    while a0 + head < a1 and b0 + head < b1 and a[a0 + head] == b[b0 + head]:
+        head += 1
     if head:
-        ops.append(("equal", 0, head, 0, head))
-    for tag, i1, i2, j1, j2 in mid.get_opcodes():
-        ops.append((tag, i1 + head, i2 + head, j1 + head, j2 + head))
-    if tail:
-        ops.append(("equal", len(a) - tail, len(a), len(b) - tail, len(b)))
-    return ops
+        ops.append(("equal", a0, a0 + head, b0, b0 + head))
+        a0, b0 = a0 + head, b0 + head
+    tail = 0
+    while a1 - tail > a0 and b1 - tail > b0 and a[a1 - tail - 1] == b[b1 - tail - 1]:
+        tail += 1
+    end: list[Opcode] = [("equal", a1 - tail, a1, b1 - tail, b1)] if tail else []
+    a1, b1 = a1 - tail, b1 - tail
+    if a0 == a1 and b0 == b1:
+        return ops + end
+    if (a1 - a0) * (b1 - b0) <= _SMALL:
+        matcher = SequenceMatcher(None, a[a0:a1], b[b0:b1], autojunk=False)
+        for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+            ops.append((tag, i1 + a0, i2 + a0, j1 + b0, j2 + b0))
+        return ops + end
+    anchors = _anchors(a, b, a0, a1, b0, b1)
+    if not anchors:
+        tag = "replace" if a0 < a1 and b0 < b1 else ("delete" if a0 < a1 else "insert")
+        return [*ops, (tag, a0, a1, b0, b1), *end]
+    pa, pb = a0, b0
+    for i, j in anchors:
+        ops.extend(_diff_range(a, b, pa, i, pb, j))
+        ops.append(("equal", i, i + 1, j, j + 1))
+        pa, pb = i + 1, j + 1
+    ops.extend(_diff_range(a, b, pa, a1, pb, b1))
+    return ops + end
+
+
+def _anchors(
+    a: list[str], b: list[str], a0: int, a1: int, b0: int, b1: int
+) -> list[tuple[int, int]]:
+    """Lines unique in both ranges, in an order both sides agree on (longest run)."""
+    count_a = Counter(a[a0:a1])
+    count_b = Counter(b[b0:b1])
+    where_b = {line: j for j, line in enumerate(b[b0:b1], b0) if count_b[line] == 1}
+    pairs = [
+        (i, where_b[line])
+        for i, line in enumerate(a[a0:a1], a0)
+        if count_a[line] == 1 and line in where_b
+    ]
+    return _increasing(pairs)
+
+
+def _increasing(pairs: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The longest subsequence of ``pairs`` (sorted by i) with increasing j."""
+    tails: list[int] = []  # tails[k]: j of the smallest tail of a run of length k + 1
+    tail_at: list[int] = []
+    back: list[int] = [-1] * len(pairs)
+    for n, (_, j) in enumerate(pairs):
+        k = bisect_left(tails, j)
+        if k == len(tails):
+            tails.append(j)
+            tail_at.append(n)
+        else:
+            tails[k] = j
+            tail_at[k] = n
+        back[n] = tail_at[k - 1] if k else -1
+    out: list[tuple[int, int]] = []
+    n = tail_at[-1] if tail_at else -1
+    while n != -1:
+        out.append(pairs[n])
+        n = back[n]
+    return out[::-1]
+
+
+def _merge(ops: list[Opcode]) -> list[Opcode]:
+    """Join neighbouring opcodes of the same kind (anchors split equal runs)."""
+    out: list[Opcode] = []
+    for op in ops:
+        if op[1] == op[2] and op[3] == op[4]:
+            continue
+        if out and out[-1][0] == op[0] == "equal":
+            prev = out[-1]
+            out[-1] = ("equal", prev[1], op[2], prev[3], op[4])
+        else:
+            out.append(op)
+    return out
 
 
 def _groups(a: list[str], b: list[str], n: int) -> list[list[Opcode]]:
