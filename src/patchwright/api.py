@@ -131,6 +131,9 @@ class _Plan:
     current: dict[str, TextFile | None] = field(default_factory=dict)
     moved_from: dict[str, str] = field(default_factory=dict)
     outcomes: list[FileOutcome] = field(default_factory=list)
+    # changed blocks per path, when one update of the file produced them (diff speed-up)
+    regions: dict[str, list[tuple[int, int, int, int]]] = field(default_factory=dict)
+    touched: dict[str, int] = field(default_factory=dict)
 
 
 def apply_patch_text(
@@ -197,6 +200,13 @@ def _plan_file(ws: Workspace, plan: _Plan, fp: FilePatch, options: MatchOptions)
     path = ws.resolve(fp.path)
     current = _load(ws, plan, path)
     new, reports = apply_file_patch(current, fp, options)
+    plan.touched[path] = plan.touched.get(path, 0) + 1
+    if plan.touched[path] == 1 and current is not None and new is not None and not fp.move_to:
+        plan.regions[path] = [
+            (r.orig_start - 1, r.orig_end, r.new_start - 1, r.new_end) for r in reports
+        ]
+    else:
+        plan.regions.pop(path, None)
     outcome = FileOutcome(path, _action(fp, current), reports=reports)
     target = path
     if fp.move_to:
@@ -253,7 +263,7 @@ def _changes(plan: _Plan) -> list[FileChange]:
             continue
         if source is not None and new is None:
             continue
-        diffs[path] = _diff(source or path, path, old_bytes, new)
+        diffs[path] = _diff(source or path, path, old_bytes, new, plan.regions.get(path))
         if source is not None:
             changes.append(
                 FileChange(
@@ -272,12 +282,18 @@ def _changes(plan: _Plan) -> list[FileChange]:
     return changes
 
 
-def _diff(old_path: str, new_path: str, old: bytes | None, new: TextFile | None) -> str:
+def _diff(
+    old_path: str,
+    new_path: str,
+    old: bytes | None,
+    new: TextFile | None,
+    regions: list[tuple[int, int, int, int]] | None,
+) -> str:
     before = TextFile.decode(old) if old is not None else TextFile()
     after = new if new is not None else TextFile()
     a = f"a/{old_path}" if old is not None else "/dev/null"
     b = f"b/{new_path}" if new is not None else "/dev/null"
-    return unified_diff(before, after, a, b)
+    return unified_diff(before, after, a, b, regions=regions)
 
 
 def _label(plan: _Plan) -> str:

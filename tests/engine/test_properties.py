@@ -120,3 +120,15 @@ def test_anchored_diff_reconstructs_new_text(old: list[str], new: list[str], sal
         pos_a, pos_b = i2, j2
     assert (pos_a, pos_b) == (len(a), len(b))
     assert rebuilt == b
+
+
+@given(LINES, LINES, st.sampled_from(["\n", "\r\n"]), st.booleans())
+def test_diff_with_known_regions_equals_full_diff(
+    old: list[str], new: list[str], newline: str, final: bool
+) -> None:
+    a, b = _text(old, newline, True), _text(new, newline, final)
+    matcher = SequenceMatcher(None, old, new, autojunk=False)
+    regions = [(i1, i2, j1, j2) for tag, i1, i2, j1, j2 in matcher.get_opcodes() if tag != "equal"]
+    assert unified_diff(a, b, regions=regions) == unified_diff(a, b)
+    # regions that do not fit the texts are ignored, never trusted
+    assert unified_diff(a, b, regions=[(0, 0, 0, 1)]) == unified_diff(a, b)

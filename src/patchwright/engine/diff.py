@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections import Counter
+from collections.abc import Sequence
 from difflib import SequenceMatcher
 
 from patchwright.model.text import TextFile, split_lines
@@ -25,22 +26,57 @@ def unified_diff(
     new_path: str = "b",
     *,
     context: int = 3,
+    regions: Sequence[tuple[int, int, int, int]] | None = None,
 ) -> str:
     """Render the change from ``old`` to ``new`` as a unified diff ("" when equal).
 
     Line endings count: a line whose only change is CRLF -> LF shows as changed.
+    ``regions`` may name the changed blocks when they are already known (0-based
+    ``old_start, old_end, new_start, new_end``, as the engine reports them): the
+    lines between them are checked to be equal and only the blocks are diffed; when
+    the check fails, the whole texts are diffed as usual.
     """
     a_lines, a_ends = _lines(old)
     b_lines, b_ends = _lines(new)
-    a = [line + end for line, end in zip(a_lines, a_ends)]
-    b = [line + end for line, end in zip(b_lines, b_ends)]
+    a = _keys(a_lines, a_ends)
+    b = _keys(b_lines, b_ends)
     if a == b:
         return ""
-    groups = _groups(a, b, context)
+    ops = _from_regions(a, b, regions) if regions is not None else None
+    groups = _groups(a, b, context, ops)
     out = [f"--- {old_path}\n", f"+++ {new_path}\n"]
+    full_a = _Full(a_lines, a_ends)
+    full_b = _Full(b_lines, b_ends)
     for group in groups:
-        out.extend(_render_group(a, b, group))
+        out.extend(_render_group(full_a, full_b, group))
     return "".join(out)
+
+
+def _keys(lines: list[str], endings: list[str]) -> list[str]:
+    """What lines are compared by: the line with its ending, or, when every line ends
+    alike (the usual case), the bare line (no copy of a large file line by line); a
+    last line without ending gets a mark so it never equals one with an ending."""
+    n = len(lines)
+    for nl in ("\n", "\r\n"):
+        full = endings.count(nl)
+        if n and full == n:
+            return lines
+        if n and full == n - 1 and endings[-1] == "":
+            keys = list(lines)
+            keys[-1] = keys[-1] + "\x00<no newline>"
+            return keys
+    return [line + end for line, end in zip(lines, endings)]
+
+
+class _Full:
+    """Lines with their endings, joined only for the rows a diff prints."""
+
+    def __init__(self, lines: list[str], endings: list[str]) -> None:
+        self.lines = lines
+        self.endings = endings
+
+    def rows(self, start: int, stop: int) -> list[str]:
+        return [line + end for line, end in zip(self.lines[start:stop], self.endings[start:stop])]
 
 
 def _lines(value: str | TextFile) -> tuple[list[str], list[str]]:
@@ -50,6 +86,28 @@ def _lines(value: str | TextFile) -> tuple[list[str], list[str]]:
 
 
 Opcode = tuple[str, int, int, int, int]
+
+
+def _from_regions(
+    a: list[str], b: list[str], regions: Sequence[tuple[int, int, int, int]]
+) -> list[Opcode] | None:
+    """Opcodes from known changed blocks, or ``None`` when they do not fit the texts."""
+    ops: list[Opcode] = []
+    pa = pb = 0
+    for a0, a1, b0, b1 in sorted(regions):
+        if a0 < pa or b0 < pb or a0 - pa != b0 - pb or a1 < a0 or b1 < b0:
+            return None
+        if a1 > len(a) or b1 > len(b):
+            return None
+        if a[pa:a0] != b[pb:b0]:
+            return None
+        ops.append(("equal", pa, a0, pb, b0))
+        ops.extend(_diff_range(a, b, a0, a1, b0, b1))
+        pa, pb = a1, b1
+    if len(a) - pa != len(b) - pb or a[pa:] != b[pb:]:
+        return None
+    ops.append(("equal", pa, len(a), pb, len(b)))
+    return _merge(ops)
 
 
 def _opcodes(a: list[str], b: list[str]) -> list[Opcode]:
@@ -146,8 +204,10 @@ def _merge(ops: list[Opcode]) -> list[Opcode]:
     return out
 
 
-def _groups(a: list[str], b: list[str], n: int) -> list[list[Opcode]]:
-    ops = _opcodes(a, b)
+def _groups(
+    a: list[str], b: list[str], n: int, known: list[Opcode] | None = None
+) -> list[list[Opcode]]:
+    ops = known if known is not None else _opcodes(a, b)
     groups: list[list[Opcode]] = []
     current: list[Opcode] = []
     for tag, i1, i2, j1, j2 in ops:
@@ -170,16 +230,16 @@ def _groups(a: list[str], b: list[str], n: int) -> list[list[Opcode]]:
     return groups
 
 
-def _render_group(a: list[str], b: list[str], group: list[Opcode]) -> list[str]:
+def _render_group(a: _Full, b: _Full, group: list[Opcode]) -> list[str]:
     i1, i2 = group[0][1], group[-1][2]
     j1, j2 = group[0][3], group[-1][4]
     out = [f"@@ -{_range(i1, i2)} +{_range(j1, j2)} @@\n"]
     for tag, a1, a2, b1, b2 in group:
         if tag == "equal":
-            out.extend(_row(" ", line) for line in a[a1:a2])
+            out.extend(_row(" ", line) for line in a.rows(a1, a2))
             continue
-        out.extend(_row("-", line) for line in a[a1:a2])
-        out.extend(_row("+", line) for line in b[b1:b2])
+        out.extend(_row("-", line) for line in a.rows(a1, a2))
+        out.extend(_row("+", line) for line in b.rows(b1, b2))
     return out
 
 
