@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import sys
 from importlib import import_module
-from typing import TYPE_CHECKING
 
+TYPE_CHECKING = False  # no ``typing`` import: start-up time
 if TYPE_CHECKING:  # pragma: no cover
     import argparse
 
