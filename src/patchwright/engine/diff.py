@@ -135,6 +135,13 @@ def _diff_range(a: list[str], b: list[str], a0: int, a1: int, b0: int, b1: int) 
     a1, b1 = a1 - tail, b1 - tail
     if a0 == a1 and b0 == b1:
         return ops + end
+    if a0 == a1 or b0 == b1 or (
+        (a1 - a0 == 1 or b1 - b0 == 1) and not set(a[a0:a1]) & set(b[b0:b1])
+    ):
+        # One side empty, or a line with nothing in common with the other side: the
+        # whole block is one change (the most common hunk shape, no matcher needed).
+        tag = "replace" if a0 < a1 and b0 < b1 else ("delete" if a0 < a1 else "insert")
+        return [*ops, (tag, a0, a1, b0, b1), *end]
     if (a1 - a0) * (b1 - b0) <= _SMALL:
         matcher = SequenceMatcher(None, a[a0:a1], b[b0:b1], autojunk=False)
         for tag, i1, i2, j1, j2 in matcher.get_opcodes():
