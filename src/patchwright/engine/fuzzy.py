@@ -27,7 +27,7 @@ _MAX_VOTING_LINES = 12
 _MIN_PAIR = 0.5
 _MIN_FUZZY_LINES = 3
 # Score of a pair equal only when whitespace is ignored (exact pairs score 1.0).
-_LOOSE_EQUAL = 0.775
+_LOOSE_EQUAL = 0.9
 
 
 @dataclass(frozen=True)
@@ -77,10 +77,15 @@ def _slid(index: LineIndex, pattern: Sequence[str], region: Region) -> bool:
     lines = index.lines
     for p, (a, b) in zip(pattern, region.spans):
         key = unicode_key(p)
-        if b != a + 1 or not key or unicode_key(lines[a]) == key:
+        if b != a + 1 or not key or lines[a] == p:
             continue
+        # An approximate pair (other words, or only other whitespace) with an unpaired
+        # neighbour that matches better: the alignment took the wrong one of the two.
+        loose = unicode_key(lines[a]) == key
         for j in range(max(0, a - 2), min(len(lines), a + 3)):
-            if j not in paired and unicode_key(lines[j]) == key:
+            if j in paired:
+                continue
+            if lines[j] == p or (not loose and unicode_key(lines[j]) == key):
                 return True
     return False
 
@@ -242,10 +247,9 @@ def align(
         for j in range(1, n + 1):
             best, how = prev[j] + gap, 1  # pattern line unaligned
             s = _sim(pk, wkeys[j - 1])
-            if s == 1.0 and raw_p[i - 1] != raw_w[j - 1]:
-                s = _LOOSE_EQUAL
             if s >= _MIN_PAIR:
-                cand = prev[j - 1] + _pair_score(s)
+                loose = s == 1.0 and raw_p[i - 1] != raw_w[j - 1]
+                cand = prev[j - 1] + (_LOOSE_EQUAL if loose else _pair_score(s))
                 if cand > best:
                     best, how = cand, 2
             if i < m:  # window line skipped inside the block (free only at the ends)
