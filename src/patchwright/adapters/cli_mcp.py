@@ -21,6 +21,8 @@ import contextlib
 import sys
 from typing import TYPE_CHECKING
 
+from patchwright.adapters.cli_tools import add_selection, parse_names, parse_renames
+
 if TYPE_CHECKING:  # pragma: no cover
     from patchwright.tools import Toolbox
 
@@ -36,23 +38,7 @@ def configure_mcp(parser: argparse.ArgumentParser) -> None:
         choices=["restricted", "unrestricted"],
         help="restricted refuses every write (default: unrestricted)",
     )
-    parser.add_argument(
-        "--tools",
-        metavar="NAMES",
-        help="comma-separated canonical names of the tools to expose (default: all)",
-    )
-    parser.add_argument(
-        "--rename",
-        action="append",
-        default=[],
-        metavar="OLD=NEW",
-        help="expose tool OLD as NEW (repeatable), e.g. apply_diff=patch",
-    )
-    parser.add_argument(
-        "--legacy-edits",
-        action="store_true",
-        help="document_edit offers only the legacy actions (no patch)",
-    )
+    add_selection(parser)
     parser.add_argument(
         "--syntax",
         default="warn",
@@ -86,22 +72,6 @@ def parse_endpoint(value: str) -> tuple[str, int]:
     return host or DEFAULT_HOST, int(port_text)
 
 
-def _names(value: str | None) -> list[str] | None:
-    if value is None:
-        return None
-    return [n.strip() for n in value.split(",") if n.strip()]
-
-
-def _renames(pairs: list[str]) -> dict[str, str]:
-    out: dict[str, str] = {}
-    for pair in pairs:
-        old, sep, new = pair.partition("=")
-        if not sep or not old.strip() or not new.strip():
-            raise ValueError(f"--rename takes OLD=NEW, got {pair!r}")
-        out[old.strip()] = new.strip()
-    return out
-
-
 def _fail(message: str) -> int:
     print(f"patchwright mcp: {message}", file=sys.stderr)
     return 2
@@ -115,10 +85,10 @@ def run_mcp(args: argparse.Namespace) -> int:
 
     try:
         endpoint = parse_endpoint(args.http) if args.http is not None else None
-        renames = _renames(args.rename)
+        renames = parse_renames(args.rename)
         toolbox = Toolbox(
             Workspace(args.root, mode=args.mode),
-            tools=_names(args.tools),
+            tools=parse_names(args.tools),
             rename=renames,
             syntax_policy=args.syntax,
             use_patch_edits=not args.legacy_edits,

@@ -22,7 +22,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from patchwright.model import PatchwrightError
 
 
-def _selection(parser: argparse.ArgumentParser) -> None:
+def add_selection(parser: argparse.ArgumentParser) -> None:
+    """The tool-selection options shared by ``call``, ``tools`` and ``mcp``."""
     parser.add_argument(
         "--tools",
         metavar="NAMES",
@@ -66,7 +67,7 @@ def configure_call(parser: argparse.ArgumentParser) -> None:
         choices=["off", "warn", "reject"],
         help="syntax check after each edit (default: warn)",
     )
-    _selection(parser)
+    add_selection(parser)
 
 
 def configure_tools(parser: argparse.ArgumentParser) -> None:
@@ -77,20 +78,22 @@ def configure_tools(parser: argparse.ArgumentParser) -> None:
         choices=["openai", "anthropic", "mcp", "json-schema"],
         help="the shape of each tool definition (default: json-schema)",
     )
-    _selection(parser)
+    add_selection(parser)
 
 
-def _renames(pairs: list[str]) -> dict[str, str] | None:
+def parse_renames(pairs: list[str]) -> dict[str, str]:
+    """``["OLD=NEW", ...]`` as a mapping; ValueError names a malformed pair."""
     out: dict[str, str] = {}
     for pair in pairs:
         old, sep, new = pair.partition("=")
-        if not sep or not old or not new:
+        if not sep or not old.strip() or not new.strip():
             raise ValueError(f"--rename takes OLD=NEW, got {pair!r}")
         out[old.strip()] = new.strip()
     return out
 
 
-def _names(value: str | None) -> list[str] | None:
+def parse_names(value: str | None) -> list[str] | None:
+    """A comma-separated ``--tools`` value as a list (``None``: every tool)."""
     if value is None:
         return None
     return [n.strip() for n in value.split(",") if n.strip()]
@@ -107,7 +110,9 @@ def run_tools(args: argparse.Namespace) -> int:
 
     try:
         specs = select_specs(
-            _names(args.tools), _renames(args.rename), use_patch_edits=not args.legacy_edits
+            parse_names(args.tools),
+            parse_renames(args.rename),
+            use_patch_edits=not args.legacy_edits,
         )
     except (PatchwrightError, ValueError) as exc:
         print(f"patchwright tools: {exc}", file=sys.stderr)
@@ -137,8 +142,8 @@ def run_call(args: argparse.Namespace) -> int:
         toolbox = Toolbox(
             workspace,
             session=session,
-            tools=_names(args.tools),
-            rename=_renames(args.rename),
+            tools=parse_names(args.tools),
+            rename=parse_renames(args.rename),
             syntax_policy=args.syntax,
             use_patch_edits=not args.legacy_edits,
         )

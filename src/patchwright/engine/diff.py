@@ -135,8 +135,10 @@ def _diff_range(a: list[str], b: list[str], a0: int, a1: int, b0: int, b1: int) 
     a1, b1 = a1 - tail, b1 - tail
     if a0 == a1 and b0 == b1:
         return ops + end
-    if a0 == a1 or b0 == b1 or (
-        (a1 - a0 == 1 or b1 - b0 == 1) and not set(a[a0:a1]) & set(b[b0:b1])
+    if (
+        a0 == a1
+        or b0 == b1
+        or ((a1 - a0 == 1 or b1 - b0 == 1) and not set(a[a0:a1]) & set(b[b0:b1]))
     ):
         # One side empty, or a line with nothing in common with the other side: the
         # whole block is one change (the most common hunk shape, no matcher needed).
