@@ -50,6 +50,7 @@ class ApplyPatchText(Protocol):
         mode: str = "fuzzy",
         fuzzy_threshold: float = 0.8,
         dry_run: bool = False,
+        max_file_bytes: int | None = None,
     ) -> ApplyReport:
         """Apply ``patch_text`` below ``root``."""
 

@@ -146,7 +146,7 @@ def measure_api(
                 tracemalloc.start()
             start = time.perf_counter()
             try:
-                report = func(patch_text, tmp)
+                report = func(patch_text, tmp, max_file_bytes=2**30)
             except Exception as exc:  # an exception is a result to report, not a crash
                 m.error = f"raised {type(exc).__name__}: {str(exc)[:200]}"
                 break
@@ -200,7 +200,8 @@ def discover(wanted: frozenset[str]) -> Tools:
 
 def _cli_argv(cli: list[str]) -> Callable[[Path, Path], list[str]]:
     def argv(patch_file: Path, root: Path) -> list[str]:
-        return [*cli, "apply", str(patch_file), "--root", str(root)]
+        # The generated files reach 47 MB: above the workspace's default 16 MiB limit.
+        return [*cli, "apply", str(patch_file), "--root", str(root), "--max-file-mb", "1024"]
 
     return argv
 

@@ -30,7 +30,7 @@ from patchwright.model import (
     TextFile,
 )
 from patchwright.model.errors import ErrorCode
-from patchwright.workspace import FileChange, Workspace
+from patchwright.workspace import DEFAULT_MAX_FILE_BYTES, FileChange, Workspace
 
 
 @dataclass
@@ -146,11 +146,14 @@ def apply_patch_text(
     dry_run: bool = False,
     workspace: Workspace | None = None,
     history: bool = True,
+    max_file_bytes: int | None = None,
 ) -> ApplyReport:
     """Apply ``patch_text`` (unified/git diff, OpenAI patch or SEARCH/REPLACE blocks) to
     the files under ``root``; all files or none.
 
     Never raises for a bad patch: the refusal is in ``report.error``.
+    ``max_file_bytes`` raises the workspace's file size limit (16 MiB by default)
+    when no ``workspace`` is given.
     """
     report = ApplyReport(ok=False, applied=False, dry_run=dry_run)
     try:
@@ -158,7 +161,9 @@ def apply_patch_text(
         patch = parse_patch(patch_text, format)
         report.format = patch.format
         report.parse_warnings = list(patch.warnings)
-        ws = workspace or Workspace(root, history=history)
+        ws = workspace or Workspace(
+            root, history=history, max_file_bytes=max_file_bytes or DEFAULT_MAX_FILE_BYTES
+        )
         plan = _plan(ws, patch, options)
         report.files = plan.outcomes
         changes = _changes(plan)

@@ -41,6 +41,13 @@ def configure_apply(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--no-history", action="store_true", help="do not record the change in the history"
     )
+    parser.add_argument(
+        "--max-file-mb",
+        type=float,
+        default=None,
+        metavar="MB",
+        help="refuse files larger than this (default 16)",
+    )
 
 
 def run_apply(args: argparse.Namespace) -> int:
@@ -63,6 +70,7 @@ def run_apply(args: argparse.Namespace) -> int:
         fuzzy_threshold=args.fuzzy_threshold,
         dry_run=args.dry_run,
         history=not args.no_history,
+        max_file_bytes=None if args.max_file_mb is None else int(args.max_file_mb * 2**20),
     )
     if args.json:
         print(json.dumps(report.to_dict(), indent=2, ensure_ascii=False))
