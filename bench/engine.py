@@ -23,7 +23,7 @@ from collections.abc import Callable
 from patchwright.engine import MatchOptions, apply_edits
 from patchwright.engine.index import LineIndex
 from patchwright.engine.locate import locate_block
-from patchwright.model import Edit, OldText, TextFile
+from patchwright.model import Edit, OldText, PatchwrightError, TextFile
 
 
 def make_file(n: int, seed: int = 7) -> list[str]:
@@ -94,6 +94,23 @@ def bench_size(n: int, repeat: int) -> dict[str, float]:
     }
 
 
+def absent_refusal_ms(repeat: int) -> float:
+    """Time refusing a block that is not in a 60,000-line file (with the hint search)."""
+    lines = make_file(60000)
+    file = TextFile.from_text("\n".join(lines) + "\n")
+    absent = "\n".join(line.replace("step_", "stage_") for line in lines[30000:30020]) + "\n"
+
+    def refuse() -> None:
+        try:
+            apply_edits(file, [Edit(OldText(absent), "x\n")])
+        except PatchwrightError as err:
+            assert err.details["closest"]["start"] == 30001, err.details
+            return
+        raise AssertionError("an absent block was applied")
+
+    return median_ms(refuse, repeat)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="10000,100000,200000,1000000")
@@ -116,6 +133,12 @@ def main() -> None:
         ms = per_line[200000] * 200000 / 1e6
         verdict = "ok" if ms < 50 else "MISSED"
         print(f"fuzzy locate, 200k lines: {ms:.1f} ms (target < 50 ms: {verdict})")
+    ms = absent_refusal_ms(args.repeat)
+    verdict = "ok" if ms < 200 else "MISSED"
+    print(
+        f"absent 20-line block refused with its nearest region, 60k lines: {ms:.1f} ms "
+        f"(target < 200 ms: {verdict})"
+    )
     if len(sizes) > 1:
         lo, hi = sizes[0], sizes[-1]
         growth = per_line[hi] / per_line[lo]

@@ -149,7 +149,11 @@ def _tally(hay: str, hits: list[tuple[int, int]], floor: int) -> Counter[int]:
 
 def _fallback_votes(index: LineIndex, pkeys: list[str], lo: int) -> list[int]:
     """Every pattern line is damaged: ask rapidfuzz for the most similar single lines."""
-    keys = index.keys("unicode", unicode_key)
+    # ASCII text needs no folding: plain stripping is the same key, built at C speed.
+    if index.folded is index.joined:
+        keys = index.keys("strip", str.strip)
+    else:
+        keys = index.keys("unicode", unicode_key)
     ranked = sorted(
         ((i, k) for i, k in enumerate(pkeys) if len(k) >= 3), key=lambda ik: -len(ik[1])
     )[:3]

@@ -50,7 +50,7 @@ class LineIndex:
         """Every line through ``fn``, cached under ``name`` (built only when needed)."""
         cached = self._keys.get(name)
         if cached is None:
-            cached = [fn(line) for line in self.lines]
+            cached = list(map(fn, self.lines))
             self._keys[name] = cached
         return cached
 
