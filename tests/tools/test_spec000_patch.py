@@ -13,7 +13,8 @@ from pathlib import Path
 from tool_helpers import ok, refused, write
 
 from patchwright.model import ErrorCode
-from patchwright.tools import Toolbox, input_schema
+from patchwright.tools import Toolbox, catalog, input_schema
+from patchwright.tools.guards import estimate_tokens
 from patchwright.workspace import RESTRICTED_MESSAGE, OsFileSystem, Probe
 
 SOURCE = "def main():\n    print('hi')\n    return 0\n"
@@ -594,3 +595,165 @@ def test_req_patch_009_restricted_error_whatever_the_arguments(
     for arguments in ({}, {"dry_run": True}, '{"path": 1}'):
         result = toolbox.call("patch", arguments)
         assert result.text == RESTRICTED_MESSAGE
+
+
+# REQ-PATCH-002: overwrite among several patches of one call -------------------------------
+
+
+def test_req_patch_002_overwrite_with_other_changes_to_the_same_file_is_refused(
+    toolbox: Toolbox, root: Path
+) -> None:
+    # every patch of a call edits the one file `path` names, against its original text:
+    # another change to that file contradicts replacing all of it
+    write(root, "a.txt", "one\ntwo\n")
+    for other in (
+        {"operation": "replace", "oldText": "one", "newText": "1"},
+        {"operation": "replace", "oldText": "one", "newText": "", "toClipboard": "cut"},
+        {"operation": "append_eof", "newText": "three"},
+        {"operation": "prepend_bof", "newText": "zero"},
+        {"operation": "overwrite", "newText": "other\n"},
+    ):
+        result = refused(
+            toolbox,
+            "patch",
+            path="a.txt",
+            patches=[other, {"operation": "overwrite", "newText": "new\n"}],
+        )
+        assert result.error is not None and result.error.code is ErrorCode.INVALID_REQUEST
+        assert result.error.field in ("patches[0].operation", "patches[1].operation")
+        assert "cannot be combined with other changes to the same file" in result.text
+        assert "patches[0]" in result.text and "patches[1]" in result.text
+    assert (root / "a.txt").read_text() == "one\ntwo\n"
+    assert "cut" not in toolbox.session.clipboards
+
+
+def test_req_patch_002_overwrite_with_a_copy_of_the_original_text_is_allowed(
+    toolbox: Toolbox, root: Path
+) -> None:
+    write(root, "a.txt", "keep me\nold\n")
+    ok(
+        toolbox,
+        "patch",
+        path="a.txt",
+        patches=[
+            {
+                "operation": "replace",
+                "oldText": "keep me\n",
+                "toClipboard": "k",
+                "fromClipboard": "k",
+            },
+            {"operation": "overwrite", "newText": "new\n"},
+        ],
+    )
+    assert (root / "a.txt").read_text() == "new\n"
+    ok(toolbox, "patch", path="b.txt", patches=[{"operation": "overwrite", "fromClipboard": "k"}])
+    assert (root / "b.txt").read_text() == "keep me\n"
+
+
+# REQ-PATCH-004: whitespace-only lines are non-empty ---------------------------------------
+
+
+def test_req_patch_004_whitespace_only_line_is_non_empty_and_needs_the_strip_prefix(
+    toolbox: Toolbox, root: Path
+) -> None:
+    write(root, "a.py", "x = 1\n")
+    result = refused(
+        toolbox,
+        "patch",
+        path="a.py",
+        patches=[
+            {
+                "operation": "append_eof",
+                "newText": "    if x:\n  \n        y = 2\n",
+                "reindent": {"strip": "    "},
+            }
+        ],
+    )
+    assert result.error is not None and result.error.code is ErrorCode.REINDENT_FAILED
+    assert result.error.line == 2 and result.error.field == "patches[0].reindent.strip"
+    assert (root / "a.py").read_text() == "x = 1\n"
+
+
+def test_req_patch_004_whitespace_only_lines_are_stripped_and_indented_empty_lines_not(
+    toolbox: Toolbox, root: Path
+) -> None:
+    write(root, "a.py", "x = 1\n")
+    ok(
+        toolbox,
+        "patch",
+        path="a.py",
+        patches=[
+            {
+                "operation": "append_eof",
+                "newText": "    if x:\n      \n\n        y = 2\n",
+                "reindent": {"strip": "    ", "add": "\t"},
+            }
+        ],
+    )
+    assert (root / "a.py").read_text() == "x = 1\n\tif x:\n\t  \n\n\t    y = 2\n"
+
+
+# REQ-PATCH-008: how tokens are counted ----------------------------------------------------
+
+
+def test_req_patch_008_token_estimate_counts_each_non_ascii_character_as_a_token() -> None:
+    assert estimate_tokens("") == 0
+    assert estimate_tokens("abcd") == 1 and estimate_tokens("abcde") == 2
+    assert estimate_tokens("日本語") == 3  # 9 UTF-8 bytes, but (at least) one token each
+    assert estimate_tokens("ab日", "cd") == 2  # 4 ASCII characters + 1 non-ASCII
+    assert estimate_tokens("é" * 8) == 8
+    # never below the bytes / 4 ratio, whatever the script
+    for text in ("日本語のテキスト", "emoji 😀😀", "Ελληνικά", "x" * 10):
+        assert estimate_tokens(text) >= -(-len(text.encode("utf-8")) // 4)
+
+
+def test_req_patch_008_cjk_input_above_60k_tokens_is_rejected(toolbox: Toolbox, root: Path) -> None:
+    # 60,001 CJK characters: 180,003 bytes, which a 4-bytes-per-token ratio let through
+    write(root, "a.txt", "a\n")
+    result = refused(
+        toolbox,
+        "patch",
+        path="a.txt",
+        patches=[{"operation": "append_eof", "newText": "字" * 60_001}],
+    )
+    assert result.error is not None and result.error.code is ErrorCode.TOO_LARGE
+    assert result.error.details["estimated_tokens"] == 60_001
+    assert (root / "a.txt").read_text() == "a\n"
+
+
+def test_req_patch_008_clipboard_text_a_call_pastes_counts(toolbox: Toolbox, root: Path) -> None:
+    write(root, "a.txt", "a\n")
+    toolbox.session.set_clipboard("big", "x" * (35_000 * 4))  # 35k tokens per paste
+    paste = {"operation": "append_eof", "fromClipboard": "big"}
+    ok(toolbox, "patch", path="a.txt", patches=[paste])
+    result = refused(toolbox, "patch", path="a.txt", patches=[paste, paste])
+    assert result.error is not None and result.error.code is ErrorCode.TOO_LARGE
+    assert result.error.field == "patches[0].fromClipboard"
+    assert result.error.details["estimated_tokens"] == 70_000
+
+
+def test_req_patch_008_clipboard_cut_in_the_same_call_counts(toolbox: Toolbox, root: Path) -> None:
+    # oldText (35k tokens) passes the first check; its paste, known once the cut is
+    # planned, doubles what the call inserts
+    block = "y" * (35_000 * 4)
+    write(root, "a.txt", f"{block}\nrest\n")
+    result = refused(
+        toolbox,
+        "patch",
+        path="a.txt",
+        patches=[
+            {"operation": "replace", "oldText": f"{block}\n", "newText": "", "toClipboard": "b"},
+            {"operation": "append_eof", "fromClipboard": "b"},
+        ],
+    )
+    assert result.error is not None and result.error.code is ErrorCode.TOO_LARGE
+    assert result.error.details["estimated_tokens"] > 60_000
+    assert (root / "a.txt").read_text() == f"{block}\nrest\n"
+    assert "b" not in toolbox.session.clipboards
+
+
+def test_req_patch_008_description_says_how_tokens_are_counted() -> None:
+    description = catalog()["patch"].description
+    assert "60,000 tokens" in description
+    assert "one token per non-ASCII character plus one per 4 ASCII characters" in description
+    assert "clipboard text" in description

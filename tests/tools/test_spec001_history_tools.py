@@ -114,3 +114,115 @@ def test_undo_reverts_created_file_and_shows_in_get(toolbox: Toolbox, root: Path
     assert not (root / "n/new.txt").exists()
     look = ok(toolbox, "get_patch_change", id=created.data["batch_id"])
     assert f"undone by batch {undo.data['batch_id']}" in look.text
+
+
+def _sha_of(root: Path, rel: str) -> str:
+    return sha((root / rel).read_bytes())
+
+
+def test_get_change_diff_of_insert_after_last_line_without_final_newline(
+    toolbox: Toolbox, root: Path
+) -> None:
+    # The old last line lacked an ending; spliced mid-text it must get one, and the
+    # change's diff must be the file's own diff, not the whole file removed and re-added.
+    write(root, "f.txt", "a\nb\nc")
+    result = ok(
+        toolbox,
+        "workspace_write_patch",
+        files=[
+            {
+                "docPath": "f.txt",
+                "originalSha256": _sha_of(root, "f.txt"),
+                "changes": [{"operation": "insert", "afterLine": 3, "newLines": ["d"]}],
+            }
+        ],
+    )
+    assert (root / "f.txt").read_text() == "a\nb\nc\nd"
+    change_id = result.data["result"]["files"][0]["changes"][0]["changeId"]
+    change = ok(toolbox, "get_patch_change", changeId=change_id)
+    expected = (
+        "--- a/f.txt\n+++ b/f.txt\n@@ -1,3 +1,4 @@\n a\n b\n-c\n"
+        "\\ No newline at end of file\n+c\n+d\n\\ No newline at end of file\n"
+    )
+    assert change.diff == expected == result.diff
+
+
+def test_get_change_diffs_of_two_changes_at_the_end_of_a_file_without_final_newline(
+    toolbox: Toolbox, root: Path
+) -> None:
+    write(root, "f.txt", "a\nb\nc")
+    result = ok(
+        toolbox,
+        "workspace_write_patch",
+        files=[
+            {
+                "docPath": "f.txt",
+                "originalSha256": _sha_of(root, "f.txt"),
+                "changes": [
+                    {
+                        "operation": "replace",
+                        "startLine": 3,
+                        "endLine": 3,
+                        "expectedOriginalLines": ["c"],
+                        "newLines": ["C"],
+                    },
+                    {"operation": "insert", "afterLine": 3, "newLines": ["d"]},
+                ],
+            }
+        ],
+    )
+    assert (root / "f.txt").read_text() == "a\nb\nC\nd"
+    replace_id, insert_id = (c["changeId"] for c in result.data["result"]["files"][0]["changes"])
+    # each change alone: the file keeps its missing final newline
+    replaced = ok(toolbox, "get_patch_change", changeId=replace_id)
+    assert replaced.diff == (
+        "--- a/f.txt\n+++ b/f.txt\n@@ -1,3 +1,3 @@\n a\n b\n-c\n"
+        "\\ No newline at end of file\n+C\n\\ No newline at end of file\n"
+    )
+    inserted = ok(toolbox, "get_patch_change", changeId=insert_id)
+    assert inserted.diff == (
+        "--- a/f.txt\n+++ b/f.txt\n@@ -1,3 +1,4 @@\n a\n b\n-c\n"
+        "\\ No newline at end of file\n+c\n+d\n\\ No newline at end of file\n"
+    )
+
+
+def test_get_change_diff_of_deleting_the_last_line_without_final_newline(
+    toolbox: Toolbox, root: Path
+) -> None:
+    write(root, "f.txt", "a\nb\nc")
+    result = ok(
+        toolbox,
+        "workspace_write_patch",
+        files=[
+            {
+                "docPath": "f.txt",
+                "originalSha256": _sha_of(root, "f.txt"),
+                "changes": [
+                    {
+                        "operation": "delete",
+                        "startLine": 3,
+                        "endLine": 3,
+                        "expectedOriginalLines": ["c"],
+                    }
+                ],
+            }
+        ],
+    )
+    change_id = result.data["result"]["files"][0]["changes"][0]["changeId"]
+    change = ok(toolbox, "get_patch_change", changeId=change_id)
+    assert change.diff == result.diff
+
+
+def test_get_change_unknown_id_names_the_field_that_carried_it(
+    toolbox: Toolbox, root: Path
+) -> None:
+    _batch(toolbox, root)
+    for field, value in (
+        ("id", "c-deadbeef"),
+        ("changeId", "c-deadbeef"),
+        ("batchId", "b-deadbeef"),
+        ("filePatchId", "f-deadbeef"),
+    ):
+        unknown = refused(toolbox, "get_patch_change", **{field: value})
+        assert unknown.error is not None and unknown.error.code is ErrorCode.HISTORY
+        assert unknown.error.field == field, field

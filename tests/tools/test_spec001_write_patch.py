@@ -12,7 +12,7 @@ import pytest
 from tool_helpers import ok, refused, sha, write
 
 from patchwright.model import ErrorCode
-from patchwright.tools import Toolbox
+from patchwright.tools import Toolbox, catalog, input_schema
 
 ORCH = "class Orchestrator\n{\n    public string ConversationId { get; set; }\n}\n"
 TESTS = "// tests\n[Test]\npublic void Runs() { }\n"
@@ -419,8 +419,18 @@ def test_changes_must_not_be_empty(toolbox: Toolbox, root: Path) -> None:
     write(root, "a.txt", "a\n")
     result = refused(toolbox, "workspace_write_patch", files=[_file(root, "a.txt", [])])
     assert result.error is not None and result.error.field == "files[0].changes"
+    assert result.text.startswith("files[0].changes: must not be empty.")
     empty = refused(toolbox, "workspace_write_patch", files=[])
     assert empty.error is not None and empty.error.field == "files"
+    assert empty.text.startswith("files: must not be empty.")
+
+
+def test_schema_files_one_or_more_and_changes_non_empty_min_items() -> None:
+    # section 4.1.1 "One or more per-file patch objects", 4.2.1 "MUST be non-empty"
+    schema = input_schema(catalog()["workspace_write_patch"])
+    files = schema["properties"]["files"]
+    assert files["minItems"] == 1
+    assert files["items"]["properties"]["changes"]["minItems"] == 1
 
 
 def test_full_line_rule(toolbox: Toolbox, root: Path) -> None:
@@ -667,3 +677,106 @@ def test_log_events(toolbox: Toolbox, root: Path, caplog: pytest.LogCaptureFixtu
     assert failed.levelno == logging.WARNING
     assert failed.reason == "invalid_request"
     assert any("originalSha256" in f for f in failed.failures)
+
+
+# section 9: error handling and logging ----------------------------------------------------
+
+_LOGGER = "patchwright.tools.workspace_write_patch"
+
+
+def _failed_events(caplog: pytest.LogCaptureFixture) -> list[logging.LogRecord]:
+    return [r for r in caplog.records if getattr(r, "event", None) == "patch_batch_failed"]
+
+
+def test_section_9_validation_failure_envelope_and_error_event_name_the_doc_path(
+    toolbox: Toolbox, root: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    write(root, "a.txt", "a\nb\n")
+    write(root, "b.txt", "b\n")
+    caplog.set_level(logging.INFO, logger=_LOGGER)
+    change = {"operation": "insert", "afterLine": 0, "newLines": ["x"]}
+    result = refused(
+        toolbox,
+        "workspace_write_patch",
+        files=[
+            _file(root, "a.txt", [change]),
+            {"docPath": "b.txt", "originalSha256": "not-a-sha", "changes": [change]},
+        ],
+    )
+    # a failed InvokeResult, not an exception: successful false, no result, every problem
+    assert result.error is not None and result.error.code is ErrorCode.INVALID_REQUEST
+    env = result.data
+    assert env["successful"] is False and env["result"] is None and env["warnings"] == []
+    (problem,) = env["errors"]
+    assert problem["code"] == "invalid_request"
+    assert problem["field"] == "files[1].originalSha256"
+    assert problem["path"] == "b.txt"  # a structural problem still names its file
+    assert problem["message"].startswith("files[1].originalSha256: must be a hex SHA256")
+    assert problem["hint"]
+    # the error event: reason, docPath of the failing file, the validation failures
+    (event,) = _failed_events(caplog)
+    assert event.levelno == logging.WARNING  # an expected refusal, not a server fault
+    assert event.reason == "invalid_request"
+    assert event.doc_path == "b.txt" and event.doc_paths == ["b.txt"]
+    assert event.failures == [problem["message"]]
+    assert "docPath=b.txt" in event.getMessage()
+    assert (root / "a.txt").read_text() == "a\nb\n"
+
+
+def test_section_9_error_event_lists_every_failing_doc_path(
+    toolbox: Toolbox, root: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    write(root, "a.txt", "a\n")
+    write(root, "b.txt", "b\n")
+    caplog.set_level(logging.INFO, logger=_LOGGER)
+    bad_range = {
+        "operation": "delete",
+        "startLine": 2,
+        "endLine": 1,
+        "expectedOriginalLines": [],
+    }
+    mismatch = {
+        "operation": "replace",
+        "startLine": 1,
+        "endLine": 1,
+        "expectedOriginalLines": ["B"],
+        "newLines": ["c"],
+    }
+    refused(
+        toolbox,
+        "workspace_write_patch",
+        files=[_file(root, "a.txt", [bad_range]), _file(root, "b.txt", [mismatch])],
+    )
+    (event,) = _failed_events(caplog)
+    assert event.doc_path == "a.txt" and event.doc_paths == ["a.txt"]
+    refused(toolbox, "workspace_write_patch", files=[_file(root, "b.txt", [mismatch])])
+    later = _failed_events(caplog)[-1]
+    assert later.reason == "expected_mismatch" and later.doc_path == "b.txt"
+
+
+def test_section_9_unexpected_exception_is_logged_and_returns_a_generic_error(
+    toolbox: Toolbox, root: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    write(root, "a.txt", "a\n")
+    caplog.set_level(logging.INFO, logger="patchwright.tools")
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("secret internal detail")
+
+    monkeypatch.setattr("patchwright.tools.write_patch.apply_edits", broken)
+    change = {"operation": "insert", "afterLine": 1, "newLines": ["x"]}
+    result = refused(toolbox, "workspace_write_patch", files=[_file(root, "a.txt", [change])])
+    assert result.error is not None and result.error.code is ErrorCode.INTERNAL
+    env = result.data
+    assert env["successful"] is False and env["result"] is None
+    (problem,) = env["errors"]
+    assert problem["code"] == "internal"
+    # generic: no exception text reaches the model
+    assert "secret internal detail" not in result.text
+    assert "secret internal detail" not in problem["message"]
+    (event,) = _failed_events(caplog)
+    assert event.levelno == logging.ERROR and event.reason == "internal"
+    # the dispatcher logs the traceback (AGN-005: unexpected exceptions are logged)
+    tracebacks = [r for r in caplog.records if r.exc_info and r.levelno == logging.ERROR]
+    assert tracebacks and "secret internal detail" in str(tracebacks[0].exc_info[1])
+    assert (root / "a.txt").read_text() == "a\n"

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
+import pytest
 from tool_helpers import ok, refused, write
 
-from patchwright.model import ErrorCode
+from patchwright.engine import apply_edits
+from patchwright.model import EngineResult, ErrorCode
 from patchwright.tools import Toolbox
 from patchwright.tools.edit_file import MIGRATION_MESSAGE
 
@@ -187,3 +191,39 @@ def test_empty_old_string_creates_missing_file(toolbox: Toolbox, root: Path) -> 
     assert (root / "pkg/new.py").read_text() == "x = 1\n"
     empty_search = refused(toolbox, "edit_file", path="pkg/new.py", old_string="", new_string="y")
     assert empty_search.error is not None and empty_search.error.code is ErrorCode.EMPTY_SEARCH
+
+
+def test_tolerant_trailing_whitespace_recovery_names_the_recovery_and_its_warnings(
+    toolbox: Toolbox, root: Path
+) -> None:
+    # edit_file runs the engine in tolerant mode: the answer says which recovery found
+    # old_string, and passes on every warning the engine's report carries
+    write(root, "a.py", "def f():\n    x = 1   \n    return x\n")
+    result = ok(
+        toolbox, "edit_file", path="a.py", old_string="    x = 1\n", new_string="    x = 2\n"
+    )
+    assert "matched via trailing_whitespace recovery" in result.text
+    (edit,) = result.data["edits"]
+    assert edit["rung"] == "trailing_whitespace"
+    for warning in edit["warnings"]:
+        assert f"Warning: {warning}" in result.text and warning in result.warnings
+    assert (root / "a.py").read_text() == "def f():\n    x = 2\n    return x\n"
+
+
+def test_engine_report_warnings_surface_in_the_success_text(
+    toolbox: Toolbox, root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # whatever the engine warns about (e.g. a non-whitespace recovery in tolerant mode),
+    # the model reads it in the answer and hosts find it in warnings
+    def warning_engine(*args: Any, **kwargs: Any) -> EngineResult:
+        result = apply_edits(*args, **kwargs)
+        reports = [
+            replace(r, warnings=(*r.warnings, "Edit 1: recovered loosely")) for r in result.reports
+        ]
+        return EngineResult(result.file, reports)
+
+    monkeypatch.setattr("patchwright.tools.edit_file.apply_edits", warning_engine)
+    write(root, "a.py", "x = 1\n")
+    result = ok(toolbox, "edit_file", path="a.py", old_string="x = 1", new_string="x = 2")
+    assert "  Warning: Edit 1: recovered loosely" in result.text.splitlines()
+    assert "Edit 1: recovered loosely" in result.warnings

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from tool_helpers import ok, refused, write
@@ -80,3 +81,42 @@ def test_rejects_string_params(toolbox: Toolbox, root: Path) -> None:
     assert result.error.field == "old_string"
     assert "Use edit_file(path, old_string, new_string)" in result.text
     assert (root / "a.txt").read_text() == TEXT
+
+
+def test_line_out_of_bounds_hint_names_only_tools_the_host_exposes(
+    make_toolbox: Callable[..., Toolbox], root: Path
+) -> None:
+    write(root, "a.txt", TEXT)
+    call = {"path": "a.txt", "start_line": 6, "new_content": "six"}
+    # every tool exposed: the spec 000 patch tool can append
+    every = make_toolbox().call("edit_lines", call)
+    assert every.error is not None and every.error.code is ErrorCode.OUT_OF_RANGE
+    assert "replace line 5 (start_line=5) with its current text followed by" in every.error.hint
+    assert "patch with operation append_eof" in every.error.hint
+    # renamed: the hint uses the exposed name
+    renamed = make_toolbox(rename={"patch": "patch_file"}).call("edit_lines", call)
+    assert renamed.error is not None
+    assert "patch_file with operation append_eof" in renamed.error.hint
+    # hidden, with another tool exposed as "patch" (spec 002's diff tool): no append_eof
+    for toolbox in (
+        make_toolbox(tools=["read_file", "edit_file", "edit_lines"]),
+        make_toolbox(tools=["edit_lines", "apply_diff"], rename={"apply_diff": "patch"}),
+    ):
+        hidden = toolbox.call("edit_lines", call)
+        assert hidden.error is not None and hidden.error.code is ErrorCode.OUT_OF_RANGE
+        assert "append_eof" not in hidden.text and "edit_file" not in hidden.text
+        assert "replace line 5" in hidden.error.hint
+    assert (root / "a.txt").read_text() == TEXT
+
+
+def test_line_out_of_bounds_in_an_empty_file(
+    make_toolbox: Callable[..., Toolbox], root: Path
+) -> None:
+    write(root, "e.txt", "")
+    call = {"path": "e.txt", "start_line": 1, "new_content": "x"}
+    hidden = make_toolbox(tools=["edit_lines"]).call("edit_lines", call)
+    assert hidden.error is not None and hidden.error.code is ErrorCode.OUT_OF_RANGE
+    assert "which has 0 lines" in hidden.text
+    assert "The file is empty" in hidden.error.hint and "replace line" not in hidden.error.hint
+    shown = make_toolbox().call("edit_lines", call)
+    assert shown.error is not None and "patch with operation append_eof" in shown.error.hint

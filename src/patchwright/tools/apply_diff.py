@@ -24,11 +24,18 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from patchwright.engine import MatchOptions, apply_file_patch
 from patchwright.formats import parse_unified
-from patchwright.model import ErrorCode, FileAction, FilePatch, PatchwrightError, ToolResult
+from patchwright.model import (
+    ErrorCode,
+    FileAction,
+    FilePatch,
+    PatchSet,
+    PatchwrightError,
+    ToolResult,
+)
 from patchwright.tools.context import ToolContext
 from patchwright.tools.descriptions import load as description
 from patchwright.tools.diff_report import failure, success
-from patchwright.tools.files import load
+from patchwright.tools.files import load, resolve
 from patchwright.tools.spec import WRITES, ToolSpec
 from patchwright.tools.writing import PlannedWrite, commit_writes
 from patchwright.workspace import ChangeRecord
@@ -75,7 +82,15 @@ def _diff_text(ctx: ToolContext, req: ApplyDiffRequest) -> str:
 _HEADERS = ("--- ", "+++ ", "diff --git ", "rename from ", "rename to ", "copy from ", "copy to ")
 
 
-def _check_paths(text: str, files: tuple[FilePatch, ...]) -> None:
+def _parse(text: str, field: str) -> PatchSet:
+    """The diff parsed; a parse error names the field the diff came in."""
+    try:
+        return parse_unified(text)
+    except PatchwrightError as err:
+        raise err.with_context(field=field) from None
+
+
+def _check_paths(text: str, files: tuple[FilePatch, ...], field: str) -> None:
     """Refuse a diff whose headers name a path climbing with ``..`` (either side)."""
     named = [p for f in files for p in (f.path, f.move_to) if p]
     for line in text.splitlines():
@@ -90,12 +105,15 @@ def _check_paths(text: str, files: tuple[FilePatch, ...]) -> None:
                 "made.",
                 "Use paths relative to the workspace root without '..'.",
                 path=p.strip(),
-                field="diff",
+                field=field,
             )
 
 
-def select_sections(files: tuple[FilePatch, ...], target: str) -> tuple[FilePatch, list[str]]:
-    """The sections of a diff that concern ``target``, merged into one, and warnings.
+def select_sections(
+    files: tuple[FilePatch, ...], target: str, field: str = "diff"
+) -> tuple[FilePatch, list[str]]:
+    """The sections of a diff that concern ``target``, merged into one, and warnings;
+    ``field`` is the request field that carried the diff.
 
     Raises:
         PatchwrightError: ``invalid_request`` when no section or several different files
@@ -132,16 +150,16 @@ def select_sections(files: tuple[FilePatch, ...], target: str) -> tuple[FilePatc
         )
     if len(files) > len(matching):
         warnings.append(f"Diff contains {len(files)} files, applying only hunks for {base}")
-    return _merge(matching, target, warnings), warnings
+    return _merge(matching, target, warnings, field), warnings
 
 
-def _merge(sections: list[FilePatch], target: str, warnings: list[str]) -> FilePatch:
+def _merge(sections: list[FilePatch], target: str, warnings: list[str], field: str) -> FilePatch:
     if any(f.action is FileAction.DELETE for f in sections):
         raise PatchwrightError(
             ErrorCode.UNSUPPORTED,
             f"The diff deletes {target}; this tool only patches a file's content.",
             "Send hunks that change the file, not a deletion.",
-            field="diff",
+            field=field,
         )
     if any(f.move_to for f in sections):
         warnings.append("The diff also renames the file; the rename was ignored.")
@@ -155,17 +173,18 @@ def _merge(sections: list[FilePatch], target: str, warnings: list[str]) -> FileP
 def run(ctx: ToolContext, req: ApplyDiffRequest) -> ToolResult:
     """Apply (or, dry run, check) a unified diff to the target file."""
     text = _diff_text(ctx, req)
-    patch_set = parse_unified(text)
-    _check_paths(text, patch_set.files)
-    target = ctx.workspace.resolve(req.target)
-    fp, warnings = select_sections(patch_set.files, target)
+    source = "diff_file" if req.diff_file is not None else "diff"
+    patch_set = _parse(text, source)
+    _check_paths(text, patch_set.files, source)
+    target = resolve(ctx.workspace, req.target, field="target")
+    fp, warnings = select_sections(patch_set.files, target, source)
     warnings = [*_parser_notes(patch_set.warnings), *warnings]
     loaded = load(ctx.workspace, target, missing_ok=True, field="target")
     options = MatchOptions(mode=req.mode, fuzzy_threshold=req.fuzzy_threshold)
     try:
         new, reports = apply_file_patch(loaded.text, fp, options)
     except PatchwrightError as err:
-        raise failure(err, fp, loaded, req.mode) from None
+        raise failure(err, fp, loaded, req.mode, field=source) from None
     assert new is not None  # deletions were refused by select_sections
     records = [
         ChangeRecord(description=r.label, op="hunk", old_start=r.orig_start, old_end=r.orig_end,

@@ -21,6 +21,8 @@ class ToolContext:
         use_patch_edits: whether ``document_edit`` offers ``patch`` (else legacy actions).
         tool: the canonical name of the tool being called.
         names: canonical name -> exposed name, for messages that name another tool.
+        exposed: canonical names of the tools the host exposes; ``None`` when not known
+            (a handler called directly), and then no other tool should be named.
     """
 
     workspace: Workspace
@@ -29,7 +31,16 @@ class ToolContext:
     use_patch_edits: bool = True
     tool: str = ""
     names: Mapping[str, str] = field(default_factory=dict)
+    exposed: frozenset[str] | None = None
 
     def name_of(self, canonical: str) -> str:
         """The name a tool is exposed under (its canonical name when not renamed)."""
         return self.names.get(canonical, canonical)
+
+    def exposed_name(self, canonical: str) -> str | None:
+        """The name tool ``canonical`` is exposed under, or ``None`` when the host hides
+        it (or the exposed tools are not known): a message must not send the model to a
+        tool it cannot call."""
+        if self.exposed is None or canonical not in self.exposed:
+            return None
+        return self.name_of(canonical)

@@ -75,11 +75,14 @@ def success(
     return ToolResult(True, "\n".join(lines), diff=outcome.diff, warnings=notes, data=data)
 
 
-def failure(err: PatchwrightError, fp: FilePatch, loaded: Loaded, mode: str) -> PatchwrightError:
-    """Rewrite an engine refusal as the spec's "Patch failed" report."""
+def failure(
+    err: PatchwrightError, fp: FilePatch, loaded: Loaded, mode: str, *, field: str = "diff"
+) -> PatchwrightError:
+    """Rewrite an engine refusal as the spec's "Patch failed" report; ``field`` is the
+    request field that carried the diff (``diff`` or ``diff_file``)."""
     index = err.details.get("edit_index")
     if not isinstance(index, int) or not 0 <= index < len(fp.edits):
-        return err.with_context(path=loaded.path, field="diff")
+        return err.with_context(path=loaded.path, field=field)
     number = index + 1
     lines = [f"Patch failed on {loaded.path}:"]
     if number == 2:
@@ -90,7 +93,7 @@ def failure(err: PatchwrightError, fp: FilePatch, loaded: Loaded, mode: str) -> 
     lines.append("No changes made (atomic rollback).")
     details = {**err.details, "failed_hunk": number, "applied_hunks": list(range(1, number))}
     return PatchwrightError(
-        err.code, "\n".join(lines), err.hint, path=loaded.path, field="diff", details=details
+        err.code, "\n".join(lines), err.hint, path=loaded.path, field=field, details=details
     )
 
 

@@ -61,7 +61,24 @@ class EditLinesRequest(BaseModel):
         return data
 
 
-def _check(req: EditLinesRequest, n: int, path: str) -> int:
+def _append_hint(ctx: ToolContext, n: int) -> str:
+    """How to add lines past the end: with this tool when the file has lines, and with
+    the tools the host actually exposes (under their exposed names), never a hidden one."""
+    hint = "Re-read the file for its current line numbers."
+    if n:
+        hint += (
+            f" To add lines at the end, replace line {n} (start_line={n}) with its current "
+            "text followed by the new lines."
+        )
+    patch = ctx.exposed_name("patch")
+    if patch is not None:
+        hint += f" {patch} with operation append_eof also adds text at the end of a file."
+    elif not n:
+        hint += " The file is empty: write its content with a tool that writes whole files."
+    return hint
+
+
+def _check(ctx: ToolContext, req: EditLinesRequest, n: int, path: str) -> int:
     start = req.start_line
     end = req.end_line if req.end_line is not None else start
     if start < 1:
@@ -86,8 +103,7 @@ def _check(req: EditLinesRequest, n: int, path: str) -> int:
                 ErrorCode.OUT_OF_RANGE,
                 f"{name} {value} is beyond the end of {path}, which has {n} line"
                 f"{'s' if n != 1 else ''}.",
-                "Re-read the file for its current line numbers; to add lines at the end, use "
-                "edit_file or patch (append_eof).",
+                _append_hint(ctx, n),
                 path=path,
                 field=name,
             )
@@ -99,7 +115,7 @@ def run(ctx: ToolContext, req: EditLinesRequest) -> ToolResult:
     loaded = load(ctx.workspace, req.path)
     n = len(loaded.current.lines)
     start = req.start_line
-    end = _check(req, n, loaded.path)
+    end = _check(ctx, req, n, loaded.path)
     edit = Edit(LineRange(start, end), req.new_content, label="edit_lines")
     result = apply_edits(loaded.current, [edit])
     r = result.reports[0]

@@ -3,7 +3,8 @@
 :func:`load` reads through the workspace (sandbox, size limit) and decodes once into a
 :class:`~patchwright.model.TextFile`, remembering the SHA256 of the bytes: the version
 every later write is checked against. :func:`resolve_doc_path` finds a file the way
-spec 001 names it (``docPath``, matched ignoring case).
+spec 001 names it (``docPath``, matched ignoring case). Refusals name the request field
+that carried the path (:func:`in_field`), whatever the tool calls it.
 """
 
 from __future__ import annotations
@@ -46,6 +47,30 @@ class Loaded:
         return self.text if self.text is not None else TextFile()
 
 
+def in_field(err: PatchwrightError, field: str) -> PatchwrightError:
+    """``err`` naming the request ``field`` that carried the path; returns ``err``.
+
+    The workspace calls every path it is handed ``path``, which is a request field of
+    some tools only; another field name (``target``, ``files[0].docPath``) replaces it.
+    A more precise field a lower layer already set is kept.
+    """
+    if err.field is None or err.field == "path":
+        err.field = field
+    return err
+
+
+def resolve(ws: Workspace, path: str, *, field: str = "path") -> str:
+    """``ws.resolve(path)``, with refusals naming the request ``field``.
+
+    Raises:
+        PatchwrightError: sandbox refusals.
+    """
+    try:
+        return ws.resolve(path)
+    except PatchwrightError as err:
+        raise in_field(err, field) from None
+
+
 def load(ws: Workspace, path: str, *, missing_ok: bool = False, field: str = "path") -> Loaded:
     """Read and decode ``path``.
 
@@ -63,7 +88,7 @@ def load(ws: Workspace, path: str, *, missing_ok: bool = False, field: str = "pa
             raise
         return Loaded(rel, state, TextFile.decode(state.data, path=rel))
     except PatchwrightError as err:
-        raise err.with_context(field=field) from None
+        raise in_field(err, field) from None
 
 
 def resolve_doc_path(ws: Workspace, doc_path: str, *, field: str = "docPath") -> str:
@@ -79,7 +104,7 @@ def resolve_doc_path(ws: Workspace, doc_path: str, *, field: str = "docPath") ->
             return ws.resolve(doc_path)
         found = ws.find_case_insensitive(doc_path)
     except PatchwrightError as err:
-        raise err.with_context(field=field) from None
+        raise in_field(err, field) from None
     if len(found) == 1:
         return found[0]
     if found:

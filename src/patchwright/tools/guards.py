@@ -5,10 +5,19 @@
   generated file name)? Such files are still edited, with a warning;
 * :func:`estimate_tokens` / :func:`check_token_limit`: spec 000's 60k-token ceiling.
 
-Tokens are estimated, not counted with a tokenizer (none is loaded): one token per four
-bytes of UTF-8 text. That is the usual ratio for code and English with current model
-tokenizers, and errs towards more tokens for other scripts, so the limit is not passed
-silently.
+Tokens are estimated, not counted with a tokenizer (none is loaded, and hosts use
+different ones)::
+
+    tokens = (number of non-ASCII characters) + ceil(number of ASCII characters / 4)
+
+ASCII text (code, English) averages about four characters per token with current
+model tokenizers. Other scripts do not: a CJK character is three UTF-8 bytes but one
+token or more, so a per-byte ratio would undercount them; here every non-ASCII
+character counts as a whole token, at least what common tokenizers spend on it for
+CJK, Cyrillic or Greek text. (This is never below ``ceil(utf8_bytes / 4)``, since a
+character has at most four UTF-8 bytes.) ASCII text dense in digits or punctuation can
+take more tokens than estimated; the limit is a guard against oversized edits, not an
+exact count.
 """
 
 from __future__ import annotations
@@ -16,12 +25,13 @@ from __future__ import annotations
 import fnmatch
 import posixpath
 import re
+from collections.abc import Mapping
 
 from patchwright.model import ErrorCode, PatchwrightError
 from patchwright.syntax import SyntaxPolicy, SyntaxReport, check_edit
 
 TOKEN_LIMIT = 60_000
-BYTES_PER_TOKEN = 4
+ASCII_CHARS_PER_TOKEN = 4
 
 # Looked for in the first lines of a file only: the phrase must be a header, not code
 # that happens to mention it.
@@ -106,25 +116,45 @@ def generated_warning(path: str, text: str) -> str | None:
 
 
 def estimate_tokens(*texts: str) -> int:
-    """Estimated tokens of ``texts`` together (see the module docstring)."""
-    size = sum(len(t.encode("utf-8", "surrogatepass")) for t in texts)
-    return -(-size // BYTES_PER_TOKEN)
+    """Estimated tokens of ``texts`` together (see the module docstring for the formula)."""
+    ascii_chars = non_ascii = 0
+    for text in texts:
+        # encode("ascii", "ignore") drops the non-ASCII characters at C speed
+        ascii_count = len(text) if text.isascii() else len(text.encode("ascii", "ignore"))
+        ascii_chars += ascii_count
+        non_ascii += len(text) - ascii_count
+    return non_ascii + -(-ascii_chars // ASCII_CHARS_PER_TOKEN)
 
 
-def check_token_limit(tool: str, *texts: str, limit: int = TOKEN_LIMIT) -> int:
+def check_token_limit(tool: str, texts: Mapping[str, str], limit: int = TOKEN_LIMIT) -> int:
     """Refuse input above ``limit`` estimated tokens; returns the estimate.
 
+    Args:
+        tool: the tool's name, for the message.
+        texts: every text the call carries, by the request field that carries it.
+        limit: the ceiling, in estimated tokens.
+
     Raises:
-        PatchwrightError: ``too_large`` advising to split the change.
+        PatchwrightError: ``too_large`` advising to split the change; its field is the
+            one carrying the most tokens.
     """
-    tokens = estimate_tokens(*texts)
+    sizes = {field: estimate_tokens(text) for field, text in texts.items()}
+    tokens = estimate_tokens(*texts.values())
     if tokens > limit:
+        largest = max(sizes, key=lambda f: sizes[f])
         raise PatchwrightError(
             ErrorCode.TOO_LARGE,
             f"The {tool} input is about {tokens:,} tokens, above the limit of {limit:,} "
-            "tokens. Nothing was changed.",
+            f"tokens (the largest part, {largest}, is about {sizes[largest]:,}). Nothing was "
+            "changed.",
             "Break the change into smaller patches: send a few edits per call, or use "
             "several calls (clipboards keep text between calls).",
-            details={"estimated_tokens": tokens, "limit": limit},
+            field=largest,
+            details={
+                "estimated_tokens": tokens,
+                "limit": limit,
+                "largest_field": largest,
+                "largest_tokens": sizes[largest],
+            },
         )
     return tokens

@@ -42,7 +42,8 @@ class GetPatchChangeRequest(BaseModel):
     changeId: str | None = Field(None, description="A change ID (c-...).")
 
 
-def _the_id(req: GetPatchChangeRequest) -> str:
+def _the_id(req: GetPatchChangeRequest) -> tuple[str, str]:
+    """The one ID sent and the field that carried it."""
     given = [(k, getattr(req, k)) for k in _ID_FIELDS if getattr(req, k)]
     if len(given) != 1:
         raise PatchwrightError(
@@ -60,7 +61,7 @@ def _the_id(req: GetPatchChangeRequest) -> str:
             "Pass the ID in the field that matches its kind, or use id.",
             field=field,
         )
-    return str(value).strip()
+    return field, str(value).strip()
 
 
 def _decoded(history: History, sha: str | None) -> TextFile:
@@ -83,14 +84,48 @@ def change_diff(history: History, change: dict[str, Any], file: dict[str, Any]) 
     new = _decoded(history, file.get("after_sha256"))
     lines = old.lines[: a - 1] + new.lines[c - 1 : d] + old.lines[b:]
     endings = old.endings[: a - 1] + new.endings[c - 1 : d] + old.endings[b:]
+    _mend_endings(endings, old, new, at_end=b >= len(old.lines), new_end=d >= len(new.lines))
     path = file["path"]
     return unified_diff(old, old.with_lines(lines, endings), f"a/{path}", f"b/{path}")
+
+
+def _mend_endings(
+    endings: list[str], old: TextFile, new: TextFile, *, at_end: bool, new_end: bool
+) -> None:
+    """Make spliced ``endings`` a valid text: only the last line may lack an ending.
+
+    The splice takes each line's ending from the file it came from, and in either file
+    only the last line can lack one. Spliced, such a line may land mid-text (the old last
+    line with lines inserted after it, or a new last line followed by untouched old
+    lines); it then gets the file's newline, as the real edit gave it. The last line of
+    the splice ends as the file did: as after the edit when this change reaches the end
+    of the new file, as before it when another change of the batch follows at the end.
+    """
+    if not endings:
+        return
+    newline = new.newline if new.lines else old.newline
+    for k in range(len(endings) - 1):
+        if not endings[k]:
+            endings[k] = newline
+    if not at_end:
+        return  # the last line is an untouched old line with its own ending
+    if new_end and new.lines:
+        endings[-1] = new.endings[-1]
+    elif old.lines:
+        endings[-1] = old.endings[-1]
 
 
 def get_change(ctx: ToolContext, req: GetPatchChangeRequest) -> ToolResult:
     """Fetch a stored batch, file patch or change."""
     history = ctx.workspace.history
-    item = history.get(_the_id(req))
+    field, item_id = _the_id(req)
+    try:
+        item = history.get(item_id)
+    except PatchwrightError as err:
+        # An unknown ID: the history knows the ID, not which request field carried it.
+        if err.details.get("id") == item_id:
+            err.with_context(field=field)
+        raise
     kind = item["kind"]
     if kind == "change":
         file = history.get(item["file_id"])

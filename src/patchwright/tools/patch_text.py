@@ -1,13 +1,16 @@
 """Where a spec 000 patch's text comes from: ``newText`` or a clipboard, then ``reindent``.
 
-Re-indentation (REQ-PATCH-004) works on the inserted text line by line:
+Re-indentation (REQ-PATCH-004) works on the inserted text line by line. The spec says
+"remove that prefix from each non-empty line", "add that prefix to each non-empty line"
+and "WHEN strip prefix is not present on a non-empty line THE SYSTEM SHALL return error
+indicating strip precondition failed". An empty line is one with no characters before
+its line break; a line of spaces or tabs has characters, so it is non-empty:
 
-* ``strip``: the prefix is removed from every non-blank line; a non-blank line that
-  does not start with it fails the precondition (``reindent_failed``, naming the line);
-  blank lines (empty or whitespace only) lose the prefix when they have it and are
-  otherwise left alone, since editors trim them;
-* ``add``: the prefix is put before every non-blank line; blank lines stay blank, so no
-  trailing whitespace is created.
+* ``strip``: the prefix is removed from every non-empty line, whitespace-only lines
+  included; a non-empty line that does not start with it fails the precondition
+  (``reindent_failed``, naming the line). Empty lines are left alone;
+* ``add``: the prefix is put before every non-empty line, whitespace-only lines
+  included; empty lines stay empty, so no trailing whitespace is created from them.
 
 Strip runs before add, so ``{"strip": "    ", "add": "\\t"}`` turns four-space
 indentation into a tab.
@@ -23,23 +26,23 @@ from patchwright.model import ErrorCode, PatchwrightError
 
 
 class Reindent(BaseModel):
-    """Prefixes to strip from and add to each non-blank line of the inserted text."""
+    """Prefixes to strip from and add to each non-empty line of the inserted text."""
 
     model_config = ConfigDict(extra="forbid")
 
     strip: str | None = Field(
         None,
-        description="Prefix to remove from every non-blank inserted line; each such line "
-        "must start with it.",
+        description="Prefix to remove from every non-empty inserted line (whitespace-only "
+        "lines included); each such line must start with it.",
     )
-    add: str | None = Field(None, description="Prefix to put before every non-blank inserted line.")
+    add: str | None = Field(None, description="Prefix to put before every non-empty inserted line.")
 
 
 def reindent(text: str, spec: Reindent | None, field: str) -> str:
     """``text`` with ``spec`` applied (see the module docstring).
 
     Raises:
-        PatchwrightError: ``reindent_failed`` when a non-blank line lacks the strip prefix.
+        PatchwrightError: ``reindent_failed`` when a non-empty line lacks the strip prefix.
     """
     if spec is None or (not spec.strip and not spec.add):
         return text
@@ -48,22 +51,25 @@ def reindent(text: str, spec: Reindent | None, field: str) -> str:
     for number, line in enumerate(lines, start=1):
         body = line.rstrip("\r\n")
         ending = line[len(body) :]
-        blank = not body.strip()
-        if spec.strip:
+        # REQ-PATCH-004 says "non-empty line": only a line with no characters is exempt;
+        # a whitespace-only line is checked and re-indented like any other.
+        empty = not body
+        if spec.strip and not empty:
             if body.startswith(spec.strip):
                 body = body[len(spec.strip) :]
-            elif not blank:
+            else:
                 raise PatchwrightError(
                     ErrorCode.REINDENT_FAILED,
                     f"reindent strip precondition failed: line {number} of the inserted text "
                     f"does not start with the strip prefix {spec.strip!r} (it is {body!r}). "
                     "No change was made.",
-                    "Use a strip prefix every non-blank line starts with (the smallest "
-                    "indentation of the text), or leave strip out.",
+                    "Use a strip prefix every non-empty line starts with (the smallest "
+                    "indentation of the text; lines of only spaces or tabs count too, so "
+                    "make them empty or indent them fully), or leave strip out.",
                     field=f"{field}.reindent.strip",
                     line=number,
                 )
-        if spec.add and not blank:
+        if spec.add and not empty:
             body = spec.add + body
         out.append(body + ending)
     return "".join(out)

@@ -19,13 +19,17 @@ Choices where the spec is open:
 * ``replace`` needs ``newText`` (``""`` deletes), ``fromClipboard`` or ``toClipboard``
   (a cut); ``append_eof``, ``prepend_bof`` and ``overwrite`` need ``newText`` or
   ``fromClipboard``. ``oldText`` and ``toClipboard`` belong to ``replace`` only.
-* ``overwrite`` replaces the whole file, so it must be the only patch of its call.
+* ``overwrite`` replaces the whole file, so no other patch of its call may change that
+  file (copies to a clipboard may go with it); see :func:`_check_overwrite`.
+* The 60k-token limit (REQ-PATCH-008) counts every text the call carries, clipboard
+  text it pastes included (:func:`carried_texts`, :mod:`.guards` for the estimate).
 * Appended / prepended text is taken as whole lines (a final newline is supplied); the
   file keeps its own final-newline state.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -122,7 +126,7 @@ def _invalid(message: str, hint: str, field: str) -> PatchwrightError:
     return PatchwrightError(ErrorCode.INVALID_REQUEST, message, hint, field=field)
 
 
-def _check_shape(i: int, op: PatchOperation, total: int) -> None:
+def _check_shape(i: int, op: PatchOperation) -> None:
     name = f"patches[{i}]"
     if op.operation == "replace":
         if not op.oldText:
@@ -153,13 +157,44 @@ def _check_shape(i: int, op: PatchOperation, total: int) -> None:
             "Add newText with the text to write.",
             f"{name}.newText",
         )
-    if op.operation == "overwrite" and total > 1:
-        raise _invalid(
-            f"{name}: overwrite replaces the whole file, so it must be the only patch of "
-            f"the call (this call has {total}).",
-            "Send overwrite alone, or use replace operations for partial changes.",
-            f"{name}.operation",
-        )
+
+
+def _is_copy(op: PatchOperation) -> bool:
+    """A copy: reads the original text into a clipboard and leaves the file unchanged."""
+    return bool(op.toClipboard) and op.toClipboard == op.fromClipboard
+
+
+def _check_overwrite(patches: list[PatchOperation]) -> None:
+    """Refuse an overwrite that another patch of the call would also change the file with.
+
+    REQ-PATCH-002 resolves every patch of a call against the original file at once, and
+    all patches of a call edit the one file ``path`` names. ``overwrite`` replaces the
+    whole original content, so any other change to that file contradicts it: a replace
+    or a cut edits text the overwrite discards, a second overwrite competes with it, and
+    text to prepend or append belongs in the overwrite's own ``newText``. A copy reads
+    the original text and changes nothing, so it may go with an overwrite (to keep a
+    block of the old content for a later paste). Other files are patched in other calls.
+    """
+    overwrites = [i for i, op in enumerate(patches) if op.operation == "overwrite"]
+    if not overwrites:
+        return
+    first = overwrites[0]
+    others = [i for i, op in enumerate(patches) if i != first and not _is_copy(op)]
+    if not others:
+        return
+    listed = ", ".join(f"patches[{i}] ({patches[i].operation})" for i in others)
+    raise PatchwrightError(
+        ErrorCode.INVALID_REQUEST,
+        f"patches[{first}]: overwrite replaces the whole file, so it cannot be combined with "
+        f"other changes to the same file: {listed}. Every patch of a call applies to the "
+        "original file at once. No change was made.",
+        "Send the complete new content in one overwrite (with any text to prepend or append "
+        "included in its newText), or use replace / append_eof / prepend_bof without "
+        "overwrite. Copying original text to a clipboard (toClipboard and fromClipboard "
+        "with the same name) may go with an overwrite.",
+        field=f"patches[{first}].operation",
+        details={"overwrite": first, "conflicting": others},
+    )
 
 
 def _anchor(op: PatchOperation) -> Anchor:
@@ -209,6 +244,25 @@ def _plan(
     return steps, staged
 
 
+def carried_texts(patches: list[PatchOperation], clipboards: Mapping[str, str]) -> dict[str, str]:
+    """Every text a call carries, by request field, for the token limit (REQ-PATCH-008):
+    ``oldText``, ``newText`` (also when a clipboard replaces it), the clipboard text each
+    paste inserts (a missing clipboard counts as empty; it is refused later), and the
+    reindent prefixes."""
+    texts: dict[str, str] = {}
+    for i, op in enumerate(patches):
+        name = f"patches[{i}]"
+        for key in ("oldText", "newText"):
+            value = getattr(op, key)
+            if value:
+                texts[f"{name}.{key}"] = value
+        if op.fromClipboard and not _is_copy(op):
+            texts[f"{name}.fromClipboard"] = clipboards.get(op.fromClipboard, "")
+        if op.reindent is not None:
+            texts[f"{name}.reindent"] = (op.reindent.strip or "") + (op.reindent.add or "")
+    return texts
+
+
 def _clip(text: str) -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
@@ -228,15 +282,20 @@ def _check_missing_file(path: str, patches: list[PatchOperation]) -> None:
 
 def run(ctx: ToolContext, req: PatchRequest) -> ToolResult:
     """Apply every patch of the request to one file, or none."""
-    texts = [t for op in req.patches for t in (op.oldText, op.newText) if t]
-    check_token_limit("patch", *texts)
+    # checked before the file is read, so an oversized call costs nothing more ...
+    check_token_limit("patch", carried_texts(req.patches, ctx.session.clipboards))
     for i, op in enumerate(req.patches):
-        _check_shape(i, op, len(req.patches))
+        _check_shape(i, op)
+    _check_overwrite(req.patches)
     loaded = load(ctx.workspace, req.path, missing_ok=True)
     if not loaded.exists:
         _check_missing_file(loaded.path, req.patches)
     original = loaded.current
     steps, staged = _plan(original, req.patches, ctx.session.clipboards)
+    # ... and again once clipboards cut earlier in this call are known
+    if staged:
+        clipboards = {**ctx.session.clipboards, **staged}
+        check_token_limit("patch", carried_texts(req.patches, clipboards))
     edits = [s.edit for s in steps if s.edit is not None]
     reports: list[MatchReport] = []
     after = original
@@ -257,12 +316,23 @@ def run(ctx: ToolContext, req: PatchRequest) -> ToolResult:
 
 
 def _located(err: PatchwrightError, steps: list[_Step], path: str) -> PatchwrightError:
-    index = err.details.get("edit_index")
+    """``err`` naming the patch it is about; the engine counts only the patches that
+    carry an edit (copies do not), so its indexes are mapped back to ``patches[i]``."""
     with_edits = [s for s in steps if s.edit is not None]
+    index = err.details.get("edit_index")
     if isinstance(index, int) and 0 <= index < len(with_edits):
         step = with_edits[index]
         key = "oldText" if step.op.operation == "replace" else "operation"
         err.with_context(field=f"patches[{step.index}].{key}")
+    pair = err.details.get("edits")
+    if err.code is ErrorCode.OVERLAP and isinstance(pair, list):
+        patches = [
+            with_edits[k].index for k in pair if isinstance(k, int) and 0 <= k < len(with_edits)
+        ]
+        if patches:
+            err.details["patches"] = patches
+            # the later patch is the one to move or merge into the earlier
+            err.with_context(field=f"patches[{patches[-1]}]")
     return err.with_context(path=path)
 
 

@@ -192,6 +192,7 @@ class Toolbox:
             s.name: s for s in select_specs(tools, rename, use_patch_edits=use_patch_edits)
         }
         self._names = {n: (rename or {}).get(n, n) for n in TOOL_NAMES}
+        self._exposed = frozenset(s.canonical for s in self._specs.values())
         self._gate = CallGate()
 
     def specs(self) -> list[ToolSpec]:
@@ -263,6 +264,7 @@ class Toolbox:
             self.use_patch_edits,
             spec.canonical,
             self._names,
+            self._exposed,
         )
         result: ToolResult = spec.handler(ctx, request)
         return result

@@ -35,7 +35,7 @@ from patchwright.model import (
 )
 from patchwright.tools.context import ToolContext
 from patchwright.tools.descriptions import load as description
-from patchwright.tools.files import Loaded, load, resolve_doc_path
+from patchwright.tools.files import Loaded, load, resolve, resolve_doc_path
 from patchwright.tools.spec import WRITES, ToolSpec
 from patchwright.tools.write_patch_checks import (
     Placed,
@@ -78,7 +78,7 @@ def _resolve_all(
                 problems.append(err)
                 paths.append("")
                 continue
-            path = ctx.workspace.resolve(fp.docPath)
+            path = resolve(ctx.workspace, fp.docPath, field=field)
         if path in seen:
             problems.append(
                 PatchwrightError(
@@ -117,7 +117,8 @@ def _read_all(ctx: ToolContext, req: WritePatchRequest, paths: list[str],
                 )
             )
             continue
-        problems.extend(check_against_file(f"files[{i}]", placed[i], loaded.current))
+        found = check_against_file(f"files[{i}]", placed[i], loaded.current)
+        problems.extend(p.with_context(path=path) for p in found)
         plans.append(FilePlan(i, fp, placed[i], loaded))
     if problems:
         raise combined(problems)
@@ -175,7 +176,9 @@ def run(ctx: ToolContext, req: WritePatchRequest) -> ToolResult:
     for i, fp in enumerate(req.files):
         ok, found = check_file_shape(i, fp)
         placed.append(ok)
-        problems.extend(found)
+        # the file is known before it is resolved: name it as the request does (the error
+        # event of spec 001 section 9 logs the docPath of a failure)
+        problems.extend(p.with_context(path=fp.docPath) for p in found)
     paths, unresolved = _resolve_all(ctx, req)
     problems.extend(unresolved)
     if problems:

@@ -9,9 +9,15 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, JsonValue
 
 SHA256_PATTERN = "^[0-9a-fA-F]{64}$"
+
+# "One or more" (section 4.1.1) and "MUST be non-empty" (4.2.1), said in the schema. The
+# rule is published only, not enforced by pydantic (Field(min_length=1) would be): the
+# handler checks it with the other structural rules, so one answer lists every problem of
+# the batch with the file it concerns, instead of stopping at pydantic's generic message.
+NON_EMPTY: dict[str, JsonValue] = {"minItems": 1}
 
 
 class ChangeObject(BaseModel):
@@ -81,7 +87,8 @@ class FilePatchObject(BaseModel):
     )
     fileLabel: str | None = Field(None, description="Optional human-readable description.")
     changes: list[ChangeObject] = Field(
-        description="Line operations, ordered top to bottom, not overlapping; non-empty."
+        description="Line operations, ordered top to bottom, not overlapping; non-empty.",
+        json_schema_extra=NON_EMPTY,
     )
 
 
@@ -97,4 +104,6 @@ class WritePatchRequest(BaseModel):
     batchId: str | None = Field(
         None, description="Response-only, assigned by the server; ignored in requests."
     )
-    files: list[FilePatchObject] = Field(description="One or more per-file patches.")
+    files: list[FilePatchObject] = Field(
+        description="One or more per-file patches.", json_schema_extra=NON_EMPTY
+    )

@@ -188,14 +188,24 @@ def _succeeded(result: ToolResult) -> None:
 
 
 def _failed(err: PatchwrightError, unexpected: bool) -> None:
-    failures = [e["message"] for e in error_data(err)["errors"]]
+    """The error event (spec 001 section 9): reason, docPath (if applicable), failures.
+
+    ``doc_path`` is the file of the first failure that names one (a problem found before
+    the file was resolved names it by the docPath sent); ``doc_paths`` lists every such
+    file once. Refusals of a bad request are expected and logged at WARNING; an
+    unexpected exception is logged at ERROR (the dispatcher also logs its traceback).
+    """
+    errors = error_data(err)["errors"]
+    failures = [e["message"] for e in errors]
+    doc_paths = list(dict.fromkeys(str(e["path"]) for e in errors if e.get("path")))
+    doc_path = err.path or (doc_paths[0] if doc_paths else None)
     level = logging.ERROR if unexpected else logging.WARNING
     log.log(
         level,
         "workspace_write_patch: batch refused (%s) docPath=%s: %s",
-        err.code.value, err.path, "; ".join(failures),
-        extra={"event": "patch_batch_failed", "reason": err.code.value, "doc_path": err.path,
-               "failures": failures},
+        err.code.value, doc_path, "; ".join(failures),
+        extra={"event": "patch_batch_failed", "reason": err.code.value, "doc_path": doc_path,
+               "doc_paths": doc_paths, "failures": failures},
     )  # fmt: skip
 
 
