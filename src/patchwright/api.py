@@ -4,49 +4,165 @@
 
     report = apply_patch_text(open("fix.diff").read(), root="path/to/repo")
     if not report.ok:
-        print(report.error)          # what went wrong, where, and how to fix the patch
+        print(report.summary())      # which file and hunk failed, and how to fix the patch
     print(report.diff)               # what changed
 
 Every file of the patch is planned in memory first (parse, locate every hunk, build
-every new text); only when all of them succeed is anything written, as one atomic,
-crash-safe commit of the workspace (recorded in its history, so ``patchwright undo``
-reverts it). A refusal writes nothing.
+every new text, run the syntax guard); only when all of them succeed is anything
+written, as one atomic, crash-safe commit of the workspace (recorded in its history with
+one change per hunk, so ``patchwright undo`` reverts it). A refusal writes nothing and
+reports, per file and per hunk, what applied and what failed (spec 002's form).
+
+Git mode changes (``old mode`` / ``new mode``, ``new file mode``) set the executable
+bits in the same commit; a mode git cannot express as permission bits (symlink,
+submodule) is refused.
+
+Large files: each file is decoded once, its old text is dropped as soon as its diff is
+rendered, and the bytes read are not kept (only their SHA256, the commit's
+precondition), so a patch holds few copies of a big file at once.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from patchwright.engine import MatchOptions, apply_file_patch, unified_diff
 from patchwright.formats import parse_patch
 from patchwright.model import (
     FileAction,
     FilePatch,
+    Hunk,
     MatchReport,
     PatchSet,
     PatchwrightError,
     TextFile,
 )
 from patchwright.model.errors import ErrorCode
-from patchwright.workspace import DEFAULT_MAX_FILE_BYTES, FileChange, Workspace
+from patchwright.syntax import MAX_CHARS, SyntaxPolicy, SyntaxReport, check_edit, language_for
+from patchwright.workspace import DEFAULT_MAX_FILE_BYTES, ChangeRecord, FileChange, Workspace
+from patchwright.workspace.fs import process_umask
+
+_SYNTAX_POLICIES = ("off", "warn", "reject")
+# lines encoded per piece by _encode: few pieces, each cheap to join
+_PIECE = 16_384
+# git's modes for a regular file; anything else (symlink 120000, submodule 160000) is
+# not a permission change
+_REGULAR, _EXECUTABLE = "100644", "100755"
+_GIT_MODES = (_REGULAR, _EXECUTABLE, "100664")
+# why a hunk failed, in spec 002's words
+_REASONS = {
+    ErrorCode.AMBIGUOUS: "ambiguous context",
+    ErrorCode.ALREADY_APPLIED: "already applied",
+    ErrorCode.OVERLAP: "overlaps another hunk",
+    ErrorCode.OUT_OF_RANGE: "out of range",
+    ErrorCode.EXPECTED_MISMATCH: "context mismatch",
+    ErrorCode.NOT_FOUND: "context mismatch",
+}
+
+
+@dataclass
+class HunkFailure:
+    """The hunk of a file that could not be applied, and why.
+
+    Attributes:
+        number: 1-based position of the hunk (edit) in its file's section.
+        code: the engine's error code.
+        reason: a few words (``context mismatch``, ``ambiguous context``...).
+        line: the line of the file the failure is about, when known.
+        similarity: for a hunk not found, how similar the closest region is.
+        closest: the closest region's first and last line, when one was found.
+        expected / found: the first hunk line that differs from the closest region,
+            and the file's line there (``found`` is ``None`` past the end of the file).
+        message: the engine's full explanation.
+    """
+
+    number: int
+    code: ErrorCode
+    reason: str
+    line: int | None = None
+    similarity: float | None = None
+    closest: tuple[int, int] | None = None
+    expected: str | None = None
+    found: str | None = None
+    message: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready view (one entry of a file's ``hunks``)."""
+        return {
+            "hunk": self.number,
+            "status": "failed",
+            "code": self.code.value,
+            "reason": self.reason,
+            "line": self.line,
+            "similarity": None if self.similarity is None else round(self.similarity, 4),
+            "closest_lines": list(self.closest) if self.closest else None,
+            "expected": self.expected,
+            "found": self.found,
+            "message": self.message,
+        }
+
+    def lines(self, mode: str) -> list[str]:
+        """The spec 002 lines for this hunk (indented for the failure report)."""
+        at = f" at line {self.line}" if self.line is not None else ""
+        out = [f"  Hunk {self.number} failed: {self.reason}{at}"]
+        if self.expected is not None:
+            out.append(f"    Expected: {_quoted(self.expected)}")
+            out.append(f"    Found:    {_quoted(self.found)}")
+            if self.closest is not None and self.similarity is not None:
+                first, last = self.closest
+                out.append(
+                    f"    (mode {mode}; closest region lines {first}-{last}, "
+                    f"{self.similarity:.0%} similar)"
+                )
+        else:
+            out.extend(f"    {text}" for text in self.message.splitlines())
+        return out
 
 
 @dataclass
 class FileOutcome:
-    """What the patch does (or would do) to one file."""
+    """What the patch does (or would do) to one file.
+
+    Attributes:
+        status: ``ok`` (planned; written unless the report says otherwise), ``failed``
+            (this file made the patch fail) or ``not_checked`` (after a failed file).
+        reports: one per applied hunk, in order.
+        hunks_total: how many hunks (edits) the file's section has.
+        failure: the hunk that failed, when one did.
+        old_mode / new_mode: a git mode change the patch asks for.
+        syntax: the syntax guard's report (``to_dict()``), when the file was checked.
+    """
 
     path: str
     action: str
     move_to: str | None = None
     reports: list[MatchReport] = field(default_factory=list)
     diff: str = ""
+    status: str = "ok"
+    hunks_total: int = 0
+    failure: HunkFailure | None = None
+    old_mode: str | None = None
+    new_mode: str | None = None
+    syntax: dict[str, Any] | None = None
+    notes: list[str] = field(default_factory=list)
 
     @property
     def warnings(self) -> list[str]:
-        """Warnings of every hunk of this file."""
-        return [w for r in self.reports for w in r.warnings]
+        """Warnings of every hunk of this file, then the file's own (mode, syntax)."""
+        return [*(w for r in self.reports for w in r.warnings), *self.notes]
+
+    def hunk_results(self) -> list[dict[str, Any]]:
+        """Every hunk: applied (with rung, similarity, lines), failed, or not tried."""
+        done = [{"hunk": r.index + 1, "status": "applied", **r.to_dict()} for r in self.reports]
+        if self.failure is None:
+            return done
+        number = self.failure.number
+        applied = {d["hunk"] for d in done}
+        unknown = [{"hunk": k, "status": "unknown"} for k in range(1, number) if k not in applied]
+        rest = [{"hunk": k, "status": "not_tried"} for k in range(number + 1, self.hunks_total + 1)]
+        return [*done, *unknown, self.failure.to_dict(), *rest]
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready view."""
@@ -54,7 +170,10 @@ class FileOutcome:
             "path": self.path,
             "action": self.action,
             "move_to": self.move_to,
-            "hunks": [r.to_dict() for r in self.reports],
+            "status": self.status,
+            "hunks": self.hunk_results(),
+            "mode": {"old": self.old_mode, "new": self.new_mode} if self.new_mode else None,
+            "syntax": self.syntax,
             "warnings": self.warnings,
             "diff": self.diff,
         }
@@ -68,7 +187,10 @@ class ApplyReport:
         ok: the patch applies (and, unless ``dry_run``, was written).
         applied: something was written to disk.
         error: why the patch was refused (nothing was written then).
-        batch_id: the history ID of the commit, for ``patchwright show`` / ``undo``.
+        batch_id: the ID of the commit.
+        recorded: the commit is in the workspace history (``patchwright show`` /
+            ``undo`` know it); False when the workspace keeps no history.
+        mode: the matching mode the patch was located with.
     """
 
     ok: bool
@@ -79,6 +201,8 @@ class ApplyReport:
     parse_warnings: list[str] = field(default_factory=list)
     error: PatchwrightError | None = None
     batch_id: str | None = None
+    recorded: bool = False
+    mode: str = "fuzzy"
 
     @property
     def diff(self) -> str:
@@ -93,20 +217,41 @@ class ApplyReport:
     def summary(self) -> str:
         """A short human summary (the CLI prints it above the diff)."""
         if self.error is not None:
-            err = self.error
-            where = f"{err.path}: " if err.path and not err.message.startswith(err.path) else ""
-            return f"Patch refused: {where}{err.render()}\nNo changes made."
+            return self._failure_text(self.error)
         verb = "would apply" if self.dry_run else "applied"
         lines = [f"Patch {verb} ({self.format}): {len(self.files)} file(s)"]
         for f in self.files:
             rungs = ", ".join(dict.fromkeys(r.rung for r in f.reports)) or "none"
             target = f" -> {f.move_to}" if f.move_to else ""
+            mode = f"; mode {f.old_mode or 'new'} -> {f.new_mode}" if f.new_mode else ""
             lines.append(
-                f"  {f.action:7} {f.path}{target} ({len(f.reports)} hunk(s); matched: {rungs})"
+                f"  {f.action:7} {f.path}{target} "
+                f"({len(f.reports)} hunk(s); matched: {rungs}{mode})"
             )
-        lines.extend(f"  warning: {w}" for w in self.warnings)
-        if self.batch_id:
+        lines.extend(_indented(f"  warning: {w}") for w in self.warnings)
+        if self.batch_id and self.recorded:
             lines.append(f"  batch {self.batch_id} (undo with: patchwright undo {self.batch_id})")
+        elif self.batch_id:
+            lines.append("  not recorded in the history, so it cannot be undone")
+        return "\n".join(lines)
+
+    def _failure_text(self, err: PatchwrightError) -> str:
+        """Spec 002's failure form: the file, its hunks, and the atomic rollback."""
+        failed = next((f for f in self.files if f.status == "failed"), None)
+        path = err.path or (failed.path if failed else None)
+        lines = [f"Patch failed on {path}:" if path else "Patch failed:"]
+        hunk = failed.failure if failed is not None else None
+        if hunk is not None:
+            if hunk.number == 2:
+                lines.append("  Hunk 1: applied")
+            elif hunk.number > 2:
+                lines.append(f"  Hunks 1-{hunk.number - 1}: applied")
+            lines.extend(hunk.lines(self.mode))
+        else:
+            lines.extend(f"  {text}" for text in err.message.splitlines())
+        if err.hint:
+            lines.append(_indented(f"  Hint: {err.hint}"))
+        lines.append("No changes made (atomic rollback).")
         return "\n".join(lines)
 
     def to_dict(self) -> dict[str, Any]:
@@ -117,6 +262,7 @@ class ApplyReport:
             "dry_run": self.dry_run,
             "format": self.format,
             "batch_id": self.batch_id,
+            "recorded": self.recorded,
             "files": [f.to_dict() for f in self.files],
             "warnings": self.warnings,
             "error": self.error.to_dict() if self.error else None,
@@ -124,16 +270,29 @@ class ApplyReport:
 
 
 @dataclass
+class _Before:
+    """A file as the plan found it: its text (dropped once diffed), hash and mode."""
+
+    text: TextFile | None
+    sha256: str | None = None
+    mode_bits: int | None = None
+
+
+@dataclass
 class _Plan:
     """Per-file state while a patch is planned in memory."""
 
-    original: dict[str, tuple[bytes | None, str | None]] = field(default_factory=dict)
+    options: MatchOptions
+    before: dict[str, _Before] = field(default_factory=dict)
     current: dict[str, TextFile | None] = field(default_factory=dict)
     moved_from: dict[str, str] = field(default_factory=dict)
     outcomes: list[FileOutcome] = field(default_factory=list)
     # changed blocks per path, when one update of the file produced them (diff speed-up)
     regions: dict[str, list[tuple[int, int, int, int]]] = field(default_factory=dict)
     touched: dict[str, int] = field(default_factory=dict)
+    # per target path: the history's change records and the permission bits asked for
+    records: dict[str, list[ChangeRecord]] = field(default_factory=dict)
+    modes: dict[str, int] = field(default_factory=dict)
 
 
 def apply_patch_text(
@@ -147,33 +306,40 @@ def apply_patch_text(
     workspace: Workspace | None = None,
     history: bool = True,
     max_file_bytes: int | None = None,
+    syntax: str = "warn",
 ) -> ApplyReport:
     """Apply ``patch_text`` (unified/git diff, OpenAI patch or SEARCH/REPLACE blocks) to
     the files under ``root``; all files or none.
 
-    Never raises for a bad patch: the refusal is in ``report.error``.
+    Never raises for a bad patch: the refusal is in ``report.error``, and
+    ``report.files`` says per file and per hunk what applied and what failed.
     ``max_file_bytes`` raises the workspace's file size limit (16 MiB by default)
-    when no ``workspace`` is given.
+    when no ``workspace`` is given. ``syntax`` is the syntax guard's policy for files
+    with a parser: ``off``, ``warn`` (report errors the patch introduces) or ``reject``
+    (refuse the patch, nothing written). Usage errors carry the argument's name in
+    ``report.error.field`` (``mode``, ``fuzzy_threshold``, ``syntax``, ``root``).
     """
-    report = ApplyReport(ok=False, applied=False, dry_run=dry_run)
+    report = ApplyReport(ok=False, applied=False, dry_run=dry_run, mode=mode)
     try:
         options = MatchOptions(mode=mode, fuzzy_threshold=fuzzy_threshold)  # type: ignore[arg-type]
+        _check_policy(syntax)
         patch = parse_patch(patch_text, format)
         report.format = patch.format
         report.parse_warnings = list(patch.warnings)
-        ws = workspace or Workspace(
-            root, history=history, max_file_bytes=max_file_bytes or DEFAULT_MAX_FILE_BYTES
-        )
-        plan = _plan(ws, patch, options)
+        ws = workspace or _open(root, history, max_file_bytes)
+        plan = _Plan(options)
         report.files = plan.outcomes
-        changes = _changes(plan)
+        _plan(ws, plan, patch)
+        del patch  # the parsed hunks are no longer needed: free them before encoding
+        changes = _changes(plan, syntax)
         if not dry_run:
             ws.ensure_writable()
             if changes:
                 record = ws.commit(
-                    changes, tool="apply", label=_label(plan), meta={"format": patch.format}
+                    changes, tool="apply", label=_label(plan), meta={"format": report.format}
                 )
                 report.batch_id = record.batch_id
+                report.recorded = ws.keeps_history
                 report.applied = True
         report.ok = True
     except PatchwrightError as err:
@@ -181,20 +347,54 @@ def apply_patch_text(
     return report
 
 
-def _plan(ws: Workspace, patch: PatchSet, options: MatchOptions) -> _Plan:
-    plan = _Plan()
+def _check_policy(syntax: str) -> None:
+    if syntax not in _SYNTAX_POLICIES:
+        raise PatchwrightError(
+            ErrorCode.INVALID_REQUEST,
+            f"Unknown syntax-check policy {syntax!r}.",
+            "Use one of: off, warn, reject.",
+            field="syntax",
+        )
+
+
+def _open(root: str | Path, history: bool, max_file_bytes: int | None) -> Workspace:
+    try:
+        return Workspace(
+            root, history=history, max_file_bytes=max_file_bytes or DEFAULT_MAX_FILE_BYTES
+        )
+    except PatchwrightError as err:
+        if err.code in (ErrorCode.FILE_NOT_FOUND, ErrorCode.NOT_A_FILE):
+            err.with_context(field="root")  # a usage error: the caller named no folder
+        raise
+
+
+def _plan(ws: Workspace, plan: _Plan, patch: PatchSet) -> None:
     if not patch.files:
         raise PatchwrightError(
             ErrorCode.PARSE_ERROR,
             "The patch contains no file changes.",
             "Send a unified diff, an OpenAI '*** Begin Patch' block or SEARCH/REPLACE blocks.",
         )
-    for fp in patch.files:
-        _plan_file(ws, plan, fp, options)
-    return plan
+    for number, fp in enumerate(patch.files):
+        known = len(plan.outcomes)
+        try:
+            _plan_file(ws, plan, fp)
+        except PatchwrightError as err:
+            if len(plan.outcomes) == known:  # refused before its hunks were tried
+                path = err.path or fp.path
+                plan.outcomes.append(
+                    FileOutcome(path, fp.action.value, fp.move_to, status="failed")
+                )
+            plan.outcomes[known].status = "failed"
+            plan.outcomes[known].hunks_total = len(fp.edits)
+            plan.outcomes.extend(
+                FileOutcome(f.path, f.action.value, f.move_to, status="not_checked")
+                for f in patch.files[number + 1 :]
+            )
+            raise
 
 
-def _plan_file(ws: Workspace, plan: _Plan, fp: FilePatch, options: MatchOptions) -> None:
+def _plan_file(ws: Workspace, plan: _Plan, fp: FilePatch) -> None:
     if not fp.path:
         raise PatchwrightError(
             ErrorCode.INVALID_REQUEST,
@@ -204,7 +404,12 @@ def _plan_file(ws: Workspace, plan: _Plan, fp: FilePatch, options: MatchOptions)
         )
     path = ws.resolve(fp.path)
     current = _load(ws, plan, path)
-    new, reports = apply_file_patch(current, fp, options)
+    try:
+        _check_modes(fp, path)
+        new, reports = apply_file_patch(current, fp, plan.options)
+    except PatchwrightError as err:
+        plan.outcomes.append(_failed(fp, path, current, err, plan.options))
+        raise
     plan.touched[path] = plan.touched.get(path, 0) + 1
     if plan.touched[path] == 1 and current is not None and new is not None and not fp.move_to:
         plan.regions[path] = [
@@ -212,7 +417,11 @@ def _plan_file(ws: Workspace, plan: _Plan, fp: FilePatch, options: MatchOptions)
         ]
     else:
         plan.regions.pop(path, None)
-    outcome = FileOutcome(path, _action(fp, current), reports=reports)
+    outcome = FileOutcome(
+        path, _action(fp, current), reports=reports, hunks_total=len(fp.edits),
+        old_mode=fp.old_mode if _changes_mode(fp) else None,
+        new_mode=fp.new_mode if _changes_mode(fp) else None,
+    )  # fmt: skip
     target = path
     if fp.move_to:
         target = ws.resolve(fp.move_to)
@@ -228,19 +437,26 @@ def _plan_file(ws: Workspace, plan: _Plan, fp: FilePatch, options: MatchOptions)
             plan.moved_from[target] = plan.moved_from.get(path, path)
             outcome.move_to = target
             outcome.action = "move"
+            plan.records[target] = plan.records.pop(path, [])
     plan.current[target] = new
+    plan.records.setdefault(target, []).extend(_records(fp, reports, current))
+    if new is not None:
+        _plan_mode(plan, fp, path, target, current, new, outcome)
     plan.outcomes.append(outcome)
 
 
 def _load(ws: Workspace, plan: _Plan, path: str) -> TextFile | None:
     if path not in plan.current:
-        if ws.exists(path):
-            state = ws.read(path)
-            plan.original[path] = (state.data, state.sha256)
-            plan.current[path] = TextFile.decode(state.data, path=path)
-        else:
-            plan.original[path] = (None, None)
+        # read_if_exists refuses a FIFO or a folder (not_a_file) instead of taking it
+        # for a missing file; the bytes read are dropped once decoded
+        state = ws.read_if_exists(path)
+        if state is None:
+            plan.before[path] = _Before(None)
             plan.current[path] = None
+        else:
+            text = TextFile.decode(state.data, path=path)
+            plan.before[path] = _Before(text, state.sha256, state.mode_bits)
+            plan.current[path] = text
     return plan.current[path]
 
 
@@ -252,33 +468,220 @@ def _action(fp: FilePatch, current: TextFile | None) -> str:
     return "update"
 
 
-def _changes(plan: _Plan) -> list[FileChange]:
+# failures ------------------------------------------------------------------------------------
+def _failed(
+    fp: FilePatch, path: str, current: TextFile | None, err: PatchwrightError, opts: MatchOptions
+) -> FileOutcome:
+    """The outcome of the file that failed: its applied hunks and the failing one."""
+    outcome = FileOutcome(path, _action(fp, current), fp.move_to, status="failed")
+    outcome.hunks_total = len(fp.edits)
+    index = _failed_index(err, len(fp.edits))
+    if index is None:
+        return outcome
+    if index > 0 and current is not None:
+        # the engine is all-or-nothing, so the hunks before the failing one are located
+        # again to report how each matched (only on this failure path)
+        earlier = replace(fp, edits=fp.edits[:index], old_mode=None, new_mode=None)
+        try:
+            outcome.reports = apply_file_patch(current, earlier, opts)[1]
+        except PatchwrightError:
+            outcome.reports = []
+    outcome.failure = _hunk_failure(err, fp, index, current)
+    return outcome
+
+
+def _failed_index(err: PatchwrightError, count: int) -> int | None:
+    index = err.details.get("edit_index")
+    if not isinstance(index, int):
+        pair = err.details.get("edits")  # an overlap names both hunks: the later failed
+        index = max(pair) if isinstance(pair, list) and pair else None
+    return index if isinstance(index, int) and 0 <= index < count else None
+
+
+def _hunk_failure(
+    err: PatchwrightError, fp: FilePatch, index: int, current: TextFile | None
+) -> HunkFailure:
+    number = index + 1
+    message = err.message
+    for prefix in (f"{fp.path}: ", f"hunk {number}: ", f"{fp.edits[index].label}: "):
+        message = message.removeprefix(prefix)
+    line = err.line if err.line is not None else err.details.get("line")
+    failure = HunkFailure(number, err.code, _REASONS.get(err.code, "failed"), line, None, None)
+    failure.message = message
+    closest = err.details.get("closest")
+    if isinstance(closest, dict) and "start" in closest:
+        start = int(closest["start"])
+        end = int(closest.get("end") or start)
+        failure.closest = (start, end)
+        failure.similarity = float(closest.get("similarity", 0.0))
+        failure.line = start
+        anchor = fp.edits[index].anchor
+        if isinstance(anchor, Hunk) and current is not None:
+            found = _first_difference(anchor.old_lines, current.lines, start)
+            if found is not None:
+                failure.line, failure.expected, failure.found = found
+    return failure
+
+
+def _first_difference(
+    expected: list[str], lines: list[str], start: int
+) -> tuple[int, str, str | None] | None:
+    for offset, want in enumerate(expected):
+        number = start + offset
+        have = lines[number - 1] if 0 < number <= len(lines) else None
+        if have != want:
+            return number, want, have
+    return None
+
+
+def _quoted(text: str | None) -> str:
+    if text is None:
+        return "(end of file)"
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _indented(text: str) -> str:
+    """Continuation lines of a multi-line entry, indented under its first line."""
+    return text.replace("\n", "\n    ")
+
+
+# modes ---------------------------------------------------------------------------------------
+def _changes_mode(fp: FilePatch) -> bool:
+    if fp.action == FileAction.DELETE or fp.new_mode is None:
+        return False
+    if fp.action == FileAction.CREATE:
+        return fp.new_mode != _REGULAR
+    return fp.new_mode != fp.old_mode
+
+
+def _check_modes(fp: FilePatch, path: str) -> None:
+    """Refuse a git mode that is not a regular file's (symlink, submodule, folder)."""
+    if not _changes_mode(fp):
+        return
+    bad = next((m for m in (fp.new_mode, fp.old_mode) if m and m not in _GIT_MODES), None)
+    if bad is None:
+        return
+    raise PatchwrightError(
+        ErrorCode.UNSUPPORTED,
+        f"{path}: the patch changes the file's git mode to {fp.new_mode} (from "
+        f"{fp.old_mode or 'none'}); only the modes of regular files (100644, 100755) can "
+        "be applied, not symlinks (120000) or submodules (160000). No change was made.",
+        "Leave the mode lines out of the patch, or change the file type with git itself.",
+        path=path,
+        details={"old_mode": fp.old_mode, "new_mode": fp.new_mode},
+    )
+
+
+def _plan_mode(
+    plan: _Plan,
+    fp: FilePatch,
+    path: str,
+    target: str,
+    current: TextFile | None,
+    new: TextFile,
+    outcome: FileOutcome,
+) -> None:
+    """Work out the permission bits a git mode change asks for (target path)."""
+    if not _changes_mode(fp):
+        return
+    executable = fp.new_mode == _EXECUTABLE
+    old_bits = plan.modes.get(path)
+    if old_bits is None and current is not None:
+        old_bits = plan.before[path].mode_bits
+    if old_bits is None:  # a new file: the bits it would get, then the mode on top
+        old_bits = 0o666 & ~process_umask()
+    bits = old_bits | ((old_bits & 0o444) >> 2) if executable else old_bits & ~0o111
+    now_executable = bool(old_bits & 0o111)
+    if (
+        fp.old_mode in _GIT_MODES
+        and current is not None
+        and now_executable != (fp.old_mode == _EXECUTABLE)
+    ):
+        outcome.notes.append(
+            f"{path} has mode {_EXECUTABLE if now_executable else _REGULAR}, not "
+            f"{fp.old_mode} as the patch says; its mode is set to {fp.new_mode} all the same."
+        )
+    content_changed = new is not current or bool(fp.move_to)
+    if bits == old_bits and not content_changed and fp.action != FileAction.CREATE:
+        raise PatchwrightError(
+            ErrorCode.ALREADY_APPLIED,
+            f"{path} already has mode {fp.new_mode}: the mode change looks already applied. "
+            "No change was made.",
+            "Re-read the file's mode; if the change is there, leave it out of the patch.",
+            path=path,
+            details={"old_mode": fp.old_mode, "new_mode": fp.new_mode},
+        )
+    plan.modes[target] = bits
+    if bits != old_bits:
+        plan.records.setdefault(target, []).append(
+            ChangeRecord(
+                description=f"mode {fp.old_mode or _REGULAR} -> {fp.new_mode}",
+                op="mode",
+                meta={"old_bits": oct(old_bits), "new_bits": oct(bits)},
+            )
+        )
+
+
+# history records -----------------------------------------------------------------------------
+def _records(
+    fp: FilePatch, reports: list[MatchReport], current: TextFile | None
+) -> list[ChangeRecord]:
+    """One change per hunk (edit) for the history, the way the tools record theirs."""
+    if fp.action == FileAction.DELETE:
+        count = len(current) if current is not None else 0
+        return [ChangeRecord(description="delete file", op="delete", old_start=1, old_end=count)]
+    out: list[ChangeRecord] = []
+    for r in reports:
+        edit = fp.edits[r.index] if r.index < len(fp.edits) else None
+        if edit is None:
+            description, op = "create file", "create"
+        elif isinstance(edit.anchor, Hunk):
+            description, op = _hunk_header(edit.anchor), "hunk"
+        else:
+            description, op = edit.label or r.label, "edit"
+        out.append(
+            ChangeRecord(
+                description=description, op=op, old_start=r.orig_start, old_end=r.orig_end,
+                new_start=r.new_start, new_end=r.new_end, meta={"rung": r.rung},
+            )
+        )  # fmt: skip
+    return out
+
+
+def _hunk_header(hunk: Hunk) -> str:
+    """The hunk's ``@@`` line as the patch gave it (numbers, or the OpenAI anchors)."""
+    head = "@@"
+    if hunk.old_start is not None:
+        head += f" -{_span(hunk.old_start, hunk.old_count)}"
+        if hunk.new_start is not None:
+            head += f" +{_span(hunk.new_start, hunk.new_count)}"
+        head += " @@"
+    if hunk.anchors:
+        head += " " + " ".join(hunk.anchors)
+    return head
+
+
+def _span(start: int, count: int | None) -> str:
+    return f"{start}" if count is None or count == 1 else f"{start},{count}"
+
+
+# from plan to changes ------------------------------------------------------------------------
+def _changes(plan: _Plan, syntax: str) -> list[FileChange]:
+    """The workspace changes of a planned patch, each with its diff (rendered once).
+
+    Texts are dropped from the plan as soon as their file is done, so a patch of a large
+    file does not keep the old text, the new text and the new bytes alive together for
+    longer than needed.
+    """
     changes: list[FileChange] = []
     diffs: dict[str, str] = {}
     moved_away = set(plan.moved_from.values())
-    for path, new in plan.current.items():
-        if path in moved_away and new is None:
-            continue  # the move's own change removes it
-        old_bytes, old_sha = plan.original.get(path, (None, None))
-        source = plan.moved_from.get(path)
-        if source is not None:
-            old_bytes, old_sha = plan.original[source]
-        new_bytes = new.encode() if new is not None else None
-        if source is None and new_bytes == old_bytes:
-            continue
-        if source is not None and new is None:
-            continue
-        diffs[path] = _diff(source or path, path, old_bytes, new, plan.regions.get(path))
-        if source is not None:
-            changes.append(
-                FileChange(
-                    path, new_bytes, expected_sha256=old_sha, move_from=source, diff=diffs[path]
-                )
-            )
-        elif old_bytes is None:
-            changes.append(FileChange(path, new_bytes, must_not_exist=True, diff=diffs[path]))
-        else:
-            changes.append(FileChange(path, new_bytes, expected_sha256=old_sha, diff=diffs[path]))
+    by_target = {o.move_to or o.path: o for o in plan.outcomes}
+    for path in list(plan.current):
+        change = _change(plan, path, moved_away, syntax, diffs, by_target.get(path))
+        if change is not None:
+            changes.append(change)
+    plan.current.clear()
     for outcome in plan.outcomes:
         key = outcome.move_to or outcome.path
         outcome.diff = diffs.get(key, "")
@@ -287,18 +690,128 @@ def _changes(plan: _Plan) -> list[FileChange]:
     return changes
 
 
+def _change(
+    plan: _Plan,
+    path: str,
+    moved_away: set[str],
+    syntax: str,
+    diffs: dict[str, str],
+    outcome: FileOutcome | None,
+) -> FileChange | None:
+    new = plan.current[path]
+    plan.current[path] = None
+    if path in moved_away and new is None:
+        return None  # the move's own change removes it
+    source = plan.moved_from.get(path)
+    old = plan.before[source or path]
+    if source is not None and new is None:
+        return None
+    mode_bits = plan.modes.get(path)
+    if source is None and mode_bits is None and _same(old.text, new):
+        return None
+    diff = _diff(source or path, path, old.text, new, plan.regions.get(path))
+    if outcome is not None and outcome.new_mode:
+        # git's header lines, so the diff (and the history) shows the mode change too
+        head = f"diff --git a/{source or path} b/{path}\n"
+        if outcome.old_mode and old.text is not None:
+            head += f"old mode {outcome.old_mode}\nnew mode {outcome.new_mode}\n"
+        else:
+            head += f"new file mode {outcome.new_mode}\n"
+        diff = head + diff
+    diffs[path] = diff
+    if new is not None:
+        _guard(path, old.text, new, syntax, outcome)
+    old.text = None  # diffed and checked: the old text is no longer needed
+    data = _encode(new) if new is not None else None
+    del new
+    records = tuple(plan.records.get(path, ()))
+    if source is not None:
+        return FileChange(
+            path, data, expected_sha256=old.sha256, move_from=source, diff=diff,
+            changes=records, mode_bits=mode_bits,
+        )  # fmt: skip
+    if old.sha256 is None:
+        return FileChange(
+            path, data, must_not_exist=True, diff=diff, changes=records, mode_bits=mode_bits
+        )
+    return FileChange(
+        path, data, expected_sha256=old.sha256, diff=diff, changes=records, mode_bits=mode_bits
+    )
+
+
+def _encode(text: TextFile) -> bytes:
+    """``text.encode()``, emptying ``text`` on the way: it must not be used afterwards.
+
+    Encoding a large file whole holds its lines, its joined text (twice, for a moment)
+    and its bytes at once. Piece by piece from the end, each piece's lines are released
+    once encoded, so the peak stays near the size of the lines alone.
+    """
+    lines, endings = text.lines, text.endings
+    if len(lines) <= _PIECE:
+        return text.encode()
+    pieces: list[bytes] = []
+    while lines:
+        start = max(0, len(lines) - _PIECE)
+        piece = TextFile(lines=lines[start:], endings=endings[start:]).text
+        pieces.append(piece.encode(text.encoding))
+        del lines[start:], endings[start:], piece
+    pieces.append(text.bom)
+    pieces.reverse()
+    return b"".join(pieces)
+
+
+def _same(old: TextFile | None, new: TextFile | None) -> bool:
+    """Whether two existing texts encode to the same bytes (no encoding needed to tell)."""
+    if old is None or new is None:
+        return False
+    return new is old or (
+        new.encoding == old.encoding
+        and new.bom == old.bom
+        and new.lines == old.lines
+        and new.endings == old.endings
+    )
+
+
 def _diff(
     old_path: str,
     new_path: str,
-    old: bytes | None,
+    old: TextFile | None,
     new: TextFile | None,
     regions: list[tuple[int, int, int, int]] | None,
 ) -> str:
-    before = TextFile.decode(old) if old is not None else TextFile()
-    after = new if new is not None else TextFile()
     a = f"a/{old_path}" if old is not None else "/dev/null"
     b = f"b/{new_path}" if new is not None else "/dev/null"
-    return unified_diff(before, after, a, b, regions=regions)
+    return unified_diff(old or TextFile(), new or TextFile(), a, b, regions=regions)
+
+
+def _guard(
+    path: str, old: TextFile | None, new: TextFile, policy: str, outcome: FileOutcome | None
+) -> None:
+    """Run the syntax guard on one file (``reject`` raises: nothing is written)."""
+    if policy == "off":
+        return
+    language = language_for(path)
+    if language is None:
+        return  # no parser for this file type: nothing to check, and no text to join
+    report = _syntax_report(path, old, new, cast(SyntaxPolicy, policy), language)
+    if outcome is not None:
+        outcome.syntax = report.to_dict()
+        warning = report.warning_text()
+        if warning:
+            outcome.notes.append(warning)
+
+
+def _syntax_report(
+    path: str, old: TextFile | None, new: TextFile, policy: SyntaxPolicy, language: str
+) -> SyntaxReport:
+    # a file too large for the check is told without joining its text (each line has
+    # at least its ending)
+    size = len(new) if len(new) > MAX_CHARS else sum(map(len, new.lines)) + len(new)
+    if size > MAX_CHARS:
+        reason = f"file too large for the syntax check (about {size} characters)"
+        return SyntaxReport(language, False, 0.0, reason=reason)
+    before = old.text if old is not None else None
+    return check_edit(path, before, new.text, policy=policy)
 
 
 def _label(plan: _Plan) -> str:

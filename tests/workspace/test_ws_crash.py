@@ -15,6 +15,7 @@ import contextlib
 import os
 import random
 import selectors
+import shutil
 import signal
 import subprocess
 import sys
@@ -27,7 +28,7 @@ from ws_child import CHILD_PATH, commit_next, tree, version_of
 from ws_helpers import files
 
 from patchwright.model import ErrorCode, PatchwrightError
-from patchwright.workspace import FileChange, OsFileSystem, Workspace, sha256_hex
+from patchwright.workspace import FileChange, OsFileSystem, Probe, Workspace, sha256_hex
 from patchwright.workspace.locks import PathLocks
 
 RANDOM_KILLS = 200
@@ -195,7 +196,8 @@ def test_opening_skips_an_orphan_whose_files_are_busy(
 
 
 def test_rollback_forgets_the_recorded_batch(root: Path, state: Path, server: Server) -> None:
-    history = Workspace(root, state_dir=state).history
+    ws = Workspace(root, state_dir=state)
+    history = ws.history
     for step in range(20, 60):  # the first pause after the batch reached history
         pid = server.send(f"step {step}")
         assert server.line() == f"paused {pid} {step}"
@@ -203,6 +205,11 @@ def test_rollback_forgets_the_recorded_batch(root: Path, state: Path, server: Se
             break
         server.kill(pid)
         Workspace(root, state_dir=state)
+        # content files a killed attempt stored stay (content-addressed, harmless) and
+        # would let the next attempt skip their steps; without them every attempt takes
+        # the same steps, so the scan cannot jump past the commit point
+        shutil.rmtree(ws.state_folder / "blobs", ignore_errors=True)
+    assert list((ws.state_folder / "journal").glob("*/manifest.json")), "past the commit point"
     server.kill(pid)
     assert len(Workspace(root, state_dir=state, history=False).recovered) == 1
     assert files(root) == tree(0)
@@ -250,6 +257,10 @@ class FailingFileSystem(OsFileSystem):
     def write_new(self, path: str, data: bytes, mode_bits: int | None) -> None:
         self._step()
         super().write_new(path, data, mode_bits)
+
+    def link(self, src: str, dst: str) -> Probe:
+        self._step()
+        return super().link(src, dst)
 
     def replace(self, src: str, dst: str) -> None:
         self._step()

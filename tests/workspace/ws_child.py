@@ -18,7 +18,8 @@ Modes::
         JSON summary of the stale refusals it met.
 
 The crash scenario (``tree(v)``) is a multi-file change from version ``v`` to ``v + 1``:
-three updates, a move, a creation in a new folder and a deletion.
+three updates, a move, a creation in a new folder, a deletion and the update of a file
+large enough for the history to keep its contents as files (history.FILE_BLOB_MIN).
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ import time
 from pathlib import Path
 
 from patchwright.model.errors import ErrorCode, PatchwrightError
-from patchwright.workspace import FileChange, OsFileSystem, Workspace, sha256_hex
+from patchwright.workspace import FileChange, OsFileSystem, Probe, Workspace, sha256_hex
 
 #: This script, for starting it as a subprocess.
 CHILD_PATH = str(Path(__file__).resolve())
@@ -47,6 +48,7 @@ def tree(v: int) -> dict[str, bytes]:
         "c.txt": f"gamma {v}".encode() * (1 + v % 4),
         f"mv/v{v}.txt": f"moved {v}\n".encode(),
         f"d{v}/new.txt": f"created {v}\n".encode(),
+        "big.txt": "".join(f"big {v} {i}\n" for i in range(8_000)).encode(),
     }
 
 
@@ -74,6 +76,7 @@ def commit_next(ws: Workspace, v: int) -> None:
             ),
             FileChange(f"d{v + 1}/new.txt", new[f"d{v + 1}/new.txt"], must_not_exist=True),
             FileChange(f"d{v}/new.txt", None, expected_sha256=sha256_hex(old[f"d{v}/new.txt"])),
+            FileChange("big.txt", new["big.txt"], expected_sha256=sha256_hex(old["big.txt"])),
         ],
         tool="crash-test",
         meta={"version": v + 1},
@@ -98,6 +101,10 @@ class PausingFileSystem(OsFileSystem):
     def write_new(self, path: str, data: bytes, mode_bits: int | None) -> None:
         self._step()
         super().write_new(path, data, mode_bits)
+
+    def link(self, src: str, dst: str) -> Probe:
+        self._step()
+        return super().link(src, dst)
 
     def replace(self, src: str, dst: str) -> None:
         self._step()

@@ -1,4 +1,9 @@
-"""``patchwright apply``: apply a patch file to a folder, all files or none."""
+"""``patchwright apply``: apply a patch file to a folder, all files or none.
+
+Exit codes: 0 applied (or, with ``--dry-run``, would apply), 1 refused with nothing
+changed (the report says which file and hunk failed, in spec 002's form), 2 usage error
+(unreadable patch file, bad option value, a ``--root`` that is not a folder).
+"""
 
 from __future__ import annotations
 
@@ -36,6 +41,13 @@ def configure_apply(parser: argparse.ArgumentParser) -> None:
         metavar="F",
         help="minimum similarity for fuzzy matches, 0.5-1.0 (default 0.8)",
     )
+    parser.add_argument(
+        "--syntax",
+        default="warn",
+        choices=["off", "warn", "reject"],
+        help="syntax check of changed files that have a parser: warn about errors the "
+        "patch introduces (default), reject the patch, or off",
+    )
     parser.add_argument("--dry-run", action="store_true", help="check only; write nothing")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument(
@@ -71,17 +83,33 @@ def run_apply(args: argparse.Namespace) -> int:
         dry_run=args.dry_run,
         history=not args.no_history,
         max_file_bytes=None if args.max_file_mb is None else int(args.max_file_mb * 2**20),
+        syntax=args.syntax,
     )
+    err = report.error
+    usage = err is not None and err.field in _USAGE_FIELDS
     if args.json:
         print(json.dumps(report.to_dict(), indent=2, ensure_ascii=False))
+    elif usage and err is not None:
+        # a bad argument, not a bad patch: say so the way argparse does
+        print(f"patchwright apply: {_option(err.field)}: {err.message}", file=sys.stderr)
+        if err.hint:
+            print(f"Hint: {err.hint}", file=sys.stderr)
     else:
         out = sys.stdout if report.ok else sys.stderr
         print(report.summary(), file=out)
         if report.ok and report.diff:
             sys.stdout.write(report.diff)
-    if report.error is not None and report.error.field in ("mode", "fuzzy_threshold"):
+    if usage:
         return 2
     return 0 if report.ok else 1
+
+
+# report.error.field values that name a command-line argument, not part of the patch
+_USAGE_FIELDS = ("mode", "fuzzy_threshold", "root", "syntax")
+
+
+def _option(name: str | None) -> str:
+    return "--" + (name or "").replace("_", "-")
 
 
 def _read_patch(name: str) -> str:

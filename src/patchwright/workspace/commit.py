@@ -232,7 +232,7 @@ class _Draft:
 
     record: CommitRecord
     entries: list[JournalEntry]
-    befores: dict[str, bytes]
+    befores: dict[str, FileState]
     writes: dict[str, bytes]
     contents: dict[str, bytes]
 
@@ -260,7 +260,7 @@ class _Draft:
         change = step.change
         before = states[step.subject]
         if before is not None:
-            self.befores[step.subject] = before.data
+            self.befores[step.subject] = before
             self.contents[before.sha256] = before.data
         data = change.data
         action: FileAction
@@ -275,18 +275,22 @@ class _Draft:
             action = "delete" if data is None else "update" if before is not None else "create"
             replaced = before
         after_mode = change.mode_bits
+        after_sha = None
         if data is not None:
             if after_mode is None and before is not None:
                 after_mode = before.mode_bits
+            # hashed once: a large file's hash is a noticeable part of a commit
+            same = before is not None and data is before.data  # a move keeping its content
+            after_sha = before.sha256 if same and before is not None else sha256_hex(data)
             self.writes[step.path] = data
-            self.contents[sha256_hex(data)] = data
+            self.contents[after_sha] = data
         self.entries.append(
             JournalEntry(
                 step.path,
                 temp_name(step.path, batch_id, "pw-tmp") if data is not None else None,
                 replaced.sha256 if replaced is not None else None,
                 replaced.mode_bits if replaced is not None else None,
-                sha256_hex(data) if data is not None else None,
+                after_sha,
                 after_mode if data is not None else None,
             )
         )
@@ -294,7 +298,7 @@ class _Draft:
         return FileCommitRecord(
             file_id=ids.take("f", 1)[0], path=step.path, action=action,
             before_sha256=before.sha256 if before else None,
-            after_sha256=sha256_hex(data) if data is not None else None,
+            after_sha256=after_sha,
             diff=change.diff, move_from=step.source,
             before_mode=before.mode_bits if before else None,
             after_mode=after_mode if data is not None else None,
@@ -342,7 +346,13 @@ def _write(ctx: CommitContext, manifest: Manifest, draft: _Draft) -> CommitRecor
                 fs.fsync_dir(sandbox.abspath(folder))
             record = _with_new_modes(fs, sandbox, draft.record)
             if ctx.history is not None:
-                ctx.history.insert(record, draft.contents)
+                # the before-images are files the history may hard-link, not copy
+                images = {
+                    e.before_sha256: ctx.journal.image(manifest.batch_id, index)
+                    for index, e in enumerate(manifest.entries)
+                    if e.before_sha256 is not None
+                }
+                ctx.history.insert(record, draft.contents, images)
             ctx.journal.commit_point(manifest.batch_id)
         except BaseException as exc:
             _abort(ctx, manifest, exc)

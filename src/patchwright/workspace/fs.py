@@ -8,11 +8,14 @@ block a read) and so the sandbox and the commit logic never call ``os`` directly
 Reading never follows a symlink in the last component (``O_NOFOLLOW``) and never blocks on
 a FIFO (``O_NONBLOCK``); it reports what it found as a :class:`Probe` and the caller
 decides what to refuse. Writing only ever creates new files exclusively (``O_EXCL``) and
-puts them in place with an atomic rename.
+puts them in place with an atomic rename, or adds a hard link to an existing file
+(:meth:`FileSystem.link`, which the journal and the history use to keep a file's old
+content without copying its bytes).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import errno
 import os
 import stat
@@ -34,15 +37,28 @@ class Probe:
         mode_bits: permission bits (``stat.S_IMODE``), ``None`` when missing.
         data: the content, only from :meth:`FileSystem.read_file` on a regular file
             within the size limit.
+        identity: ``(device, inode, size, mtime_ns)``, ``None`` when missing: two probes
+            with the same identity saw the same, unmodified file.
+        nlink: the number of hard links to the file (0 when missing).
     """
 
     kind: Kind
     size: int = 0
     mode_bits: int | None = None
     data: bytes | None = None
+    identity: tuple[int, int, int, int] | None = None
+    nlink: int = 0
 
 
 MISSING = Probe("missing")
+
+# Why a hard link cannot be made (other device, not permitted, not supported): the
+# caller then copies the bytes instead.
+_NO_LINK = frozenset(
+    getattr(errno, name)
+    for name in ("EXDEV", "EPERM", "EACCES", "EMLINK", "ENOTSUP", "EOPNOTSUPP", "ENOSYS")
+    if hasattr(errno, name)
+)
 
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)  # POSIX; elsewhere the sandbox's checks stand alone
 
@@ -78,6 +94,15 @@ class FileSystem(Protocol):
     def write_new(self, path: str, data: bytes, mode_bits: int | None) -> None:
         """Create ``path`` exclusively, write ``data``, set ``mode_bits`` if given, fsync."""
 
+    def link(self, src: str, dst: str) -> Probe:
+        """Hard-link the file at ``src`` (a symlink is not followed) as the new name ``dst``
+        and make that file's content durable (fsync).
+
+        Returns what ``dst`` now is, for the caller to check its ``identity``;
+        :data:`MISSING` when no hard link can be made here (``dst`` on another device,
+        not permitted, not supported), and the caller copies the bytes instead.
+        """
+
     def replace(self, src: str, dst: str) -> None:
         """Atomically rename ``src`` over ``dst``."""
 
@@ -100,14 +125,43 @@ class FileSystem(Protocol):
         """``path`` with every symlink resolved (missing tail components kept)."""
 
 
-def _read_at_most(fd: int, count: int) -> bytes:
+def process_umask() -> int:
+    """The process's umask: the permission bits a new file does not get."""
+    try:
+        # Linux reports it without changing it
+        with open("/proc/self/status", encoding="ascii") as fh:
+            for line in fh:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    mask = os.umask(0o022)  # elsewhere the only way is to set it and put it back
+    os.umask(mask)
+    return mask
+
+
+def _probe_of(st: os.stat_result) -> Probe:
+    return Probe(
+        kind_of(st.st_mode),
+        st.st_size,
+        stat.S_IMODE(st.st_mode),
+        identity=(st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns),
+        nlink=st.st_nlink,
+    )
+
+
+def _read_at_most(fd: int, count: int, expected: int) -> bytes:
+    # one read of the expected size (plus the byte that shows growth) usually gets the
+    # whole file, and joining a single chunk returns it without another copy
     chunks: list[bytes] = []
+    step = expected + 1
     while count > 0:
-        chunk = os.read(fd, min(count, 1 << 20))
+        chunk = os.read(fd, min(count, step))
         if not chunk:
             break
         chunks.append(chunk)
         count -= len(chunk)
+        step = 1 << 20
     return b"".join(chunks)
 
 
@@ -122,7 +176,7 @@ class OsFileSystem:
             return MISSING
         except NotADirectoryError:
             return MISSING
-        return Probe(kind_of(st.st_mode), st.st_size, stat.S_IMODE(st.st_mode))
+        return _probe_of(st)
 
     def read_file(self, path: str, limit: int) -> Probe:
         """See :meth:`FileSystem.read_file`."""
@@ -141,16 +195,18 @@ class OsFileSystem:
                 return self.probe(path)
             raise
         try:
-            st = os.fstat(fd)
-            found = Probe(kind_of(st.st_mode), st.st_size, stat.S_IMODE(st.st_mode))
-            if found.kind != "file" or st.st_size > limit:
+            found = _probe_of(os.fstat(fd))
+            if found.kind != "file" or found.size > limit:
                 return found
-            data = _read_at_most(fd, limit + 1)  # one byte more than allowed shows growth
+            data = _read_at_most(fd, limit + 1, found.size)  # a byte over the limit shows growth
         finally:
             os.close(fd)
+        if len(data) != found.size:
+            # it grew or shrank while being read: no identity, so nothing trusts the stamp
+            found = dataclasses.replace(found, size=len(data), identity=None)
         if len(data) > limit:
-            return Probe("file", len(data), found.mode_bits)
-        return Probe("file", len(data), found.mode_bits, data)
+            return dataclasses.replace(found, data=None)
+        return dataclasses.replace(found, data=data)
 
     def write_new(self, path: str, data: bytes, mode_bits: int | None) -> None:
         """See :meth:`FileSystem.write_new`."""
@@ -166,6 +222,31 @@ class OsFileSystem:
             os.fsync(fd)
         finally:
             os.close(fd)
+
+    def link(self, src: str, dst: str) -> Probe:
+        """See :meth:`FileSystem.link`."""
+        try:
+            os.link(src, dst, follow_symlinks=False)
+        except OSError as exc:
+            if exc.errno in _NO_LINK:
+                return MISSING
+            raise
+        flags = os.O_RDONLY | _NOFOLLOW | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+        try:
+            fd = os.open(dst, flags)
+        except OSError as exc:
+            if exc.errno in (errno.ELOOP, errno.ENXIO, errno.EOPNOTSUPP):
+                return self.probe(dst)  # linked a symlink or a socket: the caller refuses it
+            raise
+        try:
+            found = _probe_of(os.fstat(fd))
+            if found.kind == "file":
+                # the linked file may never have been flushed by whoever wrote it; a
+                # before-image must survive a power cut like a copy would
+                os.fsync(fd)
+        finally:
+            os.close(fd)
+        return found
 
     def replace(self, src: str, dst: str) -> None:
         """See :meth:`FileSystem.replace`."""

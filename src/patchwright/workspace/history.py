@@ -7,7 +7,19 @@ One database per workspace root, in the state folder (see state.py). Tables::
           before_sha256, after_sha256, before_mode, after_mode, diff, meta)
     changes(seq, id, file_id, batch_id, position, key, description, op,
             old_start, old_end, new_start, new_end, meta)
-    blobs(sha256, data)      before and after contents, stored once per distinct content
+    blobs(sha256, data)      small before and after contents, stored once per content
+
+Contents of 64 KiB and more are kept as files beside the database instead,
+``blobs/<sha256>``, written before the batch's rows so a row never names a missing
+content: writing megabytes into SQLite costs them twice (the WAL, then the checkpoint)
+and dominated the commit of a large file. A before-content is hard-linked from the
+commit journal's before-image (the old file itself, see journal.py) when it has no other
+name left, so keeping it costs no copy; an after-content is copied (a link to the file
+in the tree would change with it). Both are fsynced before the rows commit, and SQLite
+runs with ``synchronous=FULL`` (its WAL default), so the history survives a power cut
+as the tree does. Every content file is checked against its SHA256 when read: a damaged
+one is reported, never returned. Stores written before content files existed keep
+working: :meth:`History.content` falls back to the table.
 
 IDs are short and readable (``b-``/``f-``/``c-`` and eight hex digits); they are drawn at
 random and checked against the store before use. ``reverts`` is unique, so a batch can be
@@ -20,19 +32,31 @@ between threads; WAL mode lets readers run while a commit writes.
 from __future__ import annotations
 
 import json
+import posixpath
+import re
+import secrets
 import sqlite3
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import closing, contextmanager
 from pathlib import Path
 from typing import Any
 
 from patchwright.model.errors import ErrorCode, PatchwrightError
+from patchwright.workspace.fs import FileSystem, OsFileSystem
 from patchwright.workspace.records import (
     ChangeCommitRecord,
     CommitRecord,
     FileCommitRecord,
     draw_ids,
+    sha256_hex,
 )
+
+#: Contents at least this large are stored as files, not in the database.
+FILE_BLOB_MIN = 64 * 1024
+_SHA256 = re.compile(r"[0-9a-f]{64}")
+# IDs checked against the store per query (well under SQLite's bound-parameter limit)
+_ID_CHUNK = 500
+_ID_TABLES = {"b": "batches", "f": "files", "c": "changes"}
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS batches (
@@ -74,11 +98,16 @@ class History:
     Args:
         database: the SQLite file (created with its folder on first use).
         timeout: how long to wait for another writer, in seconds.
+        fs: the file system that content files are written through.
     """
 
-    def __init__(self, database: Path, *, timeout: float = 30.0) -> None:
+    def __init__(
+        self, database: Path, *, timeout: float = 30.0, fs: FileSystem | None = None
+    ) -> None:
         self.database = database
         self.timeout = timeout
+        self.fs: FileSystem = fs if fs is not None else OsFileSystem()
+        self.blobs = str(database.parent / "blobs")
         with self._connect() as db:
             db.execute("PRAGMA journal_mode=WAL")
             db.executescript(_SCHEMA)
@@ -98,26 +127,44 @@ class History:
     # writing ---------------------------------------------------------------------------------
     def fresh_ids(self, counts: Mapping[str, int]) -> dict[str, list[str]]:
         """New IDs per prefix (``b``, ``f``, ``c``), unused in the store and distinct."""
-        tables = {"b": "batches", "f": "files", "c": "changes"}
+        ids = draw_ids(counts)
         with self._connect() as db:
+            for prefix, drawn in ids.items():
+                # one query per few hundred IDs, not one per ID: a diff of thousands of
+                # hunks records thousands of changes
+                taken = _existing(db, _ID_TABLES[prefix], drawn)
+                if not taken:
+                    continue
+                kept = [i for i in drawn if i not in taken]
+                more = _redraw(db, _ID_TABLES[prefix], prefix, len(drawn) - len(kept), set(drawn))
+                ids[prefix] = kept + more
+        return ids
 
-            def used(candidate: str) -> bool:
-                query = f"SELECT 1 FROM {tables[candidate[0]]} WHERE id=?"
-                return db.execute(query, (candidate,)).fetchone() is not None
-
-            return draw_ids(counts, used)
-
-    def insert(self, record: CommitRecord, contents: Mapping[str, bytes]) -> None:
+    def insert(
+        self,
+        record: CommitRecord,
+        contents: Mapping[str, bytes],
+        images: Mapping[str, str] | None = None,
+    ) -> None:
         """Record a commit with the contents (by SHA256) its files had before and after.
+
+        ``images`` maps a SHA256 to a file that holds that content and that nothing
+        else writes to (a journal before-image); a large content may be stored as a
+        hard link to it instead of a copy.
 
         Raises:
             PatchwrightError: ``history`` when the store refuses it (for instance the
                 batch it reverts was undone by someone else meanwhile).
+            OSError: a content file could not be written (the commit rolls back and
+                reports it like any other failed write).
         """
+        small = {sha: data for sha, data in contents.items() if len(data) < FILE_BLOB_MIN}
+        large = {sha: data for sha, data in contents.items() if len(data) >= FILE_BLOB_MIN}
+        self._store_files(large, images or {})
         try:
             with self._connect() as db:
                 db.execute("BEGIN IMMEDIATE")
-                self._insert(db, record, contents)
+                self._insert(db, record, small)
         except PatchwrightError as exc:
             if record.reverts and "UNIQUE constraint failed: batches.reverts" in exc.message:
                 raise _error(
@@ -153,6 +200,34 @@ class History:
                   c.old_start, c.old_end, c.new_start, c.new_end, json.dumps(c.meta))
                  for i, c in enumerate(f.changes)],
             )  # fmt: skip
+
+    def _store_files(self, large: Mapping[str, bytes], images: Mapping[str, str]) -> None:
+        """Make every large content durable as ``blobs/<sha256>`` (see module docstring)."""
+        if not large:
+            return
+        fs = self.fs
+        fs.mkdir(self.blobs)
+        added = False
+        for sha, data in large.items():
+            final = posixpath.join(self.blobs, sha)
+            if fs.probe(final).kind == "file":
+                continue  # content-addressed: the same content is already stored
+            image = images.get(sha)
+            # a before-image with another name left (a hard link elsewhere in the tree)
+            # could still be written through that name, so it is copied instead
+            if image is not None and fs.probe(image).nlink == 1:
+                try:
+                    if fs.link(image, final).kind == "file":
+                        added = True
+                        continue
+                except FileExistsError:
+                    continue  # stored meanwhile by another commit
+            temp = posixpath.join(self.blobs, f".{sha}.{secrets.token_hex(4)}.tmp")
+            fs.write_new(temp, data, None)
+            fs.replace(temp, final)
+            added = True
+        if added:
+            fs.fsync_dir(self.blobs)
 
     def delete_batch(self, batch_id: str) -> None:
         """Forget a batch (its commit was rolled back); unknown IDs are ignored."""
@@ -207,6 +282,17 @@ class History:
         """A stored before/after content by its SHA256 (``None`` in, ``None`` out)."""
         if sha256 is None:
             return None
+        if _SHA256.fullmatch(sha256):
+            found = self.fs.read_file(posixpath.join(self.blobs, sha256), 1 << 40)
+            if found.data is not None:
+                if sha256_hex(found.data) != sha256:
+                    raise _error(
+                        f"The history's copy of the content with sha256 {sha256} is damaged "
+                        "(its bytes no longer have that hash).",
+                        "That batch can no longer be undone or shown from history.",
+                        sha256=sha256,
+                    )
+                return found.data
         with self._connect() as db:
             row = db.execute("SELECT data FROM blobs WHERE sha256=?", (sha256,)).fetchone()
         if row is None:
@@ -280,6 +366,28 @@ class History:
     def _change_dict(self, db: sqlite3.Connection, row: sqlite3.Row) -> dict[str, Any]:
         path = db.execute("SELECT path FROM files WHERE id=?", (row["file_id"],)).fetchone()
         return {**_plain(row), "kind": "change", "path": path["path"] if path else None}
+
+
+def _redraw(
+    db: sqlite3.Connection, table: str, prefix: str, count: int, avoid: set[str]
+) -> list[str]:
+    """``count`` more IDs for ``table``, none in ``avoid`` nor in the store."""
+
+    def used(candidate: str) -> bool:
+        return candidate in avoid or bool(_existing(db, table, [candidate]))
+
+    return draw_ids({prefix: count}, used)[prefix]
+
+
+def _existing(db: sqlite3.Connection, table: str, ids: Sequence[str]) -> set[str]:
+    """The IDs of ``ids`` already used in ``table``."""
+    found: set[str] = set()
+    for start in range(0, len(ids), _ID_CHUNK):
+        chunk = list(ids[start : start + _ID_CHUNK])
+        marks = ",".join("?" * len(chunk))
+        rows = db.execute(f"SELECT id FROM {table} WHERE id IN ({marks})", chunk).fetchall()
+        found.update(str(row["id"]) for row in rows)
+    return found
 
 
 def _plain(row: sqlite3.Row) -> dict[str, Any]:

@@ -2,7 +2,7 @@
 
 A commit, holding the locks of all its paths, goes through these steps::
 
-    1. journal/<batch>/before-<i>     the before-image of every file that exists, fsynced
+    1. journal/<batch>/before-<i>     the before-image of every file that exists, durable
     2. journal/<batch>/manifest.json  targets, temp names, before/after hashes and modes,
                                       the folders it will create (written to a temp name,
                                       fsynced, renamed: the manifest is whole or absent)
@@ -27,6 +27,17 @@ are carried over; owner and group are not).
 Rollback only puts a file back when it still holds the content this commit wrote (or
 still misses, for a deletion): a file changed by someone else since is left alone and
 reported, never overwritten.
+
+A before-image is a hard link to the file itself, not a copy of its bytes: the commit
+replaces the file by renaming a new one over it, so the old inode, and the content the
+commit read and checked, stays intact under the journal's name (and costs no copy of a
+large file). The link is taken only when the file on disk is still the one that was read
+(same device, inode, size and mtime) and its content is then fsynced, so the image is as
+durable as a copy would be. When no link can be made (the state folder on another
+device, links not permitted or not supported) or the file changed since it was read, the
+bytes that were read are copied instead. Rollback checks an image's SHA256 before using
+it either way, so an image altered by a writer that ignores the locks is reported, never
+restored.
 """
 
 from __future__ import annotations
@@ -40,7 +51,7 @@ from typing import Any
 
 from patchwright.model.errors import ErrorCode, PatchwrightError
 from patchwright.workspace.fs import FileSystem
-from patchwright.workspace.records import sha256_hex
+from patchwright.workspace.records import FileState, sha256_hex
 
 MANIFEST = "manifest.json"
 _FORMAT = 1
@@ -122,20 +133,38 @@ class Journal:
     def _abs(self, rel: str) -> str:
         return posixpath.join(self.root, rel)
 
+    def image(self, batch_id: str, index: int) -> str:
+        """The before-image of entry ``index`` of a batch (absolute path)."""
+        return posixpath.join(self._batch_dir(batch_id), f"before-{index}")
+
     # writing ---------------------------------------------------------------------------------
-    def start(self, manifest: Manifest, befores: Mapping[str, bytes]) -> None:
-        """Steps 1-2: make the before-images and the manifest durable."""
+    def start(self, manifest: Manifest, befores: Mapping[str, FileState]) -> None:
+        """Steps 1-2: make the before-images and the manifest durable.
+
+        ``befores`` holds each existing file as the commit read it (inside the locks).
+        """
         batch_dir = self._batch_dir(manifest.batch_id)
         self.fs.mkdir(batch_dir)
         self.fs.fsync_dir(self.folder)
         for index, entry in enumerate(manifest.entries):
             if entry.before_sha256 is not None:
-                image = posixpath.join(batch_dir, f"before-{index}")
-                self.fs.write_new(image, befores[entry.path], None)
+                self._keep_before(self.image(manifest.batch_id, index), befores[entry.path])
         staging = posixpath.join(batch_dir, MANIFEST + ".tmp")
         self.fs.write_new(staging, manifest.to_json(), None)
         self.fs.replace(staging, posixpath.join(batch_dir, MANIFEST))
         self.fs.fsync_dir(batch_dir)
+
+    def _keep_before(self, image: str, state: FileState) -> None:
+        """Make ``image`` hold ``state``'s content: a hard link when possible, else a copy."""
+        if state.identity is not None:
+            linked = self.fs.link(self._abs(state.path), image)
+            if linked.identity == state.identity:
+                return
+            if linked.kind != "missing":
+                # the path holds another file (or changed) since it was read: keep the
+                # bytes that were read and checked instead
+                self.fs.unlink(image)
+        self.fs.write_new(image, state.data, None)
 
     def commit_point(self, batch_id: str) -> None:
         """Step 7, first half: remove the manifest; past this the commit stands."""
@@ -220,7 +249,7 @@ class Journal:
         if entry.before_sha256 is None:
             self.fs.unlink(target)
             return "restored"
-        image = posixpath.join(self._batch_dir(batch_id), f"before-{index}")
+        image = self.image(batch_id, index)
         found = self.fs.read_file(image, limit)
         if found.data is None or sha256_hex(found.data) != entry.before_sha256:
             raise PatchwrightError(

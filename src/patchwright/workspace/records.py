@@ -89,12 +89,16 @@ class FileState:
         data: the file's bytes.
         sha256: lowercase hex SHA256 of ``data``.
         mode_bits: permission bits (``stat.S_IMODE``), ``None`` when unknown.
+        identity: the file's ``(device, inode, size, mtime_ns)`` when it was read, so the
+            commit journal can tell whether the file on disk is still the one read (and
+            hard-link it instead of copying its bytes); ``None`` when unknown.
     """
 
     path: str
     data: bytes
     sha256: str
     mode_bits: int | None = None
+    identity: tuple[int, int, int, int] | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)

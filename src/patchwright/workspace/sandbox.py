@@ -198,7 +198,9 @@ class Sandbox:
         self._require_file(rel, found)
         if found.data is None:
             raise self._too_large(rel, found.size)
-        return FileState(rel, found.data, sha256_hex(found.data), found.mode_bits)
+        return FileState(
+            rel, found.data, sha256_hex(found.data), found.mode_bits, identity=found.identity
+        )
 
     def check_size(self, rel: str, data: bytes) -> None:
         """Refuse content over the size limit."""

@@ -78,10 +78,10 @@ class Workspace:
         self._state = paths
         locks = PathLocks(paths.locks, lock_timeout)
         journal = Journal(paths.journal, real_root, self._fs)
-        store = History(paths.database) if history else None
+        store = History(paths.database, fs=self._fs) if history else None
         # a commit recorded by a process that keeps history is forgotten on rollback
         # even by one that does not
-        known = store or (History(paths.database) if paths.database.exists() else None)
+        known = store or (History(paths.database, fs=self._fs) if paths.database.exists() else None)
         recovery = Recovery(journal, locks, known)
         self._ctx = CommitContext(self._sandbox, self._fs, locks, journal, recovery, store)
         self.recovered: list[str] = recovery.recover_all()
@@ -110,6 +110,11 @@ class Workspace:
     def ensure_writable(self) -> None:
         """Raise ``restricted`` with the exact REQ-PATCH-009 text in restricted mode."""
         self._gate.ensure_writable()
+
+    @property
+    def keeps_history(self) -> bool:
+        """Whether commits are recorded in a history (and so can be undone)."""
+        return self._ctx.history is not None
 
     @property
     def history(self) -> History:
@@ -162,6 +167,19 @@ class Workspace:
                 path=rel,
                 details={"similar": similar} if similar else None,
             )
+
+    def read_if_exists(self, path: str) -> FileState | None:
+        """Read a file, or ``None`` when nothing is at ``path``.
+
+        Unlike :meth:`exists` followed by :meth:`read`, something that is not a regular
+        file (a folder, a FIFO, a device) is refused, not taken for a missing file, and
+        the path is resolved and probed once.
+
+        Raises:
+            PatchwrightError: sandbox refusals; ``not_a_file``, ``too_large``.
+        """
+        with self._gate.operation(writing=False):
+            return self._sandbox.read(self._sandbox.resolve(path))
 
     def find_case_insensitive(self, path: str) -> list[str]:
         """Existing files whose path equals ``path`` ignoring case (spec 001 ``docPath``)."""
