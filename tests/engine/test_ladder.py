@@ -142,7 +142,7 @@ def test_ambiguous_exact_lists_lines() -> None:
     err = info.value
     assert err.code == ErrorCode.AMBIGUOUS
     assert err.details["lines"] == [2, 8]
-    assert "2 times" in err.message and "replace_all" in err.hint
+    assert "2 times" in err.message and "more surrounding lines" in err.hint
 
 
 def test_ambiguous_loose_rung_lists_lines() -> None:

@@ -82,3 +82,34 @@ def test_property_round_trip_utf8(text: str) -> None:
 def test_property_round_trip_with_bom(text: str) -> None:
     data = codecs.BOM_UTF8 + text.encode("utf-8")
     assert TextFile.decode(data).encode() == data
+
+
+@pytest.mark.parametrize(
+    ("bom", "name"),
+    [(codecs.BOM_UTF32_LE, "UTF-32-LE"), (codecs.BOM_UTF32_BE, "UTF-32-BE")],
+)
+def test_utf32_is_refused_as_unsupported_encoding(bom: bytes, name: str) -> None:
+    # FF FE 00 00 starts with the UTF-16-LE BOM: without a check of its own the file
+    # decoded as UTF-16 full of NULs.
+    codec = "utf-32-le" if name.endswith("LE") else "utf-32-be"
+    with pytest.raises(PatchwrightError) as info:
+        TextFile.decode(bom + "text\n".encode(codec), path="u32.txt")
+    err = info.value
+    assert err.code == ErrorCode.ENCODING
+    assert name in err.message and "u32.txt" in err.message
+    assert "UTF-8" in err.hint
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        codecs.BOM_UTF8 + b"a\x00b\n",
+        codecs.BOM_UTF16_LE + "a\x00b\n".encode("utf-16-le"),
+        codecs.BOM_UTF16_BE + "a\x00b\n".encode("utf-16-be"),
+    ],
+)
+def test_nul_is_refused_with_a_bom_too(data: bytes) -> None:
+    with pytest.raises(PatchwrightError) as info:
+        TextFile.decode(data)
+    assert info.value.code == ErrorCode.BINARY_FILE
+    assert "NUL" in info.value.message

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import pairwise
 
+from patchwright.engine.compose import compose_exact
 from patchwright.engine.index import LineIndex
 from patchwright.engine.policy import MatchOptions
 from patchwright.engine.resolve import Splice, resolve
@@ -115,8 +116,15 @@ def _against_original(file: TextFile, edits: Sequence[Edit], opts: MatchOptions)
     index = LineIndex(file.lines)
     tagged: list[tuple[int, Splice]] = []
     drift = 0  # how far the model's line numbers are off, learnt from the last hunk
+    fast = opts.use_hints and opts.allows("exact")
     for i, edit in enumerate(edits):
         hunk = edit.anchor
+        splice = _exact_at_hint(file, hunk, drift) if fast else None
+        if splice is not None:
+            assert isinstance(hunk, Hunk) and hunk.old_start is not None
+            drift = splice.start - (hunk.old_start - 1)
+            tagged.append((i, splice))
+            continue
         splices = _resolve_one(file, index, edit, i, opts, shift=drift)
         if isinstance(hunk, Hunk) and hunk.old_start is not None and hunk.old_lines:
             drift = splices[0].start - (hunk.old_start - 1)
@@ -125,6 +133,52 @@ def _against_original(file: TextFile, edits: Sequence[Edit], opts: MatchOptions)
     result = _splice_all(file, tagged, edits)
     result.reports = _as_seen(result.reports, tagged)
     return result
+
+
+def _exact_at_hint(file: TextFile, anchor: object, drift: int) -> Splice | None:
+    """The splice of a diff hunk whose old lines stand exactly where its header (corrected
+    by the drift seen so far) says, with no exact copy close enough to compete; ``None``
+    for anything else, which then goes through the whole ladder.
+
+    Diffs of thousands of hunks are almost all like this, and this path gives the same
+    answer as :func:`~patchwright.engine.locate.locate_block`'s hint fast path followed by
+    :func:`~patchwright.engine.compose.compose`, minus the per-hunk bookkeeping.
+    """
+    if not isinstance(anchor, Hunk) or anchor.old_start is None or anchor.anchors:
+        return None
+    body = anchor.lines
+    pattern = [text for op, text in body if op != "+"]
+    size = len(pattern)
+    if not size:
+        return None
+    lines = file.lines
+    at = max(0, anchor.old_start - 1 + drift)
+    end = at + size
+    total = len(lines)
+    if end > total or lines[at] != pattern[0] or lines[at:end] != pattern:
+        return None
+    if anchor.at_eof and end != total:
+        return None
+    first = pattern[0]
+    for k in range(max(0, at - 3), min(at + 4, total - size + 1)):
+        if k != at and lines[k] == first and lines[k : k + size] == pattern:
+            return None  # a competing copy nearby: the ladder decides (or refuses)
+    ops = body[0].op + body[-1].op
+    if "+" in ops:
+        return None  # open edges are checked (and explained) by the ladder
+    composed = compose_exact(
+        lines,
+        file.endings,
+        body,
+        at,
+        end,
+        file.newline,
+        anchor.no_newline_old,
+        anchor.no_newline_new,
+    )
+    endings = file.endings
+    matched = "".join(map(str.__add__, lines[at:end], endings[at:end]))
+    return Splice(at, end, composed.lines, composed.endings, "exact", 1.0, matched)
 
 
 def _shifted(rep: MatchReport, delta: int) -> MatchReport:
@@ -249,7 +303,7 @@ def _report(i: int, edit: Edit, group: list[tuple[Splice, int, int]]) -> MatchRe
         orig_end=last.end,
         new_start=new_a + 1,
         new_end=new_b,
-        count=len(group),
+        count=sum(s.count for s, _, _ in group),
         matched_text=first.matched_text,
         reindent=first.reindent,
         warnings=warnings,

@@ -59,8 +59,15 @@ def compose(
             when added lines cannot be placed or indented with certainty.
     """
     if match.rung == "exact" and match.spans == identity(match.start, match.end - match.start):
-        return _compose_exact(
-            file_lines, file_endings, body, match, newline, no_newline_old, no_newline_new
+        return compose_exact(
+            file_lines,
+            file_endings,
+            body,
+            match.start,
+            match.end,
+            newline,
+            no_newline_old,
+            no_newline_new,
         )
     shift = _shift_for(file_lines, body, match, same_frame_lines, label)
     if complete:
@@ -158,19 +165,21 @@ def _fill_gap(
     )
 
 
-def _compose_exact(
+def compose_exact(
     file_lines: list[str],
     file_endings: list[str],
     body: Sequence[HunkLine],
-    match: Match,
+    start: int,
+    end: int,
     newline: str,
     no_newline_old: bool,
     no_newline_new: bool,
 ) -> Composed:
-    """The common case, kept cheap: an exact, line-for-line match (no gaps, no shift)."""
+    """The common case, kept cheap: the old lines stand exactly, line for line, at file
+    lines ``[start, end)`` (no gaps, no shift)."""
     out: list[str] = []
     ends: list[str] = []
-    pos = match.start
+    pos = start
     for op, text in body:
         if op == " ":
             out.append(file_lines[pos])
@@ -181,9 +190,9 @@ def _compose_exact(
         else:
             out.append(text)
             ends.append(newline)
-    at_eof = match.end == len(file_lines)
+    at_eof = end == len(file_lines)
     _fix_endings(ends, newline, at_eof, file_endings, no_newline_old, no_newline_new)
-    return Composed(match.start, match.end, out, ends, "", ())
+    return Composed(start, end, out, ends, "", ())
 
 
 def _check_trailing(

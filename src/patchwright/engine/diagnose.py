@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from patchwright.engine import fuzzy
 from patchwright.engine.index import LineIndex
-from patchwright.engine.normalize import PUNCT_TABLE, leading
+from patchwright.engine.normalize import PUNCT_TABLE, leading, unicode_key
 from patchwright.engine.policy import MatchOptions
 from patchwright.model.errors import ErrorCode, PatchwrightError
 
@@ -49,31 +49,60 @@ def not_found(
     threshold = (
         f"; fuzzy threshold {options.fuzzy_threshold:.0%}" if options.allows("fuzzy") else ""
     )
+    where = f"lines {best.start + 1}-{best.end}"
+    hint = (
+        f"Re-read {where} and copy them exactly (same indentation, whitespace and "
+        "punctuation) as the text to replace."
+    )
+    # A region close enough for the fuzzy rung that failed its safety check: say why,
+    # or the model cannot tell what to change about an edit that was "close".
+    rejected = None
+    if options.allows("fuzzy") and best.similarity >= options.fuzzy_threshold:
+        rejected = fuzzy.distrust(index, pattern, best)
+    verdict = ""
+    if rejected is not None:
+        verdict = (
+            f"The closest region ({where}, {best.similarity:.0%} similar) was not accepted: "
+            f"{rejected}. "
+        )
+        hint = (
+            f"Include more unchanged lines or fix the differing ones: re-read {where} and "
+            "copy them exactly (same indentation, whitespace and punctuation)."
+        )
+    details: dict[str, object] = {
+        "edit_label": label,
+        "closest": {
+            "start": best.start + 1,
+            "end": best.end,
+            "similarity": round(best.similarity, 4),
+        },
+        "cause": cause,
+        "diff": diff,
+    }
+    if rejected is not None:
+        details["rejected"] = rejected
     return PatchwrightError(
         ErrorCode.NOT_FOUND,
-        f"{name}old text not found (tried: {tried}{threshold}). The closest region is lines "
-        f"{best.start + 1}-{best.end} ({best.similarity:.0%} similar):\n{diff}\n"
-        f"Likely cause: {cause}. No change was made.",
-        f"Re-read lines {best.start + 1}-{best.end} and copy them exactly (same indentation, "
-        "whitespace and punctuation) as the text to replace.",
-        details={
-            "edit_label": label,
-            "closest": {
-                "start": best.start + 1,
-                "end": best.end,
-                "similarity": round(best.similarity, 4),
-            },
-            "cause": cause,
-            "diff": diff,
-        },
+        f"{name}old text not found (tried: {tried}{threshold}). The closest region is {where} "
+        f"({best.similarity:.0%} similar):\n{diff}\n"
+        f"{verdict}Likely cause: {cause}. No change was made.",
+        hint,
+        details=details,
     )
 
 
 def already_applied_error(
-    index: LineIndex, pattern: Sequence[str], new_lines: Sequence[str], label: str
+    index: LineIndex,
+    pattern: Sequence[str],
+    new_lines: Sequence[str],
+    label: str,
+    *,
+    near: tuple[int, int] | None = None,
 ) -> PatchwrightError | None:
-    """The ``already_applied`` error when the edit's new text is already in the file."""
-    applied = _already_applied(index, pattern, new_lines)
+    """The ``already_applied`` error when the edit's new text is already in the file
+    and its old text is not; ``near`` (file lines ``[start, end)`` where a fuzzy match
+    would put the edit) asks that the new text stand there."""
+    applied = _already_applied(index, pattern, new_lines, near)
     if applied is None:
         return None
     name = f"{label}: " if label else ""
@@ -87,17 +116,37 @@ def already_applied_error(
     )
 
 
+# A new text this short (a closing brace, ``return None``) turns up anywhere: finding it
+# proves nothing about this edit.
+_MIN_APPLIED_LINES = 2
+_MIN_TELLING_CHARS = 4
+
+
 def _already_applied(
-    index: LineIndex, pattern: Sequence[str], new_lines: Sequence[str]
+    index: LineIndex,
+    pattern: Sequence[str],
+    new_lines: Sequence[str],
+    near: tuple[int, int] | None,
 ) -> int | None:
-    if not new_lines or list(new_lines) == list(pattern):
+    """Where the whole new block stands (0-based), when that says "applied before": the
+    block has a few real lines, differs from the old text beyond whitespace, is in the
+    file (where the edit would go, with ``near``) and the old text is not."""
+    new_keys = [unicode_key(line) for line in new_lines]
+    solid = [k for k in new_keys if k]
+    if len(solid) < _MIN_APPLIED_LINES:
         return None
-    if not any(line.strip() for line in new_lines):
+    if not any(sum(ch.isalnum() for ch in k) >= _MIN_TELLING_CHARS for k in solid):
+        return None
+    if new_keys == [unicode_key(line) for line in pattern]:
         return None
     from patchwright.engine.locate import keyed_matches  # locate imports this module lazily
 
     hits = keyed_matches(index, list(new_lines), "unicode", 0)
-    return hits[0].start if hits else None
+    if near is not None:
+        hits = [m for m in hits if m.start < near[1] and near[0] < m.end]
+    if not hits or (pattern and keyed_matches(index, list(pattern), "unicode", 0)):
+        return None
+    return hits[0].start
 
 
 def likely_cause(

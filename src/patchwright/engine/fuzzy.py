@@ -58,16 +58,38 @@ def trustworthy(index: LineIndex, pattern: Sequence[str], region: Region) -> boo
     """Whether a fuzzy region is safe to edit: enough lines, and at least half of the
     non-blank lines found as they are (whitespace and punctuation aside). Short or mostly
     rewritten text is too easy to match in the wrong place."""
+    return distrust(index, pattern, region) is None
+
+
+def distrust(index: LineIndex, pattern: Sequence[str], region: Region) -> str | None:
+    """Why a fuzzy region is not safe to edit (see :func:`trustworthy`), as a clause a
+    refusal can quote; ``None`` when it is safe."""
     solid = [(p, s) for p, s in zip(pattern, region.spans) if unicode_key(p) and not is_elision(p)]
     if len(solid) < _MIN_FUZZY_LINES:
-        return False
+        return (
+            f"it has fewer than {_MIN_FUZZY_LINES} non-blank lines, too few to place by similarity"
+        )
     exact = [
         p for p, (a, b) in solid if b == a + 1 and unicode_key(index.lines[a]) == unicode_key(p)
     ]
+    if len(exact) * 2 < len(solid):
+        return (
+            f"fewer than half of its lines match exactly ({len(exact)} of {len(solid)}), "
+            "so the location is not certain"
+        )
     # Braces and keywords match anywhere: at least one line that says something must be
     # found as it is.
-    telling = [p for p in exact if sum(ch.isalnum() for ch in p) >= 4]
-    return len(exact) * 2 >= len(solid) and bool(telling) and not _slid(index, pattern, region)
+    if not any(sum(ch.isalnum() for ch in p) >= 4 for p in exact):
+        return (
+            "only short lines such as braces or keywords match exactly, and they could "
+            "stand anywhere"
+        )
+    if _slid(index, pattern, region):
+        return (
+            "a line that matches only approximately has an exact twin close by, so the "
+            "lines may be paired with the wrong neighbours"
+        )
+    return None
 
 
 def _slid(index: LineIndex, pattern: Sequence[str], region: Region) -> bool:

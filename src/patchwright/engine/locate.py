@@ -160,9 +160,9 @@ def locate_or_refuse(
     at_eof: bool = False,
     lo: int = 0,
 ) -> Match:
-    """:func:`locate_block`, but an edit whose new text is already there is refused
-    before the fuzzy rung could apply it a second time, and a miss raises the
-    explanatory ``not_found`` error."""
+    """:func:`locate_block`, but a fuzzy match where the edit's new text already stands
+    is refused (it would apply the edit a second time), and a miss raises the
+    explanatory ``not_found`` (or ``already_applied``) error."""
     from patchwright.engine.diagnose import already_applied_error, not_found
 
     loose = [r for r in options.rungs if r != "fuzzy"]
@@ -172,14 +172,21 @@ def locate_or_refuse(
         )
         if match is not None:
             return match
-    applied = already_applied_error(index, pattern, new_lines, label)
-    if applied is not None:
-        raise applied
     if options.allows("fuzzy"):
-        match = locate_block(
-            index, pattern, options, hint, label=label, at_eof=at_eof, lo=lo, rungs=("fuzzy",)
-        )
+        try:
+            match = locate_block(
+                index, pattern, options, hint, label=label, at_eof=at_eof, lo=lo, rungs=("fuzzy",)
+            )
+        except PatchwrightError:
+            applied = already_applied_error(index, pattern, new_lines, label)
+            if applied is not None:
+                raise applied from None
+            raise
         if match is not None:
+            near = (match.start, match.end)
+            applied = already_applied_error(index, pattern, new_lines, label, near=near)
+            if applied is not None:
+                raise applied
             return match
     raise not_found(index, pattern, new_lines, label, options)
 

@@ -108,3 +108,25 @@ def strip_line_numbers(lines: list[str]) -> list[str] | None:
         previous = number
         out.append(line[match.end() :])
     return out
+
+
+def strip_number_prefixes(lines: list[str]) -> list[str] | None:
+    """Remove ``read_file``-style number prefixes when every non-blank line has one.
+
+    For the new text of an edit whose search text was numbered: the model pasted from
+    the same numbered view, and lines it added carry whatever numbers it made up, so
+    the numbers need not be consecutive. Blank lines are kept as they are. Returns
+    ``None`` when some non-blank line has no prefix (or no line has one).
+    """
+    out: list[str] = []
+    seen = False
+    for line in lines:
+        match = _NUMBER_PREFIX.match(line)
+        if match is None:
+            if line.strip():
+                return None
+            out.append(line)
+            continue
+        seen = True
+        out.append(line[match.end() :])
+    return out if seen else None

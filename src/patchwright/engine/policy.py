@@ -22,7 +22,12 @@ RUNGS: tuple[str, ...] = (
 )
 
 # strict: the text must be there (line endings aside, which are not part of the text a
-# model sees); tolerant: whitespace and punctuation damage; fuzzy: similarity too.
+# model sees); tolerant: whitespace damage, and (each with a warning saying what was
+# tolerated, see resolve.tolerated) a changed edge line, typographic punctuation and
+# "..." elisions; fuzzy: similarity too. Tolerant keeps the non-whitespace rungs because
+# the string-replacement tools built on it need them (spec 000 asks for trimmed first
+# and last lines); the warnings keep spec 002's reader, who expects whitespace only,
+# informed.
 _MODE_RUNGS: dict[str, tuple[str, ...]] = {
     "strict": ("exact", "newline"),
     "tolerant": RUNGS[:-1],
@@ -35,9 +40,10 @@ class MatchOptions:
     """How hard the engine may try to find an anchor.
 
     Attributes:
-        mode: ``strict`` (exact text, any line endings), ``tolerant`` (also whitespace,
-            indentation, trimmed edges, typographic punctuation, ``...`` elisions) or
-            ``fuzzy`` (also similarity at or above ``fuzzy_threshold``).
+        mode: ``strict`` (exact text, any line endings), ``tolerant`` (also whitespace
+            and indentation; trimmed edges, typographic punctuation and ``...`` elisions
+            with a warning) or ``fuzzy`` (also similarity at or above
+            ``fuzzy_threshold``, with a warning).
         fuzzy_threshold: minimum similarity for the fuzzy rung, 0.5 to 1.0.
         use_hints: let hunk line numbers settle an ambiguous location when the other
             candidates are clearly farther away.

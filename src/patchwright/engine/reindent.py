@@ -166,3 +166,33 @@ def choose_frame(
         if b_shift >= 2 and not b_keep and shifted_on_grid == len(solid) > on_grid:
             return True
     return None
+
+
+def replacement_shift(old: Sequence[str], found: Sequence[str], new: Sequence[str]) -> Shift | None:
+    """The shift to give a complete replacement text whose old text matched shifted.
+
+    For an old-text/new-text pair that shares no line, :func:`choose_frame` has no
+    evidence and would refuse. But when the new text starts at the same indentation
+    as the old text, and that base indentation is what the shift moves, the model wrote
+    both in one (wrong) frame: the new text moves with the old. ``None`` otherwise
+    (no consistent shift, a shared line, or another base: the edit may be meant to
+    change the nesting, which only the usual evidence can tell).
+
+    Args:
+        old: the model's old lines; found: the file lines they matched, line for line;
+        new: the model's new lines.
+    """
+    solid_old = [line for line in old if not is_blank(line)]
+    solid_new = [line for line in new if not is_blank(line)]
+    if not solid_old or not solid_new:
+        return None
+    if {line.strip() for line in solid_old} & {line.strip() for line in solid_new}:
+        return None
+    shift = detect_shift(old, found)
+    if shift is None or shift.is_identity:
+        return None
+    base, file_base = min(shift.mapping, key=lambda m: indent_width(m[0], shift.tab))
+    if base == file_base:
+        return None
+    new_base = min((leading(n) for n in solid_new), key=lambda i: indent_width(i, shift.tab))
+    return shift if new_base == base else None

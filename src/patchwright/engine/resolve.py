@@ -8,15 +8,31 @@ Nothing is mutated here: each anchor kind becomes one or more :class:`Splice` va
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from difflib import SequenceMatcher
 
 from patchwright.engine.compose import compose
 from patchwright.engine.diagnose import not_found
 from patchwright.engine.index import LineIndex
-from patchwright.engine.locate import Hint, Match, locate_or_refuse, loosely_equal
-from patchwright.engine.normalize import PUNCT_TABLE, strip_key, strip_line_numbers
+from patchwright.engine.locate import (
+    Hint,
+    Match,
+    identity,
+    keyed_matches,
+    locate_block,
+    locate_or_refuse,
+    loosely_equal,
+)
+from patchwright.engine.normalize import (
+    PUNCT_TABLE,
+    is_elision,
+    strip_key,
+    strip_line_numbers,
+    strip_number_prefixes,
+    unicode_key,
+)
 from patchwright.engine.policy import MatchOptions
+from patchwright.engine.reindent import replacement_shift
 from patchwright.model.edits import (
     BeginningOfFile,
     Edit,
@@ -38,6 +54,8 @@ class Splice:
     Attributes:
         keep_eof: the edit did not say anything about the final newline, so the file's
             state (with or without one) must survive it.
+        count: occurrences of a text anchor this splice replaces (several when
+            ``replace_all`` matches more than once on one line).
     """
 
     start: int
@@ -51,6 +69,7 @@ class Splice:
     warnings: tuple[str, ...] = ()
     keep_eof: bool = False
     extra: dict[str, object] = field(default_factory=dict)
+    count: int = 1
 
 
 def resolve(
@@ -179,21 +198,45 @@ def _hunk(
     hint = None
     if hunk.old_start is not None:
         hint = Hint(max(0, hunk.old_start - 1 + hint_shift))
-    lo = _after_anchors(index, hunk.anchors)
     if not pattern:
         return _pure_insertion(file, hunk, hint, label)
-    match = locate_or_refuse(
-        index, pattern, hunk.new_lines, options, hint, label=label, at_eof=hunk.at_eof, lo=lo
-    )
+    scope = _anchor_scope(index, hunk.anchors)
+    try:
+        match = locate_or_refuse(
+            index,
+            pattern,
+            hunk.new_lines,
+            options,
+            hint,
+            label=label,
+            at_eof=hunk.at_eof,
+            lo=scope.lo,
+        )
+    except PatchwrightError as err:
+        if err.code != ErrorCode.AMBIGUOUS:
+            raise
+        err.hint = _HUNK_AMBIGUITY_HINT  # a diff has no replace_all
+        if not hunk.anchors:
+            raise
+        picked = None if scope.missing else _first_in_scope(index, pattern, options, err, scope)
+        if picked is None:
+            if scope.missing:
+                err.message += (
+                    f" The @@ anchor line(s) {_quoted(scope.missing)} were not found in the "
+                    "file (in order), so they could not narrow the search."
+                )
+            raise
+        match = picked
     _check_open_edges(hunk, match, len(file.lines), label)
     try:
-        return _compose_splice(
+        splice = _compose_splice(
             file, hunk.lines, match, label, hunk.no_newline_old, hunk.no_newline_new
         )
     except PatchwrightError as err:
         if err.code != ErrorCode.NOT_FOUND:
             raise
         raise not_found(index, pattern, hunk.new_lines, label, options) from None
+    return _noted(splice, _scope_warnings(scope, match, label))
 
 
 def _compose_splice(
@@ -219,6 +262,8 @@ def _compose_splice(
         label=label,
     )
     warnings = list(composed.warnings)
+    pattern = [hl.text for hl in body if hl.op != "+"]
+    warnings += tolerated(file.lines, pattern, match, label)
     if match.rung == "fuzzy":
         warnings.append(
             f"{label or 'edit'} applied via fuzzy match "
@@ -238,6 +283,46 @@ def _compose_splice(
         tuple(warnings),
     )
     return _with_matched(splice, file)
+
+
+def tolerated(
+    file_lines: Sequence[str], pattern: Sequence[str], match: Match, label: str
+) -> list[str]:
+    """Warnings saying what a rung beyond whitespace tolerated to find ``match``.
+
+    Whitespace rungs say nothing (the text is there); trimmed edges, punctuation and
+    ``...`` elisions accepted text that is *not* in the file, and the model should know
+    which of its lines stood for what (the fuzzy rung warns on its own)."""
+    name = label or "edit"
+    if match.rung == "unicode":
+        return [_unicode_warning(label)]
+    if match.rung == "elision":
+        runs = [(a, b) for p, (a, b) in zip(pattern, match.spans) if is_elision(p) and b > a]
+        where = ", ".join(f"{a + 1}-{b}" if b > a + 1 else f"{a + 1}" for a, b in runs)
+        count = sum(b - a for a, b in runs)
+        return [
+            f"{name}: '...' in your text stood for {count} line(s) of the file "
+            f"(line(s) {where}), matched without being shown"
+        ]
+    if match.rung != "trimmed_edges":
+        return []
+    out: list[str] = []
+    edges = {0: "first", len(pattern) - 1: "last"}  # one entry for a one-line pattern
+    for i, which in edges.items():
+        a, b = match.spans[i]
+        if b != a + 1 or unicode_key(pattern[i]) == unicode_key(file_lines[a]):
+            continue
+        out.append(
+            f"{name}: matched although its {which} line differs from the file: line "
+            f"{a + 1} is {_short(file_lines[a])}, your text has {_short(pattern[i])}; "
+            "that file line was taken as the one meant"
+        )
+    return out
+
+
+def _short(line: str) -> str:
+    text = line.strip()
+    return repr(text if len(text) <= 50 else text[:47] + "...")
 
 
 def _check_open_edges(hunk: Hunk, match: Match, size: int, label: str) -> None:
@@ -278,24 +363,105 @@ def file_line_preview(size: int, match: Match) -> str:
     return "end of file" if match.end >= size else "more lines follow"
 
 
-def _after_anchors(index: LineIndex, anchors: tuple[str, ...]) -> int:
-    """First line after the ``@@ anchor`` lines, found in order (0 when there are none)."""
+_HUNK_AMBIGUITY_HINT = (
+    "Include more unchanged lines around the change so the hunk matches exactly one "
+    "place, or give the right line numbers (unified diffs) or an @@ line naming the "
+    "enclosing class or function (OpenAI patches)."
+)
+
+
+@dataclass(frozen=True)
+class _Scope:
+    """What a hunk's ``@@`` anchor lines (OpenAI patch format) say about its place.
+
+    Attributes:
+        lo: the first line after the last anchor found (0 when none was found).
+        hi: the next line, from ``lo`` on, where one of the found anchor lines occurs
+            again: the anchored region ends there (the file's length when none does).
+        missing: anchors not found in the file (after the ones before them).
+    """
+
+    lo: int
+    hi: int
+    missing: tuple[str, ...]
+
+
+def _anchor_scope(index: LineIndex, anchors: tuple[str, ...]) -> _Scope:
+    """Find the anchors in order, each after the previous one."""
     lo = 0
+    found: list[str] = []
+    missing: list[str] = []
     for anchor in anchors:
         want = strip_key(anchor)
         if not want:
             continue
-        hits = [i for i in index.line_starts(want) if i >= lo and strip_key(index.lines[i]) == want]
-        if not hits:
-            hits = [
-                i
-                for i in index.line_starts(want)
-                if i >= lo and strip_key(index.lines[i]).startswith(want)
-            ]
-        if not hits:
-            return 0  # the anchor is only a hint; the hunk's own lines decide
-        lo = hits[0] + 1
-    return lo
+        hit = _anchor_line(index, want, lo)
+        if hit is None:
+            missing.append(want)  # reported, never silently dropped
+            continue
+        found.append(want)
+        lo = hit + 1
+    hits = (_anchor_line(index, want, lo) for want in found)
+    hi = min((h for h in hits if h is not None), default=len(index.lines))
+    return _Scope(lo, hi, tuple(missing))
+
+
+def _anchor_line(index: LineIndex, want: str, lo: int) -> int | None:
+    """The first line from ``lo`` on that is the anchor (or, failing that, starts with
+    it: models shorten long signatures)."""
+    starts = [i for i in index.line_starts(want) if i >= lo]
+    for exact in (True, False):
+        for i in starts:
+            key = strip_key(index.lines[i])
+            if key == want if exact else key.startswith(want):
+                return i
+    return None
+
+
+def _first_in_scope(
+    index: LineIndex,
+    pattern: Sequence[str],
+    options: MatchOptions,
+    err: PatchwrightError,
+    scope: _Scope,
+) -> Match | None:
+    """Settle an ambiguous anchored hunk: the first candidate after the last anchor wins
+    when it lies in the anchored region (before the anchor chain occurs again), as the
+    format means; ``None`` when that does not single one out."""
+    lines = err.details.get("lines")
+    rung = err.details.get("rung")
+    if not isinstance(lines, list) or not isinstance(rung, str) or not lines:
+        return None
+    starts = sorted(int(n) - 1 for n in lines)
+    # Candidates before the anchors come from the search of the whole file: the block
+    # was not found after them, so the anchors do not help.
+    if starts[0] < scope.lo or starts[0] >= scope.hi:
+        return None
+    # The first candidate alone: the lines before the next one (an overlapping next
+    # candidate leaves it no room, and the ambiguity stands).
+    cut = starts[1] if len(starts) > 1 else len(index.lines)
+    sub = LineIndex(index.lines[:cut])
+    match = locate_block(sub, pattern, options, None, lo=starts[0], rungs=(rung,))
+    return match if match is not None and match.start == starts[0] else None
+
+
+def _scope_warnings(scope: _Scope, match: Match, label: str) -> tuple[str, ...]:
+    name = label or "hunk"
+    notes = [
+        f"{name}: @@ anchor {_quoted((a,))} was not found in the file; the hunk was "
+        "placed by its own lines"
+        for a in scope.missing
+    ]
+    if scope.lo and match.end < scope.lo:
+        notes.append(
+            f"{name}: matched at line {match.start + 1}, above its @@ anchor line "
+            f"{scope.lo}; the anchor was not used"
+        )
+    return tuple(notes)
+
+
+def _quoted(items: Sequence[str]) -> str:
+    return ", ".join(repr(t) for t in items)
 
 
 def _pure_insertion(file: TextFile, hunk: Hunk, hint: Hint | None, label: str) -> Splice:
@@ -345,35 +511,113 @@ def _old_text(
         )
     if anchor.whole_lines and not anchor.replace_all:
         return [_line_mode(file, index, anchor, replacement, label, options)]
-    spans = _char_matches(index, text)
+    final_newline = file.ends_with_newline
+    every = not anchor.replace_all  # a single edit must be unique, overlaps included
+    spans = _char_matches(index, text, final_newline, every)
     rung = "exact" if "\r" not in text and not file.has_cr else "newline"
+    warnings: tuple[str, ...] = ()
     if not spans:
-        numbered = strip_line_numbers(text.split("\n"))
+        numbered = _unnumbered(text)
         if numbered is not None:
-            spans = _char_matches(index, "\n".join(numbered))
+            spans = _char_matches(index, numbered, final_newline, every)
             rung = "exact"
             if spans:
-                text = "\n".join(numbered)
+                text = numbered
+                replacement, warnings = _unnumbered_replacement(replacement, label)
     if not spans and options.allows("unicode"):
-        spans = _folded_matches(index, text)
+        spans = _folded_matches(index, text, final_newline, every)
         rung = "unicode"
+        if spans and every and _whole_lines(index.joined, spans):
+            # Whole lines matched loosely: as lines, unchanged ones keep the file's
+            # punctuation (a literal replacement would rewrite them all).
+            return [_line_mode(file, index, anchor, replacement, label, options)]
+        if spans:
+            warnings = (*warnings, _unicode_warning(label))
     if spans:
-        return _char_splices(file, index, spans, text, replacement, anchor, label, rung)
+        return _char_splices(file, index, spans, text, replacement, anchor, label, rung, warnings)
     return [_line_mode(file, index, anchor, replacement, label, options)]
 
 
-def _char_matches(index: LineIndex, text: str) -> list[tuple[int, int]]:
+def _whole_lines(joined: str, spans: list[tuple[int, int]]) -> bool:
+    """Whether every span starts at a line start and ends at a line end (or newline)."""
+    size = len(joined)
+    for a, b in spans:
+        if a and joined[a - 1] != "\n":
+            return False
+        if b < size and joined[b - 1] != "\n" and joined[b] != "\n":
+            return False
+    return True
+
+
+def _unnumbered(text: str) -> str | None:
+    """``text`` without ``read_file`` line-number prefixes (``None`` when not numbered).
+
+    A final newline is not a line of its own: ``"  1\ta\n  2\tb\n"`` is numbered."""
+    final = "\n" if text.endswith("\n") else ""
+    lines = strip_line_numbers(text[: len(text) - len(final)].split("\n"))
+    return None if lines is None else "\n".join(lines) + final
+
+
+def _unnumbered_replacement(replacement: str, label: str) -> tuple[str, tuple[str, ...]]:
+    """The replacement of a numbered search text, without its own number prefixes when
+    every non-empty line carries one (pasted from the same numbered view; added lines
+    may carry any number), with a warning saying so; else unchanged."""
+    final = "\n" if replacement.endswith("\n") else ""
+    lines = strip_number_prefixes(replacement[: len(replacement) - len(final)].split("\n"))
+    if lines is None:
+        return replacement, ()
+    warning = (
+        f"{label or 'edit'}: line-number prefixes (as read_file shows them) were removed "
+        "from the new text, as from the text to replace; the file gets the lines without them"
+    )
+    return "\n".join(lines) + final, (warning,)
+
+
+def _unicode_warning(label: str) -> str:
+    return (
+        f"{label or 'edit'}: matched with typographic punctuation (curly quotes, dashes, "
+        "special spaces) taken as plain ASCII; unchanged text keeps the file's characters"
+    )
+
+
+def _char_matches(
+    index: LineIndex, text: str, final_newline: bool, overlapping: bool
+) -> list[tuple[int, int]]:
     needle = text.replace("\r\n", "\n").replace("\r", "\n")
-    hay = index.joined
+    return _find_all(index.joined, needle, final_newline, overlapping)
+
+
+def _find_all(
+    hay: str, needle: str, final_newline: bool, overlapping: bool
+) -> list[tuple[int, int]]:
+    """Occurrences of ``needle`` in the joined text followed by its final newline when
+    the file has one: every one when ``overlapping`` (to tell whether a text is unique,
+    ``"a\na\n"`` occurs twice in ``"a\na\na\n"``), else left to right without overlap
+    (what ``str.replace`` replaces).
+
+    The joined text carries no final newline, so a needle ending in ``"\n"`` would
+    never match a copy on the last line; instead of copying the whole text to append
+    one, that last possible occurrence is checked on its own (its end offset is then
+    ``len(hay) + 1``).
+    """
     found: list[tuple[int, int]] = []
+    step = 1 if overlapping else len(needle)
     pos = hay.find(needle)
     while pos != -1:
         found.append((pos, pos + len(needle)))
-        pos = hay.find(needle, pos + len(needle))
+        pos = hay.find(needle, pos + step)
+    if final_newline and needle.endswith("\n"):
+        tail = needle[:-1]
+        at = len(hay) - len(tail)
+        free = (found[-1][0] + 1 if overlapping else found[-1][1]) if found else 0
+        if at >= free and hay.endswith(tail):
+            found.append((at, len(hay) + 1))
     return found
 
 
-def _folded_matches(index: LineIndex, text: str) -> list[tuple[int, int]]:
+def _folded_matches(
+    index: LineIndex, text: str, final_newline: bool, overlapping: bool
+) -> list[tuple[int, int]]:
     """Exact search with typographic punctuation folded, only where folding keeps lengths
     (so offsets in the folded text are offsets in the file)."""
     folded = index.folded
@@ -382,12 +626,7 @@ def _folded_matches(index: LineIndex, text: str) -> list[tuple[int, int]]:
     needle = text.replace("\r\n", "\n").translate(PUNCT_TABLE)
     if len(needle) != len(text.replace("\r\n", "\n")):
         return []
-    found: list[tuple[int, int]] = []
-    pos = folded.find(needle)
-    while pos != -1:
-        found.append((pos, pos + len(needle)))
-        pos = folded.find(needle, pos + len(needle))
-    return found
+    return _find_all(folded, needle, final_newline, overlapping)
 
 
 def _char_splices(
@@ -399,72 +638,128 @@ def _char_splices(
     anchor: OldText,
     label: str,
     rung: str,
+    warnings: tuple[str, ...] = (),
 ) -> list[Splice]:
     if len(spans) > 1 and not anchor.replace_all:
-        lines = [index.line_of(a) + 1 for a, _ in spans]
+        lines = _line_numbers(index, [a for a, _ in spans])
         if anchor.hint_line is not None:
             best = sorted(lines, key=lambda ln: abs(ln - anchor.hint_line))  # type: ignore[operator]
             d1, d2 = abs(best[0] - anchor.hint_line), abs(best[1] - anchor.hint_line)
             if d1 <= 100 and d2 >= 2 * d1 + 4:
                 spans = [spans[lines.index(best[0])]]
         if len(spans) > 1:
-            raise _ambiguous_text(text, lines, label)
-    out = []
-    for a, b in spans:
-        out.append(_char_splice(file, index, a, b, replacement, rung))
+            raise _ambiguous_text(text, lines, label, anchor.replace_all_supported)
+    return _literal_splices(file, index, spans, replacement, rung, warnings)
+
+
+def _line_numbers(index: LineIndex, positions: list[int]) -> list[int]:
+    """1-based lines of ascending offsets in ``joined``, counting newlines once."""
+    out: list[int] = []
+    line = last = 0
+    for pos in positions:
+        line += index.joined.count("\n", last, pos)
+        last = pos
+        out.append(line + 1)
     return out
 
 
-def _ambiguous_text(text: str, lines: list[int], label: str) -> PatchwrightError:
+def ambiguity_hint(replace_all_supported: bool) -> str:
+    """How to fix an ambiguous text anchor, naming ``replace_all`` only where it exists."""
+    if replace_all_supported:
+        return (
+            "Include more surrounding lines so the text occurs exactly once, or set "
+            "replace_all=true if every occurrence should change."
+        )
+    return (
+        "Include more surrounding lines (copied exactly from the file) so the text "
+        "occurs exactly once."
+    )
+
+
+def _ambiguous_text(
+    text: str, lines: list[int], label: str, replace_all_supported: bool
+) -> PatchwrightError:
     shown = text if len(text) <= 60 else text[:57] + "..."
     where = ", ".join(map(str, lines[:10]))
     return PatchwrightError(
         ErrorCode.AMBIGUOUS,
         f"{label + ': ' if label else ''}{shown!r} appears {len(lines)} times "
         f"(lines {where}). No change was made.",
-        "Use replace_all=true or provide more context so the text occurs exactly once.",
+        ambiguity_hint(replace_all_supported),
         details={"lines": lines, "count": len(lines)},
     )
 
 
-def _char_splice(
-    file: TextFile, index: LineIndex, a: int, b: int, replacement: str, rung: str
-) -> Splice:
-    """Replace characters ``[a, b)`` of the joined text, rewriting only the lines they touch."""
+def _literal_splices(
+    file: TextFile,
+    index: LineIndex,
+    spans: list[tuple[int, int]],
+    replacement: str,
+    rung: str,
+    warnings: tuple[str, ...],
+) -> list[Splice]:
+    """Replace the characters of each span (offsets in ``joined``, non-overlapping and
+    ascending) as ``str.replace`` would, rewriting only the lines they touch.
+
+    Matches on one line, or joined into one line because a match ate a newline that the
+    replacement does not give back, share one splice (two splices of one line would
+    both rewrite it). The one deliberate difference from ``str.replace``: a match that
+    ends with the file's final newline keeps the file ending with one, unless the
+    replacement deletes those lines altogether.
+    """
     joined = index.joined
-    first = joined.count("\n", 0, a)
-    last = first + joined.count("\n", a, b)
-    eats_newline = b > a and joined[b - 1] == "\n"
-    if eats_newline:
-        last -= 1
-    line_start = joined.rfind("\n", 0, a) + 1
-    prefix = joined[line_start:a]
-    end_of_last = joined.find("\n", b) if not eats_newline else b - 1
-    if end_of_last == -1:
-        end_of_last = len(joined)
-    suffix = "" if eats_newline else joined[b:end_of_last]
+    size = len(joined)
+    # Offsets past the end stand for the final newline (see _find_all): give it to the
+    # text only then, since copying a large file's text costs.
+    hay = joined + "\n" if spans[-1][1] > size else joined
     rep = replacement.replace("\r\n", "\n").replace("\r", "\n")
-    segment = prefix + rep + suffix
-    last_ending = file.endings[last] if file.lines else ""
-    if eats_newline and not segment.endswith("\n") and last + 1 < len(file.lines):
-        # "a\n" replaced by "b" joins the next line, exactly as the literal text says.
-        last += 1
-        segment += file.lines[last]
-        last_ending = file.endings[last]
-    elif eats_newline and segment.endswith("\n"):
-        segment = segment[:-1]
-    elif eats_newline and segment == "" and last + 1 >= len(file.lines):
-        pass
-    lines = segment.split("\n") if (segment or not eats_newline) else []
     nl = file.newline
-    endings = [nl] * len(lines)
-    if endings:
-        endings[-1] = last_ending
-    matched = "".join(
-        line + end
-        for line, end in zip(file.lines[first : last + 1], file.endings[first : last + 1])
-    )
-    return Splice(first, last + 1, lines, endings, rung, 1.0, joined[a:b] if matched else "")
+    out: list[Splice] = []
+    line_no = counted = 0  # line number of offset ``counted``, advanced incrementally
+    i = 0
+    while i < len(spans):
+        seg_start = hay.rfind("\n", 0, spans[i][0]) + 1
+        line_no += hay.count("\n", counted, seg_start)
+        counted = seg_start
+        first_span = spans[i]
+        pieces: list[str] = []
+        cursor = seg_start
+        count = 0
+        while True:
+            a, b = spans[i]
+            i += 1
+            count += 1
+            pieces += [hay[cursor:a], rep]
+            cursor = b
+            if hay[b - 1] == "\n":
+                produced = "".join(pieces)
+                if not produced or produced.endswith("\n") or b > size:
+                    # The new text stands at a line boundary (or the file's end): the
+                    # splice can end with the line whose newline the match ate.
+                    ate, end_pos = True, b
+                    break
+                # "a\n" replaced by "b" runs on into the next line, as the text says.
+            line_end = hay.find("\n", cursor)
+            if line_end == -1:
+                line_end = size
+            if i < len(spans) and spans[i][0] <= line_end:
+                continue  # the next match touches this line too
+            pieces.append(hay[cursor:line_end])
+            ate, end_pos = False, line_end
+            break
+        produced = "".join(pieces)
+        last = line_no + hay.count("\n", seg_start, end_pos - 1 if ate else end_pos)
+        lines: list[str] = []  # stays empty when whole lines are deleted
+        if produced or not ate:
+            lines = (produced[:-1] if ate and produced.endswith("\n") else produced).split("\n")
+        endings = [nl] * len(lines)
+        if endings:
+            endings[-1] = file.endings[last]
+        matched = hay[first_span[0] : first_span[1]]
+        out.append(
+            Splice(line_no, last + 1, lines, endings, rung, 1.0, matched, "", warnings, count=count)
+        )
+    return out
 
 
 def _line_mode(
@@ -478,24 +773,66 @@ def _line_mode(
     """Loose rungs: the search text as whole lines, the replacement as a hunk against it."""
     search = anchor.text.replace("\r\n", "\n").replace("\r", "\n")
     body_text = search[:-1] if search.endswith("\n") else search
-    numbered = strip_line_numbers(body_text.split("\n"))
-    pattern = numbered if numbered is not None else body_text.split("\n")
+    pattern = body_text.split("\n")
+    numbered = strip_line_numbers(pattern)
+    notes: tuple[str, ...] = ()
+    # Lines that really start with numbers (a TSV file, a listing) are content when
+    # they stand in the file as written.
+    if numbered is not None and not keyed_matches(index, pattern, "exact", 0):
+        pattern = numbered
+        replacement, notes = _unnumbered_replacement(replacement, label)
     rep = replacement.replace("\r\n", "\n").replace("\r", "\n")
     new = rep[:-1].split("\n") if rep.endswith("\n") else (rep.split("\n") if rep else [])
     hint = Hint(anchor.hint_line - 1) if anchor.hint_line else None
-    match = locate_or_refuse(index, pattern, new, options, hint, label=label)
+    try:
+        match = locate_or_refuse(index, pattern, new, options, hint, label=label)
+    except PatchwrightError as err:
+        if err.code == ErrorCode.AMBIGUOUS:
+            err.hint = ambiguity_hint(anchor.replace_all_supported)
+        raise
+    moved = _moved_with_old(file, match, pattern, new)
+    how = ""
+    if moved is not None:
+        pattern, new, how = moved
+        notes = (*notes, f"{label or 'edit'}: new lines re-indented ({how})")
     body, same = _diff_body(pattern, new)
     _check_repeated_edges(file, match, label, pattern, new)
     if match.rung == "trimmed_edges":
         partial = _partial_edges(file, match, pattern, new, label)
         if partial is not None:
-            return partial
+            return _noted(partial, notes)
     try:
-        return _compose_splice(file, body, match, label, same_frame_lines=same, complete=True)
+        splice = _compose_splice(file, body, match, label, same_frame_lines=same, complete=True)
     except PatchwrightError as err:
         if err.code != ErrorCode.NOT_FOUND:
             raise
         raise not_found(index, pattern, new, label, options) from None
+    if how:
+        splice = replace(splice, reindent=how)
+    return _noted(splice, notes)
+
+
+def _moved_with_old(
+    file: TextFile, match: Match, pattern: list[str], new: list[str]
+) -> tuple[list[str], list[str], str] | None:
+    """A replacement sharing no line with its shifted old text, written at the old
+    text's base indentation, moves with it (see :func:`replacement_shift`): the old
+    lines as the file has them, the new lines shifted alike, and the shift's name.
+    ``None`` leaves the decision to the usual evidence."""
+    if match.rung not in ("indentation", "unicode") or match.spans != identity(
+        match.start, len(pattern)
+    ):
+        return None
+    found = file.lines[match.start : match.end]
+    shift = replacement_shift(pattern, found, new)
+    if shift is None:
+        return None
+    return list(found), [shift.apply(line) for line in new], shift.describe()
+
+
+def _noted(splice: Splice, notes: tuple[str, ...]) -> Splice:
+    """``splice`` with ``notes`` added to its warnings."""
+    return replace(splice, warnings=(*splice.warnings, *notes)) if notes else splice
 
 
 def _check_repeated_edges(
@@ -602,7 +939,8 @@ def _partial_edges(
     lines[-1] = lines[-1] + suffix
     endings = [file.newline] * len(lines)
     endings[-1] = file.endings[match.end - 1]
-    splice = Splice(match.start, match.end, lines, endings, "trimmed_edges", 1.0, "")
+    warnings = tuple(tolerated(file.lines, pattern, match, label))
+    splice = Splice(match.start, match.end, lines, endings, "trimmed_edges", 1.0, "", "", warnings)
     if not loosely_equal(pattern[0], first):
         return None
     return _with_matched(splice, file)

@@ -43,12 +43,16 @@ class OldText:
         hint_line: 1-based line near which the text is expected (may settle ambiguity).
         whole_lines: the text stands for whole lines (SEARCH/REPLACE blocks): it never
             matches from the middle of a line.
+        replace_all_supported: the caller's request format has a ``replace_all`` option
+            (``edit_file``), so a refusal for ambiguity may suggest it; formats without
+            one (spec 000's ``patch``, SEARCH/REPLACE blocks) get advice that works there.
     """
 
     text: str
     replace_all: bool = False
     hint_line: int | None = None
     whole_lines: bool = False
+    replace_all_supported: bool = False
 
 
 @dataclass(frozen=True)

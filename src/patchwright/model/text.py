@@ -20,7 +20,11 @@ CRLF = "\r\n"
 CR = "\r"
 
 _LINE_RE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n|$)")
-# BOMs we accept, longest first (UTF-32 is deliberately absent: it is not text for us).
+# BOMs we accept (UTF-32 is refused first: its LE BOM starts with the UTF-16-LE one).
+_UTF32_BOMS: tuple[tuple[bytes, str], ...] = (
+    (codecs.BOM_UTF32_LE, "UTF-32-LE"),
+    (codecs.BOM_UTF32_BE, "UTF-32-BE"),
+)
 _BOMS: tuple[tuple[bytes, str], ...] = (
     (codecs.BOM_UTF8, "utf-8-sig"),
     (codecs.BOM_UTF16_LE, "utf-16-le"),
@@ -92,8 +96,12 @@ class TextFile:
         """Decode file bytes, refusing binary data and unknown encodings.
 
         Raises:
-            PatchwrightError: ``binary_file`` for NUL bytes or invalid UTF-8 without a BOM.
+            PatchwrightError: ``encoding`` for UTF-32 (either BOM); ``binary_file`` for
+                NUL characters (whatever the encoding) or text that does not decode.
         """
+        for bom, name in _UTF32_BOMS:
+            if data.startswith(bom):
+                raise _unsupported_encoding(path, name)
         for bom, codec in _BOMS:
             if data.startswith(bom):
                 body = data[len(bom) :]
@@ -104,6 +112,9 @@ class TextFile:
                     raise _binary(
                         path, f"it starts with a {codec} BOM but is not valid {codec}"
                     ) from exc
+                # A BOM says "text" but NULs still mean binary (or a mislabelled file).
+                if "\x00" in text:
+                    raise _binary(path, "it contains NUL characters")
                 return cls.from_text(text, encoding=name, bom=bom)
         if b"\x00" in data:
             raise _binary(path, "it contains NUL bytes")
@@ -175,6 +186,18 @@ def dominant_newline(endings: Iterable[str]) -> str:
 def join_lines(lines: Sequence[str], endings: Sequence[str]) -> str:
     """Join line contents with their endings."""
     return "".join([line + end for line, end in zip(lines, endings)])
+
+
+def _unsupported_encoding(path: str | None, name: str) -> PatchwrightError:
+    where = f"{path} " if path else "The file "
+    return PatchwrightError(
+        ErrorCode.ENCODING,
+        f"{where}is encoded as {name} (it starts with a {name} BOM), which patchwright "
+        "does not edit (supported: UTF-8, UTF-8 with BOM, UTF-16 with BOM).",
+        "Convert the file to UTF-8 (for example: iconv -f UTF-32 -t UTF-8) before "
+        "editing it, or leave it alone.",
+        path=path,
+    )
 
 
 def _binary(path: str | None, why: str) -> PatchwrightError:

@@ -124,7 +124,11 @@ def run(ctx: ToolContext, req: EditFileRequest) -> ToolResult:
     batch = req.edits is not None
     loaded = load(ctx.workspace, req.path, missing_ok=all(not e.old_string for e in items))
     edits = [
-        Edit(OldText(e.old_string, replace_all=e.replace_all), e.new_string, label=f"Edit {k}")
+        Edit(
+            OldText(e.old_string, replace_all=e.replace_all, replace_all_supported=True),
+            e.new_string,
+            label=f"Edit {k}",
+        )
         for k, e in enumerate(items, start=1)
     ]
     try:
