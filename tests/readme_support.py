@@ -1,11 +1,18 @@
 """How the documentation snippets are checked (used by test_readme_snippets.py).
 
 * ``sh``: every command must match a rule. ``patchwright`` commands are parsed by the
-  real CLI parser, and those that write nothing (``apply --dry-run``, ``tools``) also
-  run (exit 0) in the temporary workspace; ``claude mcp add`` must wrap such a command
-  or name a loopback ``/mcp`` URL; ``pip install`` must name this project and extras it
-  has; ``cat`` must name a file of the workspace. A command without a rule fails the
-  test.
+  real CLI parser and run for real, in order, as separate processes of the installed
+  script in the temporary workspace (history in ``$PATCHWRIGHT_STATE_DIR``, a temporary
+  folder): ``apply``, ``log``, ``show``, ``undo`` and ``tools`` must exit 0; ``apply``
+  and ``undo`` must change the workspace, ``apply --dry-run`` must not; ``log`` and
+  ``show`` must print something (``show`` of the README's sample ID shows the latest
+  batch instead). ``cat FILE | patchwright ...`` feeds the file to the command.
+  ``patchwright mcp --http HOST:PORT`` is started on a free port and must answer an MCP
+  ``initialize`` request before it is stopped; ``mcp`` over stdio is only parsed. The
+  sample root ``/path/to/project`` stands for the workspace. ``claude mcp add`` must wrap
+  such a command or name a loopback ``/mcp`` URL; ``pip install`` must name this project
+  and extras it has; ``cat`` must name a file of the workspace. A command without a rule
+  fails the test.
 * ``json``: parsed; an MCP client config (``mcpServers``, or ``servers`` as VS Code
   spells it) must launch ``patchwright`` with arguments the CLI parser accepts, or name
   a loopback ``/mcp`` URL.
@@ -17,9 +24,16 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import shlex
+import signal
+import socket
+import subprocess
 import sys
+import time
+import urllib.error
+import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -27,7 +41,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from patchwright.adapters.cli import build_parser, main
+from patchwright.adapters.cli import build_parser
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -39,6 +53,12 @@ _FENCE = re.compile(r"^```([\w+-]*)[^\n]*\n(.*?)^```[ \t]*$", re.MULTILINE | re.
 _SEPARATORS = {"&&", "||", "|", ";"}
 _LOOPBACK = {"127.0.0.1", "localhost", "::1"}
 _CLAUDE_OPTIONS = {"-s", "--scope", "-t", "--transport", "-e", "--env", "-H", "--header"}
+# The installed console script, next to the interpreter running the tests.
+_SCRIPT = Path(sys.executable).with_name("patchwright.exe" if os.name == "nt" else "patchwright")
+# Sample values of the documents and what stands for them in the temporary workspace.
+_SAMPLE_ROOT = "/path/to/project"
+_SAMPLE_BATCH = re.compile(r"b-[0-9a-f]{8}")
+_TIMEOUT = 20
 
 
 @dataclass(frozen=True)
@@ -67,19 +87,43 @@ def snippets(document: str) -> list[Snippet]:
 
 def shell_commands(code: str) -> list[list[str]]:
     """The simple commands of a shell snippet (comments dropped, pipes and && split)."""
-    commands: list[list[str]] = []
+    return [stage for pipeline in shell_pipelines(code) for stage in pipeline]
+
+
+def shell_pipelines(code: str) -> list[list[list[str]]]:
+    """The pipelines of a shell snippet, in order: each a list of commands joined by ``|``.
+
+    Comments are dropped; ``&&``, ``||`` and ``;`` end a pipeline.
+    """
+    pipelines: list[list[list[str]]] = []
     for line in code.replace("\\\n", " ").splitlines():
         lexer = shlex.shlex(line, posix=True, punctuation_chars=True)
         lexer.whitespace_split = True
+        pipeline: list[list[str]] = []
         current: list[str] = []
         for token in lexer:
             if token in _SEPARATORS:
-                commands.append(current)
+                pipeline.append(current)
                 current = []
+                if token != "|":
+                    pipelines.append(pipeline)
+                    pipeline = []
             else:
                 current.append(token)
-        commands.append(current)
-    return [c for c in commands if c]
+        pipeline.append(current)
+        pipelines.append(pipeline)
+    return [[c for c in p if c] for p in pipelines if any(p)]
+
+
+def run_pipeline(stages: list[list[str]], workdir: Path) -> None:
+    """Check and run one pipeline: ``cat FILE... | patchwright ...`` or one command."""
+    if len(stages) == 2 and stages[0][0] == "cat" and Path(stages[1][0]).name == "patchwright":
+        check_command(stages[0], workdir)
+        fed = b"".join((workdir / name).read_bytes() for name in stages[0][1:])
+        check_patchwright(stages[1][1:], workdir, stdin=fed)
+        return
+    assert len(stages) == 1, f"no rule for the pipeline {stages}"
+    check_command(stages[0], workdir)
 
 
 def check_command(argv: list[str], workdir: Path) -> None:
@@ -105,15 +149,117 @@ def check_command(argv: list[str], workdir: Path) -> None:
         pytest.fail(f"no rule for the documented command {shlex.join(argv)!r}")
 
 
-def check_patchwright(args: list[str], workdir: Path, *, run: bool = True) -> None:
-    """Parse with the real CLI parser; run the commands that write nothing
-    (``apply --dry-run``, ``tools``) and expect exit 0."""
+def check_patchwright(
+    args: list[str], workdir: Path, *, run: bool = True, stdin: bytes | None = None
+) -> None:
+    """Parse with the real CLI parser; then (``run``) run the command for real."""
     try:
-        build_parser().parse_args(args)
+        parsed = build_parser().parse_args(args)
     except SystemExit as exc:
         pytest.fail(f"`patchwright {shlex.join(args)}` does not parse (exit {exc.code})")
-    if run and ((args[:1] == ["apply"] and "--dry-run" in args) or args[:1] == ["tools"]):
-        assert main(args) == 0, f"`patchwright {shlex.join(args)}` failed in {workdir}"
+    if not run:
+        return
+    args = [str(workdir) if arg == _SAMPLE_ROOT else arg for arg in args]
+    command = args[0]
+    if command == "mcp":
+        if getattr(parsed, "http", None):
+            _serve_briefly(args, workdir)
+        return  # over stdio it serves its client: parsing it is all a test can do
+    if command == "show" and _SAMPLE_BATCH.fullmatch(args[-1]):
+        args = [*args[:-1], _latest_batch(args, workdir)]
+    root = workdir / getattr(parsed, "root", ".")
+    before = _files(root)
+    out = _patchwright(args, workdir, stdin=stdin)
+    changed = _files(root) != before
+    if command in ("apply", "undo"):
+        writes = not getattr(parsed, "dry_run", False)
+        assert changed == writes, f"`patchwright {shlex.join(args)}` changed={changed}"
+    else:
+        assert not changed and out.strip(), f"`patchwright {shlex.join(args)}` printed nothing"
+
+
+def _patchwright(args: list[str], workdir: Path, *, stdin: bytes | None = None) -> str:
+    """Run the installed script (or the module) in ``workdir``; its output, exit 0 checked."""
+    program = [str(_SCRIPT)] if _SCRIPT.is_file() else [sys.executable, "-m", "patchwright"]
+    done = subprocess.run(
+        [*program, *args],
+        cwd=workdir,
+        input=stdin if stdin is not None else b"",
+        capture_output=True,
+        timeout=_TIMEOUT,
+        check=False,
+    )
+    text = done.stdout.decode() + done.stderr.decode()
+    assert done.returncode == 0, f"`patchwright {shlex.join(args)}` exit {done.returncode}:\n{text}"
+    return done.stdout.decode()
+
+
+def _latest_batch(args: list[str], workdir: Path) -> str:
+    """The ID of the workspace's latest batch (the documents show a sample ID)."""
+    root = ["--root", args[args.index("--root") + 1]] if "--root" in args else []
+    batches = json.loads(_patchwright(["log", "--json", "-n", "1", *root], workdir))
+    assert batches, "`patchwright show` needs a batch: no earlier command of the snippet wrote"
+    return str(batches[0]["id"])
+
+
+def _files(root: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(root)): p.read_bytes() for p in root.rglob("*") if p.is_file()}
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def _serve_briefly(args: list[str], workdir: Path) -> None:
+    """Start ``patchwright mcp --http`` on a free port, expect an MCP answer, stop it."""
+    at = args.index("--http") + 1
+    host = args[at].rpartition(":")[0] or "127.0.0.1"
+    assert host in _LOOPBACK, f"the documented server listens on {host}, not loopback"
+    port = _free_port()
+    args = [*args[:at], f"{host}:{port}", *args[at + 1 :]]
+    program = [str(_SCRIPT)] if _SCRIPT.is_file() else [sys.executable, "-m", "patchwright"]
+    server = subprocess.Popen(
+        [*program, *args], cwd=workdir, stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    try:
+        answer = _initialize(f"http://{host}:{port}/mcp", server)
+        assert '"result"' in answer and "patchwright" in answer, answer
+    finally:
+        server.send_signal(signal.SIGTERM)
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:  # pragma: no cover - only when shutdown hangs
+            server.kill()
+            server.wait()
+
+
+def _initialize(url: str, server: subprocess.Popen[bytes]) -> str:
+    """The server's answer to an MCP ``initialize`` request, retried until it listens."""
+    body = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {},
+        "clientInfo": {"name": "readme-test", "version": "0"}}}  # fmt: skip
+    request = urllib.request.Request(
+        url,
+        data=json.dumps(body).encode(),
+        headers={
+            "Content-Type": "application/json",
+            "Accept": "application/json, text/event-stream",
+        },
+    )
+    deadline = time.monotonic() + _TIMEOUT
+    while True:
+        assert server.poll() is None, f"the MCP server exited with {server.returncode}"
+        try:
+            with urllib.request.urlopen(request, timeout=5) as response:
+                assert response.status == 200
+                return str(response.read().decode())
+        except (urllib.error.URLError, ConnectionError):
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.1)
 
 
 def _check_claude(args: list[str], workdir: Path) -> None:

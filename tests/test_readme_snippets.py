@@ -2,13 +2,15 @@
 
 Each snippet runs against a fresh temporary workspace laid out as the documents assume:
 ``greeting.py`` and ``fix.diff`` (from ``examples/``) at the top, in
-``path/to/repo/``, and the ``examples/`` folder itself, plus ``blocks.txt``. Shell and
-JSON snippets follow the rules of readme_support.py. Python snippets are executed there;
-a vendor SDK client they create (``anthropic.Anthropic``, ``openai.OpenAI``) is the
-real one with a recorded model behind it, which reads ``greeting.py``, edits it, and
-stops; the test then checks the file was edited and every recorded turn was used. A
-``ToolResult`` or ``ApplyReport`` a snippet leaves in its namespace must be ``ok``.
-Untagged and ``text`` blocks are diagrams or sample output and are not run.
+``path/to/repo/``, and the ``examples/`` folder itself, plus ``blocks.txt``; history
+goes to a temporary ``$PATCHWRIGHT_STATE_DIR``. Shell snippets run for real, command
+after command, and JSON snippets are checked, by the rules of readme_support.py. Python
+snippets are executed there; a vendor SDK client they create (``anthropic.Anthropic``,
+``openai.OpenAI``) is the real one with a recorded model behind it, which reads
+``greeting.py``, edits it, and stops; the test then checks the file was edited and
+every recorded turn was used. A ``ToolResult`` or ``ApplyReport`` a snippet leaves in
+its namespace must be ``ok``. Untagged and ``text`` blocks are diagrams or sample
+output and are not run.
 """
 
 from __future__ import annotations
@@ -27,10 +29,10 @@ from readme_support import (
     OLD,
     REPO,
     Snippet,
-    check_command,
     check_json,
     install_recorded_models,
-    shell_commands,
+    run_pipeline,
+    shell_pipelines,
     snippets,
 )
 
@@ -62,10 +64,10 @@ def test_the_documents_have_snippets_of_every_kind() -> None:
 @pytest.mark.parametrize("snippet", SNIPPETS, ids=lambda s: s.id)
 def test_snippet(snippet: Snippet, workdir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     if snippet.lang in ("sh", "bash", "shell", "console"):
-        commands = shell_commands(snippet.code)
-        assert commands, snippet.id
-        for argv in commands:
-            check_command(argv, workdir)
+        pipelines = shell_pipelines(snippet.code)
+        assert pipelines, snippet.id
+        for stages in pipelines:
+            run_pipeline(stages, workdir)
     elif snippet.lang == "json":
         check_json(snippet.code, workdir)
     elif snippet.lang in ("python", "py"):
@@ -90,3 +92,31 @@ def _run_python(snippet: Snippet, workdir: Path, monkeypatch: pytest.MonkeyPatch
             assert len(replay.requests) == len(replay.responses), "the conversation stopped early"
             edited = [p for p, text in before.items() if p.read_text() != text]
             assert edited and all(NEW in p.read_text() for p in edited), snippet.id
+
+
+def test_the_command_line_snippet_writes_shows_and_undoes(workdir: Path) -> None:
+    # The README's command-line block, run for real: the patch lands in path/to/repo, the
+    # SEARCH/REPLACE blocks land here, log and show find that batch, undo reverts it.
+    (snippet,) = [s for s in SNIPPETS if s.document == "README.md" and "cat blocks.txt |" in s.code]
+    original = (workdir / "greeting.py").read_text()
+    for stages in shell_pipelines(snippet.code):
+        run_pipeline(stages, workdir)
+    assert NEW in (workdir / "path" / "to" / "repo" / "greeting.py").read_text()
+    assert (workdir / "greeting.py").read_text() == original
+
+
+def test_the_readme_shows_the_snapshot_diff_edit_workflow(
+    workdir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Spec 003 sections 5 and 9.7: the README documents snapshot -> diff -> document_edit.
+    (snippet,) = [
+        s
+        for s in SNIPPETS
+        if s.document == "README.md" and s.lang == "python" and "document_snapshot" in s.code
+    ]
+    code = snippet.code
+    assert code.index("document_snapshot") < code.index("build_diff") < code.index("document_edit")
+    _run_python(snippet, workdir, monkeypatch)
+    assert NEW in (workdir / "path" / "to" / "repo" / "greeting.py").read_text()
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    assert readme.index("### Snapshot, diff, edit") < readme.index("## Layout")

@@ -2,7 +2,9 @@
 
 Over stdio (both protocol eras: the 2026 per-request era a current client negotiates,
 and the initialize handshake of older clients) and over streamable HTTP on a free
-loopback port. Every server is stopped at the end of its test.
+loopback port. Most servers run the module behind the subcommand; one runs the installed
+``patchwright`` console script, the route an MCP client configuration takes. Every
+server is stopped at the end of its test.
 """
 
 from __future__ import annotations
@@ -27,8 +29,10 @@ from mcp.types import CallToolResult, TextContent
 from patchwright.tools import TOOL_NAMES, input_schema, select_specs
 from patchwright.workspace import RESTRICTED_MESSAGE
 
-# the module `patchwright mcp` runs; started directly so the test needs no installed script
+# the module `patchwright mcp` runs; started directly so most tests need no installed script
 SERVER = [sys.executable, "-m", "patchwright.adapters.cli_mcp"]
+# the console script the package installs, next to the interpreter running the tests
+SCRIPT = Path(sys.executable).with_name("patchwright.exe" if os.name == "nt" else "patchwright")
 GREET = 'def greet(name):\n    print("Hello, " + name)\n'
 APP = GREET + '\n\nif __name__ == "__main__":\n    greet("world")\n'
 TIMEOUT = 20
@@ -47,11 +51,30 @@ def env(tmp_path: Path) -> dict[str, str]:
     return {"PATCHWRIGHT_STATE_DIR": str(tmp_path / "state")}
 
 
-def _stdio_client(root: Path, env: dict[str, str], log: TextIO, *args: str, mode: str) -> Client:
+def _stdio_client(
+    root: Path,
+    env: dict[str, str],
+    log: TextIO,
+    *args: str,
+    mode: str,
+    server: tuple[str, ...] = tuple(SERVER),
+) -> Client:
     params = StdioServerParameters(
-        command=SERVER[0], args=[*SERVER[1:], "--root", str(root), *args], env=env
+        command=server[0], args=[*server[1:], "--root", str(root), *args], env=env
     )
     return Client(stdio_client(params, errlog=log), mode=mode, read_timeout_seconds=TIMEOUT)
+
+
+async def _check_listing(client: Client) -> None:
+    """The tools listed are the registry's, with its schemas, texts and hints."""
+    listed = (await client.list_tools()).tools
+    assert [t.name for t in listed] == list(TOOL_NAMES)
+    for tool, spec in zip(listed, select_specs()):
+        assert tool.input_schema == input_schema(spec)
+        assert tool.description == spec.description and tool.title == spec.title
+        assert tool.annotations is not None
+        assert tool.annotations.read_only_hint is spec.annotations.read_only
+        assert tool.annotations.destructive_hint is spec.annotations.destructive
 
 
 def _text(result: CallToolResult) -> str:
@@ -83,14 +106,7 @@ def test_stdio_lists_tools_patches_moves_through_a_clipboard_and_undoes(
         async with _stdio_client(root, env, log, mode="auto") as client:
             assert client.server_info is not None and client.server_info.name == "patchwright"
             assert str(root) in (client.instructions or "")
-            listed = (await client.list_tools()).tools
-            assert [t.name for t in listed] == list(TOOL_NAMES)
-            for tool, spec in zip(listed, select_specs()):
-                assert tool.input_schema == input_schema(spec)
-                assert tool.description == spec.description and tool.title == spec.title
-                assert tool.annotations is not None
-                assert tool.annotations.read_only_hint is spec.annotations.read_only
-                assert tool.annotations.destructive_hint is spec.annotations.destructive
+            await _check_listing(client)
 
             edit = await _call(client, "patch", {"path": "app.py", "patches": [
                 {"operation": "replace", "oldText": '"world"', "newText": '"MCP"'}]})  # fmt: skip
@@ -130,9 +146,14 @@ def test_stdio_lists_tools_patches_moves_through_a_clipboard_and_undoes(
 def test_stdio_restricted_mode_and_tool_selection_over_the_handshake(
     root: Path, env: dict[str, str], tmp_path: Path
 ) -> None:
+    # Through the installed console script: `patchwright mcp`, as a client config runs it.
+    if not SCRIPT.is_file():  # pragma: no cover - only outside an installed environment
+        pytest.skip(f"no installed patchwright script at {SCRIPT}")
+
     async def scenario(log: TextIO) -> None:
         args = ("--mode", "restricted", "--tools", "read_file,patch,undo")
-        async with _stdio_client(root, env, log, *args, mode="legacy") as client:
+        script = (str(SCRIPT), "mcp")
+        async with _stdio_client(root, env, log, *args, mode="legacy", server=script) as client:
             assert client.protocol_version.startswith("2025")
             assert [t.name for t in (await client.list_tools()).tools] == [
                 "read_file", "patch", "undo"]  # fmt: skip
@@ -151,9 +172,11 @@ def test_stdio_restricted_mode_and_tool_selection_over_the_handshake(
 
 
 @contextmanager
-def _http_server(root: Path, env: dict[str, str]) -> Iterator[tuple[str, subprocess.Popen[str]]]:
+def _http_server(
+    root: Path, env: dict[str, str], *args: str
+) -> Iterator[tuple[str, subprocess.Popen[str]]]:
     process = subprocess.Popen(
-        [*SERVER, "--root", str(root), "--http", "127.0.0.1:0"],
+        [*SERVER, "--root", str(root), "--http", "127.0.0.1:0", *args],
         env={**os.environ, **env},
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,
@@ -185,7 +208,13 @@ def _http_server(root: Path, env: dict[str, str]) -> Iterator[tuple[str, subproc
 def test_http_serves_one_session_to_every_connection(root: Path, env: dict[str, str]) -> None:
     async def connect_twice(url: str) -> None:
         async with Client(url, read_timeout_seconds=TIMEOUT) as first:
-            assert len((await first.list_tools()).tools) == len(TOOL_NAMES)
+            await _check_listing(first)  # the same schemas as over stdio
+            alone = await _call(first, "patch", {"path": "app.py", "patches": [
+                {"operation": "replace", "oldText": '"world"', "newText": '"HTTP"'}]})  # fmt: skip
+            assert not alone.is_error, _text(alone)
+            assert _text(alone).startswith("Applied 1 patch to app.py")
+            assert alone.structured_content["data"]["batch_id"].startswith("b-")
+            assert '    greet("HTTP")' in (root / "app.py").read_text()
             cut = await _call(first, "patch", _cut())
             assert not cut.is_error, _text(cut)
         # a second connection sees the same clipboard: one process is one session
@@ -201,4 +230,20 @@ def test_http_serves_one_session_to_every_connection(root: Path, env: dict[str, 
         process.send_signal(signal.SIGINT)  # Ctrl-C: a clean stop
         assert process.wait(timeout=10) == 0
     assert not (root / "greeting.py").exists()
-    assert (root / "app.py").read_text().startswith("from greeting import greet\n")
+    app = (root / "app.py").read_text()
+    assert app.startswith("from greeting import greet\n") and 'greet("HTTP")' in app
+
+
+def test_http_restricted_mode_refuses_writes(root: Path, env: dict[str, str]) -> None:
+    async def try_to_write(url: str) -> None:
+        async with Client(url, read_timeout_seconds=TIMEOUT) as client:
+            assert len((await client.list_tools()).tools) == len(TOOL_NAMES)
+            read = await _call(client, "read_file", {"path": "app.py"})
+            assert not read.is_error and "     2\t" in _text(read)
+            write = await _call(client, "patch", _cut())
+            assert write.is_error and _text(write).startswith(RESTRICTED_MESSAGE)
+            assert write.structured_content["ok"] is False
+
+    with _http_server(root, env, "--mode", "restricted") as (url, _):
+        anyio.run(try_to_write, url)
+    assert (root / "app.py").read_text() == APP

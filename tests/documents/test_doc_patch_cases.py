@@ -116,3 +116,31 @@ def test_spans_drop_hunks_that_changed_nothing() -> None:
     old, new = "a\nb\nc\n", "a\nB\nc\n"
     reports = [_report((1, 1), (1, 1)), _report((2, 2), (2, 2))]
     assert _spans(old, new, reports) == (Span(2, 3, 2, 3),)
+
+
+@pytest.mark.parametrize("folder", _cases("error.json"))
+def test_mismatch_and_overlap_refusals_show_both_snippets(folder: Path) -> None:
+    # Spec 003 section 6: a refusal carries the expected vs actual context snippet.
+    before, diff = _read(folder / "before.txt"), _read(folder / "patch.diff")
+    with pytest.raises(PatchApplyError) as caught:
+        apply_patch(before, diff)
+    error = caught.value
+    if error.reason.value in ("context mismatch", "overlapping edits"):
+        assert error.expected_snippet is not None and error.actual_snippet is not None
+        assert error.details["actual_snippet"] == error.actual_snippet
+
+
+@pytest.mark.parametrize(
+    ("header", "actual"),
+    [
+        ("@@ -4,2 +4,2 @@", "four\nfive"),  # the lines at the header's position
+        ("@@", "one\ntwo"),  # no line numbers: the start of the document
+        ("@@ -40,2 +40,2 @@", "ten"),  # past the end: the last line
+    ],
+)
+def test_context_absent_shows_the_lines_at_the_hunks_position(header: str, actual: str) -> None:
+    before = (CASES / "102_context_absent" / "before.txt").read_text()  # one ... ten
+    with pytest.raises(PatchApplyError) as caught:
+        apply_patch(before, f"{header}\n zwei\n-drei\n+3\n")
+    assert caught.value.reason.value == "context mismatch"
+    assert (caught.value.expected_snippet, caught.value.actual_snippet) == ("zwei\ndrei", actual)

@@ -13,10 +13,12 @@ from patchwright.syntax import (
     MAX_CHARS,
     SyntaxIssue,
     SyntaxReport,
+    check,
     check_edit,
     language_for,
     stdlib_parsers,
 )
+from patchwright.syntax.check import forget_verdicts
 
 BEFORE = """\
 def area(width, height):
@@ -163,7 +165,7 @@ def test_to_dict_is_json_ready() -> None:
         "preexisting",
         "scope",
     }
-    assert data["scope"] == "file"
+    assert data["scope"] == "region"  # the edited statements alone told
     assert check_edit("a.txt", "", "x").to_dict()["reason"] == "no parser for this file type"
 
 
@@ -198,3 +200,74 @@ def test_checking_loads_no_parser_it_does_not_need() -> None:
         [sys.executable, "-c", probe], capture_output=True, text=True, check=True
     ).stdout
     assert out.strip() == "[]"
+
+
+def _module(functions: int) -> str:
+    """A module large enough for the guard to remember its verdicts."""
+    return "".join(
+        f"def f{n}(a, b):\n    total = a + b\n    return {{\n        'total': total * {n},\n"
+        "    }\n\n\n"
+        for n in range(functions)
+    )
+
+
+def _count_whole_parses(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Counts the whole-text Python parses of the guard (each one's length)."""
+    parsed: list[int] = []
+    real = check.python_errors
+
+    def counting(text: str) -> list[stdlib_parsers.ParseError]:
+        parsed.append(len(text))
+        return real(text)
+
+    monkeypatch.setattr(check, "python_errors", counting)
+    forget_verdicts()
+    return parsed
+
+
+def test_an_edit_breaking_the_indentation_is_judged_without_whole_parses(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    parsed = _count_whole_parses(monkeypatch)
+    source = _module(400)
+    broken = source.replace(
+        "a + b\n    return {\n        'total': total * 200",
+        "a + b\n  return {\n        'total': total * 200",
+    )
+    report = check_edit("big.py", source, broken)
+    assert report.scope == "region" and parsed == []
+    assert [(i.line, i.message) for i in report.new_errors] == [
+        (1403, "unindent does not match any outer indentation level")
+    ]
+
+
+def test_a_quote_left_open_parses_only_the_new_text_whole(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    parsed = _count_whole_parses(monkeypatch)
+    source = _module(400)
+    broken = source.replace("total * 200,", "total * 200, 'x", 1)
+    report = check_edit("big.py", source, broken)
+    assert report.scope == "file" and parsed == [len(broken)]
+    assert [(i.line, i.message) for i in report.new_errors] == [
+        (1404, "unterminated string literal (detected at line 1404)")
+    ]
+
+
+def test_whole_text_verdicts_are_remembered_for_the_next_check(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    parsed = _count_whole_parses(monkeypatch)
+    source = _module(400)
+    # Deleting the header with the line that opens the dict leaves its closing brace
+    # unmatched (no statement can be delimited) and the error on an unchanged line: both
+    # texts are parsed whole.
+    broken = source.replace("def f200(a, b):\n    total = a + b\n    return {\n", "")
+    first = check_edit("big.py", source, broken)
+    assert first.scope == "file" and sorted(parsed) == sorted([len(source), len(broken)])
+    assert [(i.line, i.message) for i in first.new_errors] == [(1401, "unexpected indent")]
+    again = check_edit("big.py", source, broken)
+    assert again.new_errors == first.new_errors and len(parsed) == 2
+    forget_verdicts()
+    check_edit("big.py", source, broken)
+    assert len(parsed) == 4

@@ -10,12 +10,16 @@ from __future__ import annotations
 import ast
 import random
 import sys
+from collections import Counter
 from pathlib import Path
 
 import pytest
 
 from patchwright.syntax import check_edit
+from patchwright.syntax.check import _clamped, forget_verdicts
+from patchwright.syntax.compare import split_errors
 from patchwright.syntax.pyregion import clean_lines, edit_is_clean
+from patchwright.syntax.stdlib_parsers import python_errors
 
 SOURCE = '''\
 """Module doc."""
@@ -61,12 +65,12 @@ def parses(text: str) -> bool:
     return True
 
 
-def test_clean_lines_keeps_line_count_and_drops_strings_and_comments() -> None:
+def test_clean_lines_keeps_line_count_and_blanks_strings_and_comments() -> None:
     lines = clean_lines(SOURCE)
     assert len(lines) == SOURCE.count("\n") + 1
     assert lines[0] == "S"  # the module docstring
     assert all("NotReal" not in line for line in lines)
-    assert lines[26] == "        return "  # the string with a bracket is gone
+    assert lines[26] == "        return S"  # the string with a bracket is a placeholder
     assert lines[15].startswith("            1")  # inside brackets: kept, depth tracked
     assert lines[30].startswith("\x01")  # continued with a backslash
 
@@ -108,6 +112,9 @@ TRAPS = {
     "string opened and left open": (I8 + "if data:\n", I8 + "if data:\n" + I12 + 's = """\n'),
     "closing bracket deleted": (I8 + "]\n", ""),
     "body dedented under its header": (I12 + "return data\n", I8 + "return data\n"),
+    # A line holding only a string is a statement: its indentation counts.
+    "string statement at the margin": (I8 + "self.path = path\n", I8 + "self.path = path\n's'\n"),
+    "return moved into the class body": (I8 + "return data\n", I4 + "return data\n"),
 }
 
 
@@ -116,16 +123,23 @@ def test_traps_are_not_proven_and_are_reported(name: str) -> None:
     old, new = TRAPS[name]
     assert old in SOURCE
     after = SOURCE.replace(old, new, 1)
-    assert not parses(after) or name == "future import below the top"
+    assert not parses(after) or name in (
+        "future import below the top",
+        "return moved into the class body",
+    )
     assert not edit_is_clean(SOURCE, after)
     report = check_edit("reader.py", SOURCE, after)
-    assert report.scope == "file"
-    assert len(report.new_errors) == 1
+    assert report.scope in ("region", "file")
+    # Judged by its region or by the whole file, the error is the one the file has.
+    (whole,) = python_errors(after)
+    assert [(i.line, i.column, i.message) for i in report.new_errors] == [
+        (whole.line, whole.column, whole.message)
+    ]
 
 
 def test_a_quote_left_open_at_a_line_end_stops_the_lexer() -> None:
     assert clean_lines('x = f"{\n    y\n} items"\n') is None
-    assert clean_lines("x = 'a'  # it's\n") == ["x =   ", ""]
+    assert clean_lines("x = 'a'  # it's\n") == ["x = S  ", ""]
 
 
 @pytest.mark.skipif(sys.version_info < (3, 12), reason="f-string fields span lines from 3.12")
@@ -191,3 +205,71 @@ def test_random_edits_of_real_modules_are_never_proven_wrongly() -> None:
     # The region proof must also be useful: most edits that keep the syntax are proven.
     assert valid > 60
     assert proven > valid * 0.6
+
+
+def _reference(before: str, after: str) -> list[tuple[int, int, str]]:
+    """What the guard said before the region path judged errors: parse both texts whole."""
+    before_lines, after_lines = before.split("\n"), after.split("\n")
+    found = _clamped(python_errors(after), after_lines)
+    if found:
+        old = _clamped(python_errors(before), before_lines)
+        found = split_errors(old, found, before_lines, after_lines, first_error_only=True)[0]
+    return [(e.line, e.column, e.message) for e in found]
+
+
+def test_random_edits_report_the_errors_whole_files_report() -> None:
+    """Errors judged from the edited statements alone are the ones whole files give.
+
+    When the file was already broken elsewhere, the region may also see an error the
+    whole-file compile hides behind the old one: it must then be a real error.
+    """
+    rng = random.Random(20240612)
+    sources = [path.read_text(encoding="utf-8") for path in _stdlib_modules()]
+    scopes: Counter[str] = Counter()
+    for _ in range(400):
+        before = rng.choice(sources)
+        lines = before.split("\n")
+        broken_before = rng.random() < 0.25
+        if broken_before:
+            lines = _mutate(rng, lines)
+            before = "\n".join(lines)
+        for _ in range(rng.choice([1, 1, 2])):
+            lines = _mutate(rng, lines)
+        after = "\n".join(lines)
+        forget_verdicts()
+        report = check_edit("m.py", before, after)
+        found = [(e.line, e.column, e.message) for e in report.new_errors]
+        scopes[report.scope] += bool(found)
+        if found:
+            assert python_errors(after), (
+                f"a syntax error reported in a text that compiles:\n{after}"
+            )
+        if python_errors(before):
+            reference = _reference(before, after)
+            assert not reference or found == reference
+        else:
+            assert found == _reference(before, after)
+    # The point of it all: most broken edits are judged without compiling whole texts.
+    assert scopes["region"] > 2 * scopes["file"]
+
+
+def test_a_statement_moved_out_of_its_loop_is_caught_by_the_compiler_checks() -> None:
+    # The run compiles below stand-ins for its headers, so scope checks still apply.
+    source = (
+        "class A:\n    def f(self):\n        for x in self:\n            print(x)\n"
+        "            break\n"
+    )
+    moved = source.replace("            break\n", "        break\n")
+    report = check_edit("a.py", source, moved)
+    assert report.scope == "region"
+    assert [(i.line, i.message) for i in report.new_errors] == [(5, "'break' outside loop")]
+    assert check_edit("a.py", source, source.replace("print(x)", "yield x")).scope == "region"
+
+
+def test_region_compiles_with_the_modules_future_imports() -> None:
+    source = "from __future__ import annotations\n\nx: int = 1\n\ny = 2\n"
+    after = source.replace("x: int = 1", "x: (z := int) = 1")
+    (whole,) = python_errors(after)  # a walrus in an annotation, refused under PEP 563
+    report = check_edit("a.py", source, after)
+    assert report.scope == "region"
+    assert [(i.line, i.message) for i in report.new_errors] == [(whole.line, whole.message)]

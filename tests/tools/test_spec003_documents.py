@@ -3,12 +3,15 @@ the use_patch_edits setting, build_diff, telemetry, and the prompt regression.""
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from tool_helpers import ok, refused, sha, write
 
+from patchwright.documents import document_version
 from patchwright.model import ErrorCode
 from patchwright.tools import Toolbox, input_schema, select_specs
 
@@ -223,6 +226,130 @@ def test_patch_telemetry_in_session(toolbox: Toolbox, root: Path) -> None:
     )
     assert result.data["metrics"]["total_patches"] == 2
     assert result.data["metrics"]["avg_patch_latency_ms"] > 0
+
+
+@pytest.mark.parametrize("bom", [b"", b"\xef\xbb\xbf"], ids=["plain", "bom"])
+def test_results_speak_the_version_the_agent_holds(
+    toolbox: Toolbox, root: Path, bom: bytes
+) -> None:
+    # The agent holds the file's SHA256 from document_snapshot; a BOM makes it differ from
+    # the digest of the decoded text, which must never show up in a result.
+    write(root, "doc.md", bom + DOC.encode())
+    version = ok(toolbox, "document_snapshot", path="doc.md").data["document_version"]
+    assert version == sha((root / "doc.md").read_bytes())
+    text_digest = document_version(DOC)
+    sent = version[:16]
+    missing = refused(
+        toolbox,
+        "document_edit",
+        path="doc.md",
+        document_version=sent,
+        diff="@@ -1,2 +1,2 @@\n Nonexistent line\n-Other\n+Thing\n",
+    )
+    assert missing.data["versions"] == {"expected": sent, "actual": version, "match": True}
+    assert missing.data["summary"] == f"failed: context mismatch (patch, version={version})"
+    bad_range = refused(
+        toolbox,
+        "document_edit",
+        path="doc.md",
+        action="replace",
+        target_range=[0, 999],
+        content="x",
+        document_version=version,
+    )
+    assert bad_range.data["versions"] == {"expected": version, "actual": version, "match": True}
+    assert version in bad_range.data["summary"]
+    applied = ok(
+        toolbox,
+        "document_edit",
+        path="doc.md",
+        document_version=sent,
+        diff=_diff("First paragraph.", "One."),
+    )
+    new_version = sha((root / "doc.md").read_bytes())
+    assert (root / "doc.md").read_bytes().startswith(bom + b"# Title")
+    assert applied.data["versions"] == {"expected": sent, "actual": version, "match": True}
+    assert applied.data["summary"] == f"applied: -12 chars (patch, version={new_version})"
+    assert applied.data["document_version"] == new_version
+    stale = refused(
+        toolbox, "document_edit", path="doc.md", document_version=version, diff=_diff("One.", "2.")
+    )
+    assert stale.data["versions"] == {"expected": version, "actual": new_version, "match": False}
+    for result in (missing, bad_range, applied, stale):
+        shown = json.dumps(result.data) + result.text
+        assert (
+            text_digest not in shown
+            and document_version(DOC.replace("First paragraph.", "One.")) not in shown
+        )
+
+
+def test_last_failure_is_kept_apart_from_the_last_summary(toolbox: Toolbox, root: Path) -> None:
+    write(root, "doc.md", DOC)
+    version = sha(DOC.encode())
+    refused(
+        toolbox,
+        "document_edit",
+        path="doc.md",
+        document_version=version,
+        diff="@@ -1,2 +1,2 @@\n Nonexistent line\n-Other\n+Thing\n",
+    )
+    failure = toolbox.session.metrics["last_failure"]
+    assert failure["summary"] == f"failed: context mismatch (patch, version={version})"
+    assert failure["action"] == "patch" and failure["error"]["code"] == "not_found"
+    assert failure["error"]["details"]["actual_snippet"] == "# Title\n"
+    applied = ok(
+        toolbox,
+        "document_edit",
+        path="doc.md",
+        document_version=version,
+        diff=_diff("First paragraph.", "One."),
+    )
+    metrics = toolbox.session.metrics
+    assert metrics["last_diff_summary"].startswith("applied: ")
+    assert metrics["last_failure"] == failure  # a success does not erase the last refusal
+    assert applied.data["metrics"]["last_failure"] == failure
+
+
+TOOLS_DOC = Path(__file__).resolve().parents[2] / "docs" / "tools.md"
+APP = "import os\n\n\ndef main():\n    return 1\n"
+_BATCH = re.compile(r"b-[0-9a-f]{8}")
+
+
+def _json_after(text: str, lead: str) -> object:
+    """The JSON block that follows ``lead`` in ``text``."""
+    block = text[text.index(lead) :].split("```json\n", 1)[1].split("```", 1)[0]
+    return json.loads(block)
+
+
+def test_docs_examples_of_snapshot_edit_and_undo_are_real_output(
+    toolbox: Toolbox, root: Path
+) -> None:
+    # docs/tools.md shows these calls with the output they really give.
+    doc = TOOLS_DOC.read_text(encoding="utf-8")
+    section = doc[doc.index("## document_snapshot and document_edit") :]
+    write(root, "app.py", APP)
+    snap = ok(toolbox, "document_snapshot", path="app.py", selection=[28, 36])
+    assert '{"path": "app.py", "selection": [28, 36]}' in section
+    assert f"```\n{snap.text}\n```" in section
+    assert _json_after(section, "with `data`:") == snap.data
+    version = snap.data["document_version"]
+    diff = (
+        "--- a/app.py\n+++ b/app.py\n@@ -4,2 +4,2 @@\n def main():\n-    return 1\n+    return 4\n"
+    )
+    edited = ok(toolbox, "document_edit", path="app.py", document_version=version, diff=diff)
+    assert f"```\n{edited.text}\n```" in section
+    stale = refused(toolbox, "document_edit", path="app.py", document_version=version, diff=diff)
+    assert f"```\n{stale.text}\n```" in section
+    new_version = edited.data["document_version"]
+    old_context = diff.split("\n", 2)[2].replace("return 4", "return 5")
+    mismatch = refused(
+        toolbox, "document_edit", path="app.py", document_version=new_version, diff=old_context
+    )
+    assert _json_after(section, "but the old context") == mismatch.data
+    undo_section = doc[doc.index("## undo") : doc.index("## build_diff")]
+    undone = ok(toolbox, "undo", batchId=edited.data["batch_id"])
+    assert _BATCH.sub("b-ID", undone.text) in _BATCH.sub("b-ID", undo_section)
+    assert (root / "app.py").read_text() == APP
 
 
 # prompt regression: the descriptions must keep teaching snapshot -> diff -> apply --------

@@ -136,6 +136,27 @@ class PatchApplyError(PatchwrightError):
         self.details["versions"] = self.version_comparison
         return self
 
+    def restated(
+        self, expected: str | None, actual: str, *, internal: str | None = None
+    ) -> PatchApplyError:
+        """Speak of versions as the caller does; returns ``self``.
+
+        A host that checked the caller's token against its own version (a workspace tool
+        compares it with the file's SHA256) and then applied the directive to a session
+        built from the text replaces the session's digests with ``expected`` (the token
+        the caller sent) and ``actual`` (the host's version), in the comparison and in
+        the texts (``internal``, the session's version, is replaced there). The check
+        passed, so the versions match whenever a token was sent.
+        """
+        self.expected_version = expected
+        self.actual_version = actual
+        self.versions_match = None if expected is None else True
+        if internal:
+            self.message = self.message.replace(internal, actual)
+            self.hint = self.hint.replace(internal, actual)
+        self.details["versions"] = self.version_comparison
+        return self
+
     def summary(self, action: str) -> str:
         """A one-line failure summary, e.g. ``failed: stale version (patch, sent ... vs ...)``."""
         versions = f"version={self.actual_version}"

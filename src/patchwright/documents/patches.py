@@ -35,6 +35,7 @@ from patchwright.documents.spans import (
 from patchwright.engine import MatchOptions, apply_edits
 from patchwright.formats import parse_unified
 from patchwright.model import (
+    Edit,
     ErrorCode,
     FileAction,
     FilePatch,
@@ -86,10 +87,11 @@ def apply_patch(
             change), ``context mismatch``, ``ambiguous context``, ``overlapping edits``
             or ``already applied``.
     """
+    options = options or DEFAULT_MATCH_OPTIONS
     try:
         patch_set = parse_unified(diff)
     except PatchwrightError as exc:
-        raise _converted(exc, None, text, version) from None
+        raise _converted(exc, None, text, version, options) from None
     fp = _single_update(patch_set.files, text, version)
     # A document has no path, so the parser's note that bare hunks name no file is noise.
     warnings = [w for w in patch_set.warnings if _NO_HEADER_NOTE not in w]
@@ -103,10 +105,10 @@ def apply_patch(
                 TextFile.from_text(text),
                 fp.edits,
                 composition=fp.composition,
-                options=options or DEFAULT_MATCH_OPTIONS,
+                options=options,
             )
         except PatchwrightError as exc:
-            raise _converted(exc, fp, text, version) from None
+            raise _converted(exc, fp, text, version, options) from None
         new_text = result.file.text
         reports = result.reports
         hunks = len(fp.edits)
@@ -146,6 +148,7 @@ def _single_update(files: Sequence[FilePatch], text: str, version: str | None) -
             "The diff creates the document from nothing ('--- /dev/null'), but the document "
             f"is not empty ({len(text)} characters).",
             "Take a snapshot and diff against its text.",
+            expected_snippet="",  # a diff from /dev/null expects an empty document
             actual_snippet=clip(text),
             actual_version=version,
             field="diff",
@@ -186,49 +189,96 @@ def _rebuild(old: str, new: str, spans: Sequence[Span]) -> str | None:
 
 
 def _converted(
-    exc: PatchwrightError, fp: FilePatch | None, text: str, version: str | None
+    exc: PatchwrightError,
+    fp: FilePatch | None,
+    text: str,
+    version: str | None,
+    options: MatchOptions,
 ) -> PatchApplyError:
     reason = _REASONS.get(exc.code, ConflictReason.INVALID_DIFF)
-    hunk = _failed_hunk(exc, fp)
-    expected = None if hunk is None else clip("\n".join(hunk.old_lines))
+    hunks = _failed_hunks(exc, fp)
+    expected = clip("\n".join(line for _, hunk in hunks for line in hunk.old_lines))
+    first = hunks[0][1] if hunks else None
     details: dict[str, Any] = dict(exc.details)
     return PatchApplyError(
         reason,
         exc.message,
         exc.hint,
         code=exc.code,
-        expected_snippet=expected,
-        actual_snippet=_actual_snippet(exc, hunk, text),
+        expected_snippet=expected if hunks else None,
+        actual_snippet=_actual_snippet(exc, hunks, text, fp, options),
         actual_version=version,
         field="diff",
-        line=exc.line if exc.line is not None else (hunk.source_line if hunk else None),
+        line=exc.line if exc.line is not None else (first.source_line if first else None),
         details=details,
     )
 
 
-def _failed_hunk(exc: PatchwrightError, fp: FilePatch | None) -> Hunk | None:
-    index = exc.details.get("edit_index")
-    if fp is None or not isinstance(index, int) or not 0 <= index < len(fp.edits):
-        return None
-    anchor = fp.edits[index].anchor
-    return anchor if isinstance(anchor, Hunk) else None
+def _failed_hunks(exc: PatchwrightError, fp: FilePatch | None) -> list[tuple[int, Hunk]]:
+    """The hunks the error names, with their index: one, or both of an overlapping pair."""
+    indexes = exc.details.get("edits")
+    if not isinstance(indexes, list):
+        indexes = [exc.details.get("edit_index")]
+    found = []
+    for index in indexes:
+        if fp is None or not isinstance(index, int) or not 0 <= index < len(fp.edits):
+            return []
+        anchor = fp.edits[index].anchor
+        if not isinstance(anchor, Hunk):
+            return []
+        found.append((index, anchor))
+    return found
 
 
-def _actual_snippet(exc: PatchwrightError, hunk: Hunk | None, text: str) -> str | None:
-    """The document lines the error points at: the closest region, or the applied text."""
-    first: int | None = None
-    count = 0
+def _actual_snippet(
+    exc: PatchwrightError,
+    hunks: Sequence[tuple[int, Hunk]],
+    text: str,
+    fp: FilePatch | None,
+    options: MatchOptions,
+) -> str | None:
+    """The document lines the error points at, as ``(first line, count)``.
+
+    The closest region when the engine found one; the text the hunk would produce when it
+    looks already applied; for overlapping hunks, the lines both were found at; for a
+    context mismatch with nothing alike in the document, the lines at the hunk header's
+    position (the start of the document without one), so the model sees what is there.
+    """
+    where: tuple[int, int] | None = None
     closest = exc.details.get("closest")
+    hunk = hunks[0][1] if hunks else None
     if isinstance(closest, dict) and isinstance(closest.get("start"), int):
         first, last = closest["start"], closest.get("end", closest["start"])
-        count = (last if isinstance(last, int) else first) - first + 1
+        where = (first, (last if isinstance(last, int) else first) - first + 1)
     elif exc.code is ErrorCode.ALREADY_APPLIED and isinstance(exc.details.get("line"), int):
-        first = exc.details["line"]
-        count = len(hunk.new_lines) if hunk is not None else 1
-    if first is None:
+        where = (exc.details["line"], len(hunk.new_lines) if hunk is not None else 1)
+    elif exc.code is ErrorCode.OVERLAP and fp is not None and len(hunks) == 2:
+        where = _union(text, [fp.edits[index] for index, _ in hunks], options)
+    elif hunk is not None and exc.code in (ErrorCode.NOT_FOUND, ErrorCode.EXPECTED_MISMATCH):
+        where = (max(1, hunk.old_start or 1), len(hunk.old_lines))
+    if where is None:
         return None
+    first, count = where
     lines = TextFile.from_text(text).lines
+    first = min(first, max(1, len(lines)))  # a header past the end: show the last line
     return clip("\n".join(lines[first - 1 : first - 1 + max(count, 1)]))
+
+
+def _union(text: str, edits: Sequence[Edit], options: MatchOptions) -> tuple[int, int] | None:
+    """The lines covering where each edit is found alone, as ``(first line, count)``.
+
+    Each hunk of an overlapping pair was located before the overlap was seen, so each
+    one applied alone is found again at the same place.
+    """
+    starts, ends = [], []
+    for edit in edits:
+        try:
+            report = apply_edits(TextFile.from_text(text), [edit], options=options).reports[0]
+        except PatchwrightError:
+            return None
+        starts.append(report.orig_start)
+        ends.append(max(report.orig_end, report.orig_start))
+    return min(starts), max(ends) - min(starts) + 1
 
 
 def _invalid_diff(

@@ -3,21 +3,29 @@
 :func:`check_edit` parses the text after an edit and, when it has errors, the text before
 it, and reports only the errors the edit introduced (see :mod:`.compare`). Files without a
 parser cost one dictionary look-up. Python edits are first judged by compiling just the
-edited statements (:mod:`.pyregion`), which keeps large modules cheap; tree-sitter keeps
-the last trees, so an edit of a file checked before reparses incrementally.
+edited statements before and after the edit (:mod:`.pyregion`), which keeps large modules
+cheap, also when the edit broke them. When the whole text after the edit must be parsed
+and has an error on a line the edit wrote, compiling the old top-level statements around
+the edit is enough to show the error is new; only otherwise is the old text parsed whole.
+Whole-text verdicts of the standard-library parsers are kept for the next few checks (a
+dry run then the real run, a refused edit sent again); tree-sitter keeps the last trees,
+so an edit of a file checked before reparses incrementally.
 """
 
 from __future__ import annotations
 
+import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 
 from patchwright.model import ErrorCode, PatchwrightError
-from patchwright.syntax.compare import split_errors
+from patchwright.syntax.compare import LineMap, split_errors
 from patchwright.syntax.excerpt import excerpt
 from patchwright.syntax.languages import LanguageSpec, spec_for
-from patchwright.syntax.pyregion import edit_is_clean
+from patchwright.syntax.pyregion import old_span_compiles, region_verdict
 from patchwright.syntax.report import SyntaxIssue, SyntaxPolicy, SyntaxReport
+from patchwright.syntax.shared import shared_lines
 from patchwright.syntax.stdlib_parsers import (
     NoVerdict,
     ParseError,
@@ -98,19 +106,23 @@ def _judge(spec: LanguageSpec, before: str | None, after: str) -> tuple[list[Par
     """New errors, count of old ones still there, and the scope that was parsed."""
     if before == after:
         return [], 0, "unchanged"
-    parse = _parser(spec)
-    if spec.backend == "python" and before is not None and edit_is_clean(before, after):
-        return [], 0, "region"
+    python = spec.backend == "python"
+    if python and before is not None:
+        verdict = region_verdict(before, after)
+        if verdict is not None:
+            return verdict, 0, "region"
     after_lines = after.split("\n")
     if spec.backend == "tree-sitter":
         found = tree_sitter_errors(spec, after, base=before)
     else:
-        found = parse(after)
+        found = _VERDICTS.parse(spec, after)
     after_errors = _clamped(found, after_lines)
     if not after_errors or before is None:
         return after_errors, 0, "file"
     before_lines = before.split("\n")
-    before_errors = _clamped(parse(before), before_lines)
+    if python and _surely_new(before, before_lines, after, after_lines, after_errors):
+        return after_errors, 0, "file"
+    before_errors = _clamped(_VERDICTS.parse(spec, before), before_lines)
     new, preexisting = split_errors(
         before_errors,
         after_errors,
@@ -119,6 +131,75 @@ def _judge(spec: LanguageSpec, before: str | None, after: str) -> tuple[list[Par
         first_error_only=spec.first_error_only,
     )
     return new, preexisting, "file"
+
+
+def _surely_new(
+    before: str,
+    before_lines: Sequence[str],
+    after: str,
+    after_lines: Sequence[str],
+    after_errors: Sequence[ParseError],
+) -> bool:
+    """True when the Python error after the edit cannot have been there before it.
+
+    Spares the parse of the whole text before the edit. The error (Python reports one)
+    lies on a line the edit wrote, and the old top-level statements that line replaced
+    compile alone: no error of the old text can lie among the replaced lines, and only
+    one there could match an error on a written line (see :mod:`.compare`).
+    """
+    (error,) = after_errors
+    if LineMap(before_lines, after_lines).origin(error.line).unchanged:
+        return False
+    first, suffix = shared_lines(before, after)
+    return old_span_compiles(before, first, len(before_lines) - suffix)
+
+
+class _Verdicts:
+    """The last few whole-text parses of the standard-library parsers, by text digest.
+
+    An edit the guard rejects leaves the file as it was, and the model's next try is
+    checked against the same old text; a dry run and the real run check the same pair.
+    Keeping recent verdicts spares those repeated parses of large files.
+    """
+
+    def __init__(self, size: int) -> None:
+        self._size = size
+        self._found: OrderedDict[tuple[str, bytes], list[ParseError]] = OrderedDict()
+        self._lock = threading.Lock()  # an HTTP server may check edits from several threads
+
+    def parse(self, spec: LanguageSpec, text: str) -> list[ParseError]:
+        """The errors of ``text``, parsed now or remembered."""
+        if len(text) < _REMEMBER_FROM:
+            return _parser(spec)(text)  # cheap to parse again: not worth a digest
+        import hashlib  # only for large files; its OpenSSL binding is slow to import
+
+        key = (spec.backend, hashlib.sha1(text.encode("utf-8", "surrogatepass")).digest())
+        with self._lock:
+            found = self._found.get(key)
+            if found is not None:
+                self._found.move_to_end(key)
+                return list(found)
+        found = _parser(spec)(text)
+        with self._lock:
+            self._found[key] = found
+            if len(self._found) > self._size:
+                self._found.popitem(last=False)
+        return list(found)
+
+    def clear(self) -> None:
+        """Forget every verdict."""
+        with self._lock:
+            self._found.clear()
+
+
+# Texts shorter than this parse in well under a millisecond.
+_REMEMBER_FROM = 20_000
+_VERDICTS = _Verdicts(16)
+
+
+def forget_verdicts() -> None:
+    """Forget the remembered whole-text parses (benchmarks time the cold path)."""
+    _VERDICTS.clear()
 
 
 def _parser(spec: LanguageSpec) -> Parse:

@@ -22,7 +22,8 @@ already had is counted as already there, or every edit would be blamed for the d
 Parsers that stop at the first error (Python, JSON, TOML) hide every later error of a
 broken file. So when the file was broken before the edit, an error on an untouched line
 at or after the first original error counts as already there: it may have been hidden.
-The converse blind spot is accepted: a new error behind an old one is invisible.
+The converse blind spot is accepted here: a new error behind an old one is invisible to
+whole-text parses (for Python, the region check of :mod:`.pyregion` often sees it).
 """
 
 from __future__ import annotations

@@ -1,25 +1,35 @@
-"""Proving a Python edit clean by compiling only the statements it touched.
+"""Judging a Python edit by compiling only the statements it touched.
 
 CPython needs tens of milliseconds to compile a 5,000-line module, too slow to run after
 every edit. Most edits change a few lines inside one block, so this module finds the
 smallest run of whole statements of one block that contains the change, in the text both
-before and after the edit, and compiles that run alone (dedented when it is nested).
+before and after the edit, and compiles that run alone, below stand-ins for the headers
+of the blocks that hold it (``def _():``, ``class _:``, ``while _:``, ``if _:`` at the
+headers' own indentation), so the compiler's scope checks (``'return' outside function``,
+``'break' outside loop``) judge it as they judge it in the module.
 
 Why that is enough: the file is the same before ``start`` and after ``end``; both ends are
 statement boundaries of the same block in both texts (same bracket depth 0, same
 indentation stack, outside any string); so the parser reads the unchanged parts exactly
 as it did before the edit, and the only text it reads differently is the run itself. If
-the run compiles on its own, the edit introduced no syntax error.
+the run compiles on its own, the edit introduced no syntax error. If it does not, while
+the same run before the edit did, the edit introduced that error, and it is reported
+where the run puts it, unless it lies at the run's end (a body deleted, a decorator left
+dangling): then the run takes in the next statement or two, and if the error still
+depends on what follows, the whole file decides. When the edited block cannot be
+delimited (an edit breaking a method's indentation blurs its block), the module's
+top-level statements around the change are tried instead.
 
 Statement boundaries come from a small lexer (strings, comments, brackets, backslash
 continuations) run over both texts. Whenever a premise does not hold -- an unbalanced
 closing bracket, a quote left open at a line end (a Python 3.12 f-string field spanning
-lines looks like that), mixed tab/space indentation, a ``from __future__`` import, a run
-that does not compile -- the answer is "not proven" and the caller compiles the whole
-file, so a wrong guess costs time, never a missed error. Random line edits of standard
-library modules check this property in the tests. Nested runs are only parsed (``ast``), so
-the compiler's scope checks (``'return' outside function``) are left to whole-file
-compiles.
+lines looks like that), mixed tab/space indentation, a ``from __future__`` import below
+the top -- the answer is "not proven" and the caller compiles the whole file, so a wrong
+guess costs time, never a missed error. Random line edits of standard-library modules
+check in the tests that a clean verdict is never wrong and that reported errors are the
+ones the whole file has. Blind spots kept: checks that need the enclosing function's
+other statements (``nonlocal`` finds no binding in a stand-in, so such runs go to the
+whole file; ``global`` of a parameter passes).
 """
 
 from __future__ import annotations
@@ -28,10 +38,11 @@ import re
 from collections.abc import Sequence
 
 from patchwright.syntax.shared import shared_lines
-from patchwright.syntax.stdlib_parsers import compile_python
+from patchwright.syntax.stdlib_parsers import ParseError, compile_python, future_flags
 
-# Splits Python text into code (group c), dropped one-line strings and comments, and kept
-# strings that may span lines (group k). Unrolled loops keep every pattern linear.
+# Splits Python text into code (group c), dropped comments, and strings (group k), kept as
+# a placeholder: a line holding only a string is a statement, and its indentation counts.
+# Unrolled loops keep every pattern linear.
 _ONE_LINE_STRINGS = (
     r'"(?!"")[^"\\\n]*(?:\\[^\n][^"\\\n]*)*"',
     r"'(?!'')[^'\\\n]*(?:\\[^\n][^'\\\n]*)*'",
@@ -46,9 +57,8 @@ _TOKENS = re.compile(
     "|".join(
         (
             r"""(?P<c>[^"'#]+)""",
-            *_ONE_LINE_STRINGS,
             r"#[^\n]*",
-            "(?P<k>" + "|".join(_LONG_STRINGS) + ")",
+            "(?P<k>" + "|".join(_ONE_LINE_STRINGS + _LONG_STRINGS) + ")",
             # A quote left open at the end of its line: a syntax error, or an f-string whose
             # replacement field spans lines (Python 3.12+), which this lexer cannot follow.
             r"""(?P<u>["'])[^\n]*""",
@@ -68,8 +78,8 @@ _CONTINUES = frozenset({"else", "elif", "except", "finally"})
 def clean_lines(text: str) -> list[str] | None:
     """``text`` split at ``\\n`` with strings and comments blanked out, or ``None``.
 
-    A multi-line string becomes ``S`` and its following lines start with a marker, as do
-    lines continued with a backslash; one-line strings and comments disappear. The line
+    A string becomes ``S`` and the following lines of a multi-line one start with a
+    marker, as do lines continued with a backslash; comments disappear. The line
     count is preserved, brackets left are code brackets. ``None`` when a string is left
     open at the end of a line: the lexer cannot tell where it ends.
     """
@@ -165,32 +175,256 @@ def edit_is_clean(before: str, after: str) -> bool:
 
     False means "not proven": the caller must compile the whole text.
     """
-    if _MARK in before or _MARK in after:
+    return region_verdict(before, after) == []
+
+
+def region_verdict(before: str, after: str) -> list[ParseError] | None:
+    """Judge a Python edit by compiling only the statements it touched, in both texts.
+
+    Returns ``[]`` when the edited statements compile (the edit kept the syntax), one
+    :class:`ParseError` located in ``after`` when they do not compile after the edit but
+    did before it (the edit introduced that error), and ``None`` when nothing is proven:
+    the caller must then compile the whole texts.
+
+    The run is looked for first in the innermost block holding the change, then, when
+    that block cannot be delimited (an edit that breaks the indentation of a method
+    usually makes its block ambiguous), among the module's top-level statements.
+    """
+    edit = _Edit.of(before, after)
+    if edit is None:
+        return None
+    indent = edit.block_indent()
+    verdict, final = edit.judge(indent) if indent is not None else (None, False)
+    if not final and indent != "":
+        verdict, _ = edit.judge("")
+    return verdict
+
+
+def old_span_compiles(before: str, first: int, end: int) -> bool:
+    """True when the top-level statements of ``before`` around lines ``first:end`` compile.
+
+    ``first:end`` (0-based, half open) are the lines an edit replaced. The span runs from
+    the top-level statement holding ``first`` to the one starting at or after ``end``; it
+    is a sequence of whole statements, so when it compiles alone, ``before`` has no syntax
+    error located inside it. False means "not proven".
+    """
+    if _MARK in before or "\0" in before:
         return False
-    old, new = clean_lines(before), clean_lines(after)
-    if old is None or new is None:
+    lines = clean_lines(before)
+    if lines is None or len(lines) != before.count("\n") + 1:
         return False
-    if len(old) != before.count("\n") + 1 or len(new) != after.count("\n") + 1:
-        return False
-    first, suffix = shared_lines(before, after)
-    old_view, new_view = _View(old, first), _View(new, first)
-    new_end, old_end = len(new) - suffix, len(old) - suffix
-    indent = _block_indent((new_view, new_end), (old_view, old_end), first)
-    if indent is None:
-        return False
-    found = _run_start(new_view, first, indent)
+    view = _View(lines, first)
+    found = _run_start(view, first, "")
     if found is None:
         return False
-    start, opens = found
-    if start == first and not _starts_alike(old_view, first, indent, opens):
-        return False
-    walker = _Walker(old_view, start, indent)
-    end = _run_end(new_view, walker, start, new_end, new_end - old_end, indent)
-    if end is None or end <= start:
-        return False
-    if any(line.strip() == "\\" for line in new[start:end]):
-        return False  # CPython reads a line of only a backslash by its column: no dedent
-    return _compiles(after.split("\n")[start:end], indent, start)
+    start = found[0]
+    walker = _Walker(view, start, "")
+    stop = next(
+        (index for index in range(max(end, start + 1), len(lines)) if walker.ends_at(index)),
+        None,
+    )
+    if stop is None:
+        if not walker.ends_at_eof():
+            return False
+        stop = len(lines)
+    raw = before.split("\n")
+    return _compile_run(raw[start:stop], [], start, future_flags(before)) is None
+
+
+class _Edit:
+    """Both texts of one edit, lexed, and where they differ."""
+
+    def __init__(self, before: str, after: str, old: list[str], new: list[str]) -> None:
+        self.before_lines = before.split("\n")
+        self.after_lines = after.split("\n")
+        self.old, self.new = old, new
+        self.first, suffix = shared_lines(before, after)
+        self.old_view, self.new_view = _View(old, self.first), _View(new, self.first)
+        self.new_end, self.old_end = len(new) - suffix, len(old) - suffix
+        self.future = future_flags(after)
+
+    @classmethod
+    def of(cls, before: str, after: str) -> _Edit | None:
+        """The lexed edit, or ``None`` when the lexer cannot follow either text."""
+        if _MARK in before or _MARK in after or "\0" in after:
+            return None
+        old, new = clean_lines(before), clean_lines(after)
+        if old is None or new is None:
+            return None
+        if len(old) != before.count("\n") + 1 or len(new) != after.count("\n") + 1:
+            return None
+        return cls(before, after, old, new)
+
+    def block_indent(self) -> str | None:
+        """The indentation of the innermost block holding every changed statement."""
+        return _block_indent(
+            (self.new_view, self.new_end), (self.old_view, self.old_end), self.first
+        )
+
+    def judge(self, indent: str) -> tuple[list[ParseError] | None, bool]:
+        """The verdict of the run of statements at ``indent`` around the change.
+
+        The flag is True when the verdict is final: the run was compiled, and a run of
+        the outer block, holding this one, would not tell more at a higher cost.
+        """
+        first = self.first
+        found = _run_start(self.new_view, first, indent)
+        if (
+            found
+            and found[0] == first
+            and not _starts_alike(self.old_view, first, indent, found[1])
+        ):
+            # The changed line starts a statement only after the edit (a line moved out
+            # of its block): start at the statement above, a boundary in both texts.
+            found = _run_start(self.new_view, first, indent, above_first=True)
+        if found is None:
+            return None, False
+        start = found[0]
+        walker = _Walker(self.old_view, start, indent)
+        shift = self.new_end - self.old_end
+        end = _run_end(self.new_view, walker, start, self.new_end, shift, indent)
+        context = _context(self.new_view, start, indent)
+        if end is None or end <= start or context is None:
+            return None, False
+        if any(line.strip() == "\\" for line in self.new[start:end]):
+            return None, False  # CPython reads a line of only a backslash by its column
+        for _ in range(_GROWTHS + 1):
+            run = self.after_lines[start:end]
+            error = _compile_run(run, context, start, self.future)
+            if error is None:
+                return [], True
+            if error is _UNSURE:
+                return None, False
+            located = _located(error, run, context, start)
+            if located is not None and self._inside(run, context, (start, end), indent, error):
+                break
+            if end == len(self.after_lines):
+                return None, True
+            # The error depends on what follows the run (a body deleted, a decorator left
+            # dangling): take in the next statement too, so the error lies inside the run.
+            end = _run_end(self.new_view, walker, start, end + 1, shift, indent)
+            if end is None:
+                return None, True
+        else:
+            return None, True
+        old_run = self.before_lines[start : end - shift]
+        if _compile_run(old_run, context, start, self.future) is not None:
+            return None, True  # broken before the edit too: only the whole texts can tell
+        return [located], True
+
+    def _inside(
+        self,
+        run: Sequence[str],
+        context: Sequence[str],
+        span: tuple[int, int],
+        indent: str,
+        error: ParseError,
+    ) -> bool:
+        """True when the run's error does not depend on what follows the run.
+
+        The run is compiled again followed by a statement at its level (as the module
+        has one there, unless the run ends it): an error that moves or changes was found
+        at the run's end, and the module may report it differently.
+        """
+        start, end = span
+        if end == len(self.after_lines):
+            return True
+        return _compile_run([*run, indent + "pass"], context, start, self.future) == error
+
+
+# How many times a run whose error lies at its end is extended by one statement.
+_GROWTHS = 2
+
+
+# Returned by _compile_run when the run must not be judged alone.
+_UNSURE = ParseError(0, 0, "")
+_ASYNC = re.compile(r"\s*async\s+(\w+)")
+# What stands in for the header of a block holding the run: the compiler checks
+# ``return``, ``yield``, ``await``, ``break`` and ``continue`` against these.
+_STAND_INS = {
+    "def": "def _():",
+    "async def": "async def _():",
+    "class": "class _:",
+    "for": "while _:",
+    "async for": "while _:",
+    "while": "while _:",
+}
+
+
+def _context(view: _View, start: int, indent: str) -> list[str] | None:
+    """Stand-ins for the headers of the blocks holding line ``start``, outermost first.
+
+    Each keeps its header's indentation, so the run compiles below them with its own
+    columns, and has its kind (function, class, loop, other): the compiler's scope checks
+    then judge the run as they judge it in the module. ``None`` when the headers cannot
+    be told (indentation that is not a prefix of the run's).
+    """
+    headers: list[str] = []
+    lines, depth, current = view.lines, 0, indent
+    for index in range(start - 1, -1, -1):
+        if not current:
+            break
+        line = lines[index]
+        depth -= _delta(line)
+        if depth != 0 or not _is_start(line):
+            continue
+        own = _indent(line)
+        if len(own) >= len(current):
+            continue
+        if not current.startswith(own):
+            return None
+        word = _word(line)
+        if word == "async":
+            found = _ASYNC.match(line)
+            word = f"async {found.group(1)}" if found else word
+        headers.append(own + _STAND_INS.get(word, "if _:"))
+        current = own
+    if current:
+        return None
+    headers.reverse()
+    return headers
+
+
+def _compile_run(
+    lines: Sequence[str], context: Sequence[str], start: int, future: int
+) -> ParseError | None:
+    """Compile a run of statements below ``context``: ``None`` if it compiles, else its error.
+
+    The error's line counts the context lines too; ``_UNSURE`` when the run cannot stand
+    for the same text inside the module.
+    """
+    text = "\n".join([*context, *lines])
+    if "__future__" in text and (start > 0 or context):
+        return _UNSURE  # only legal at the top of the module: let the whole file decide
+    try:
+        compile_python(text, ast_only=False, future=future)
+    except SyntaxError as exc:
+        return ParseError(exc.lineno or 0, exc.offset or 1, exc.msg or "invalid syntax")
+    except (ValueError, RecursionError, MemoryError):
+        return _UNSURE
+    return None
+
+
+_LINE_NUMBER = re.compile(r"\bline (\d+)")
+
+
+def _located(
+    error: ParseError, run: Sequence[str], context: Sequence[str], start: int
+) -> ParseError | None:
+    """``error`` of a run compiled below ``context``, moved to its place in the module.
+
+    ``None`` when the error lies outside the run's statements (at its end: a header left
+    without a body) or names a stand-in header: the module would report it elsewhere.
+    """
+    skip = len(context)
+    content = max((n for n, line in enumerate(run, 1) if line.strip()), default=0)
+    if not skip < error.line <= skip + content:
+        return None
+    if any(int(n) <= skip for n in _LINE_NUMBER.findall(error.message)):
+        return None
+    shift = start - skip
+    message = _LINE_NUMBER.sub(lambda m: f"line {int(m.group(1)) + shift}", error.message)
+    return ParseError(error.line + shift, max(1, error.column), message)
 
 
 def _block_indent(new: tuple[_View, int], old: tuple[_View, int], first: int) -> str | None:
@@ -229,13 +463,16 @@ def _enclosing_indent(view: _View, first: int) -> str:
     return ""
 
 
-def _run_start(view: _View, first: int, indent: str) -> tuple[int, bool] | None:
+def _run_start(
+    view: _View, first: int, indent: str, *, above_first: bool = False
+) -> tuple[int, bool] | None:
     """The first line of the run, and whether it is the first statement of its block.
 
-    The run starts at a statement of the block at or above ``first`` whose predecessor is
-    complete: no decorator right above it, no header waiting for its body, and the run's
-    first statement does not continue the one before (``else``...). When the run starts
-    the block, the line above must open a block and no deeper statement may sit between.
+    The run starts at a statement of the block at or above ``first`` (strictly above with
+    ``above_first``) whose predecessor is complete: no decorator right above it, no header
+    waiting for its body, and the run's first statement does not continue the one before
+    (``else``...). When the run starts the block, the line above must open a block and no
+    deeper statement may sit between.
     """
     lines, depth = view.lines, view.depth_at_change
     start: int | None = None
@@ -245,7 +482,7 @@ def _run_start(view: _View, first: int, indent: str) -> tuple[int, bool] | None:
         if index < first:
             depth -= _delta(lines[index])
         line = lines[index]
-        if depth != 0 or not _is_start(line):
+        if depth != 0 or not _is_start(line) or (above_first and index == first):
             continue
         own = _indent(line)
         if start is not None and not above:
@@ -339,17 +576,3 @@ def _run_end(
         if own == indent:
             previous = _word(line)
     return len(lines) if before.ends_at_eof() else None
-
-
-def _compiles(lines: Sequence[str], indent: str, start: int) -> bool:
-    size = len(indent)
-    if size % 8 and indent[:1] == " " and any("\t" in _indent(line) for line in lines):
-        return False  # a tab after the removed spaces would expand to another column
-    text = "\n".join(line[size:] if line.startswith(indent) else line for line in lines)
-    if "__future__" in text and (start > 0 or indent):
-        return False  # only legal at the top of the module: let the whole file decide
-    try:
-        compile_python(text, ast_only=bool(indent))
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return False
-    return True

@@ -50,9 +50,10 @@ class SyntaxReport:
         new_errors: errors the edit introduced (empty when none or not checked).
         preexisting: errors found after the edit that were already there before it
             (0 when only the edited statements were parsed).
-        scope: ``"file"`` when whole texts were parsed, ``"region"`` when parsing the
-            edited statements alone proved the edit clean, ``"unchanged"`` when the text
-            did not change, ``""`` when not checked.
+        scope: ``"file"`` when whole texts were parsed, ``"region"`` when compiling the
+            edited statements alone, before and after the edit, decided (clean, or an
+            error the edit introduced), ``"unchanged"`` when the text did not change,
+            ``""`` when not checked.
         reason: why the file was not checked, when it was not.
     """
 

@@ -52,16 +52,40 @@ def python_errors(text: str) -> list[ParseError]:
     return []
 
 
-def compile_python(text: str, *, ast_only: bool) -> None:
+def compile_python(text: str, *, ast_only: bool, future: int = 0) -> None:
     """Compile ``text`` and drop the result; raises ``SyntaxError`` on bad syntax.
+
+    ``future`` adds compiler flags of ``__future__`` features (see :func:`future_flags`):
+    a piece of a module is compiled under the imports at the module's top.
 
     Warnings the compiler emits (invalid escape sequences...) are silenced: they are not
     errors, and a host that turns warnings into errors must not see them as such.
     """
-    flags = 0x400 if ast_only else 0  # ast.PyCF_ONLY_AST, without importing ast
+    flags = future | (0x400 if ast_only else 0)  # ast.PyCF_ONLY_AST, without importing ast
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         compile(text.removeprefix(_BOM), "<edit>", "exec", flags=flags, dont_inherit=True)
+
+
+_FUTURE_IMPORT = re.compile(r"^from[ \t]+__future__[ \t]+import[ \t]+\(?([\w \t,\\\n]*)", re.M)
+
+
+def future_flags(text: str) -> int:
+    """Compiler flags of the ``from __future__ import`` statements of module ``text``.
+
+    ``annotations`` changes which annotations compile (no walrus inside one), so the
+    statements of a module compiled alone must see the module's future imports.
+    """
+    if "__future__" not in text:
+        return 0
+    import __future__  # small; imported only for a module that has such an import
+
+    flags = 0
+    for found in _FUTURE_IMPORT.finditer(text):
+        for name in re.split(r"[\s,\\]+", found.group(1)):
+            if name in __future__.all_feature_names:
+                flags |= getattr(__future__, name).compiler_flag
+    return flags
 
 
 def _from_syntax_error(exc: SyntaxError) -> ParseError:

@@ -25,7 +25,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from patchwright.documents import DocumentSession, PatchApplyError
 from patchwright.documents.errors import ConflictReason
-from patchwright.documents.results import applied_summary
+from patchwright.documents.results import EditResult, applied_summary
 from patchwright.documents.versions import token_names
 from patchwright.model import ErrorCode, PatchwrightError, TextFile, ToolResult
 from patchwright.tools.context import ToolContext
@@ -152,7 +152,8 @@ def _directive(req: EditRequest, session: DocumentSession, file: TextFile) -> di
     data.pop("document_version", None)
     if data["action"] == "patch":
         if req.document_version is not None:
-            # checked against the file's SHA256 already; the session knows its text digest
+            # Checked against the file's SHA256 already; the session, built from the text,
+            # knows only its text digest. _apply speaks the file's version again.
             data["document_version"] = session.version
     else:
         if req.target_range is None:
@@ -173,6 +174,19 @@ def _directive(req: EditRequest, session: DocumentSession, file: TextFile) -> di
     return data
 
 
+def _apply(doc: DocumentSession, req: EditRequest, loaded: Loaded) -> EditResult:
+    """Apply the request's directive to ``doc``, refusals stated in the file's versions.
+
+    The agent holds the file's SHA256 (from ``document_snapshot``), never the session's
+    text digest, so every version a refusal shows is the token it sent or the file's.
+    """
+    try:
+        return doc.apply(_directive(req, doc, loaded.current))
+    except PatchApplyError as err:
+        err.restated(req.document_version, str(loaded.sha256), internal=doc.version)
+        raise
+
+
 def run_edit(ctx: ToolContext, req: EditRequest) -> ToolResult:
     """Apply one directive to a workspace file."""
     started = time.perf_counter()
@@ -181,7 +195,13 @@ def run_edit(ctx: ToolContext, req: EditRequest) -> ToolResult:
         return _edit(ctx, req, action, started)
     except PatchApplyError as err:
         _metrics(ctx, action, started, conflict=True)
-        ctx.session.set_metric("last_diff_summary", err.summary(action))
+        summary = err.summary(action)
+        ctx.session.set_metric("last_diff_summary", summary)
+        # Kept apart, as DocumentSession metrics keep it: a later success overwrites the
+        # last summary, while the last refusal stays available to debug it.
+        ctx.session.set_metric(
+            "last_failure", {"summary": summary, "action": action, "error": err.to_dict()}
+        )
         err.details["action"] = action
         raise
 
@@ -195,7 +215,7 @@ def _edit(ctx: ToolContext, req: EditRequest, action: str, started: float) -> To
     doc = DocumentSession(file.text)
     if action == "annotate":
         return _annotate(ctx, req, doc, loaded)
-    result = doc.apply(_directive(req, doc, file))
+    result = _apply(doc, req, loaded)
     after = TextFile.from_text(result.text, encoding=file.encoding, bom=file.bom)
     record = ChangeRecord(
         description=req.rationale or "",
@@ -217,6 +237,7 @@ def _edit(ctx: ToolContext, req: EditRequest, action: str, started: float) -> To
         "summary": summary,
         "document_version": new_version,
         "previous_version": loaded.sha256,
+        "versions": _compared(req, loaded),
         "chars_delta": result.chars_delta,
         "spans": [s.to_dict() for s in result.spans],
         "selection_hint": result.selection_hint.to_list(),
@@ -229,8 +250,7 @@ def _edit(ctx: ToolContext, req: EditRequest, action: str, started: float) -> To
 def _annotate(
     ctx: ToolContext, req: EditRequest, doc: DocumentSession, loaded: Loaded
 ) -> ToolResult:
-    directive = _directive(req, doc, loaded.current)
-    result = doc.apply(directive)
+    result = _apply(doc, req, loaded)
     note = result.annotation
     assert note is not None  # an applied annotate always stores its note
     stored = {
@@ -246,8 +266,19 @@ def _annotate(
     summary = f"applied: {where} (annotate, version={loaded.sha256})"
     ctx.session.set_metric("last_diff_summary", summary)
     data = {"path": loaded.path, "status": "applied", "action": "annotate", "summary": summary,
-            "document_version": loaded.sha256, "note": stored}  # fmt: skip
+            "document_version": loaded.sha256, "versions": _compared(req, loaded),
+            "note": stored}  # fmt: skip
     return ToolResult(True, summary, data=data)
+
+
+def _compared(req: EditRequest, loaded: Loaded) -> dict[str, Any]:
+    """The version comparison of an applied directive, shaped as a refusal's.
+
+    The token the agent sent (it named the file's SHA256, or the directive was refused as
+    stale) and the file's SHA256 it was applied to.
+    """
+    token = req.document_version
+    return {"expected": token, "actual": loaded.sha256, "match": None if token is None else True}
 
 
 def _metrics(ctx: ToolContext, action: str, started: float, *, conflict: bool) -> None:
