@@ -115,7 +115,9 @@ def measure_process(
             m.times.append(run.seconds)
             if run.seconds > slow_cutoff:
                 break
-        if m.ok:
+        if m.ok and m.times[-1] <= slow_cutoff:
+            # One more run for the peak memory, unless a run was so slow that a second
+            # would stall the benchmark (its time already tells the story).
             file.write_bytes(target.before)
             m.peak_kb = peak_rss_kb(argv_for(patch_file, root), root, env)
     return m

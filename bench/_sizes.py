@@ -40,7 +40,7 @@ def sweep(
     runs: int,
     cutoff: float,
     seed: int,
-    budget: float = 60.0,
+    budget: float = 20.0,
 ) -> list[Point]:
     """Measure every tool on a generated case per size (one edit per 100 lines, udiff).
 

@@ -218,9 +218,9 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument(
         "--budget",
         type=float,
-        default=60.0,
+        default=20.0,
         metavar="S",
-        help="with --sizes: drop a tool once its predicted time exceeds S seconds (default 60)",
+        help="with --sizes: drop a tool once its predicted time exceeds S seconds (default 20)",
     )
     p.add_argument("--keep", metavar="DIR", help="also write the generated file and patches to DIR")
     p.add_argument("--check", action="store_true", help="exit 1 when a measured target fails")

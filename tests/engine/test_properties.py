@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from difflib import SequenceMatcher
 
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from patchwright.engine import MatchOptions, apply_edits, unified_diff
+from patchwright.engine import apply as apply_module
 from patchwright.engine import diff as diff_module
 from patchwright.formats import parse_patch
 from patchwright.model import (
@@ -140,3 +142,58 @@ def test_diff_with_known_regions_equals_full_diff(
         patch = parse_patch(diff.replace("--- a\n+++ b\n", "--- a/f\n+++ b/f\n", 1))
         rebuilt = apply_edits(TextFile.from_text(a), patch.files[0].edits, options=EXACT)
         assert rebuilt.file.text == b
+
+
+@settings(max_examples=300)
+@given(
+    st.lists(WORDS, min_size=8, max_size=80),
+    st.lists(st.tuples(st.integers(0, 79), st.sampled_from(["-", "+", "~"])), max_size=8),
+    st.integers(1, 9),
+    st.sampled_from(["\n", "\r\n"]),
+    st.booleans(),
+    st.integers(-2, 2),
+)
+def test_exact_hint_fast_path_agrees_with_the_ladder(
+    words: list[str],
+    changes: list[tuple[int, str]],
+    period: int,
+    newline: str,
+    final: bool,
+    drift: int,
+) -> None:
+    # Hunks whose old lines stand right at their (possibly shifted) line numbers take a
+    # shortcut in the engine; it must give what the whole ladder gives, or defer to it.
+    # Line suffixes repeat with ``period``, so copies of blocks occur near each other.
+    old = [f"{w} {i % period}" for i, w in enumerate(words)]
+    new = list(old)
+    for at, op in sorted(changes, reverse=True):
+        at = min(at, len(new) - 1)
+        if op == "-":
+            del new[at]
+        elif op == "+":
+            new.insert(at, f"added {at}")
+        else:
+            new[at] = new[at].upper()
+    source = TextFile.from_text(_text(old, newline, final))
+    edits = [
+        Edit(replace(e.anchor, old_start=max(1, e.anchor.old_start + drift)), label=e.label)
+        for e in _hunks(old, new, 3)
+        if isinstance(e.anchor, Hunk) and e.anchor.old_start is not None
+    ]
+
+    def outcome() -> tuple[str, list[tuple[int, int, int, int, str]]] | str:
+        try:
+            result = apply_edits(source, edits)
+        except PatchwrightError as err:
+            return err.code
+        spans = [(r.old_start, r.old_end, r.new_start, r.new_end, r.rung) for r in result.reports]
+        return result.file.text, spans
+
+    fast = outcome()
+    saved = apply_module._exact_at_hint
+    apply_module._exact_at_hint = lambda *_: None
+    try:
+        slow = outcome()
+    finally:
+        apply_module._exact_at_hint = saved
+    assert fast == slow

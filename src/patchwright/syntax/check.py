@@ -120,7 +120,8 @@ def _judge(spec: LanguageSpec, before: str | None, after: str) -> tuple[list[Par
     if not after_errors or before is None:
         return after_errors, 0, "file"
     before_lines = before.split("\n")
-    if python and _surely_new(before, before_lines, after, after_lines, after_errors):
+    line_map = LineMap(before_lines, after_lines)
+    if python and _surely_new(before, before_lines, after, line_map, after_errors):
         return after_errors, 0, "file"
     before_errors = _clamped(_VERDICTS.parse(spec, before), before_lines)
     new, preexisting = split_errors(
@@ -129,6 +130,7 @@ def _judge(spec: LanguageSpec, before: str | None, after: str) -> tuple[list[Par
         before_lines,
         after_lines,
         first_error_only=spec.first_error_only,
+        line_map=line_map,
     )
     return new, preexisting, "file"
 
@@ -137,7 +139,7 @@ def _surely_new(
     before: str,
     before_lines: Sequence[str],
     after: str,
-    after_lines: Sequence[str],
+    line_map: LineMap,
     after_errors: Sequence[ParseError],
 ) -> bool:
     """True when the Python error after the edit cannot have been there before it.
@@ -148,7 +150,7 @@ def _surely_new(
     one there could match an error on a written line (see :mod:`.compare`).
     """
     (error,) = after_errors
-    if LineMap(before_lines, after_lines).origin(error.line).unchanged:
+    if line_map.origin(error.line).unchanged:
         return False
     first, suffix = shared_lines(before, after)
     return old_span_compiles(before, first, len(before_lines) - suffix)

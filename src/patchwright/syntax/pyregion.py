@@ -178,6 +178,10 @@ def edit_is_clean(before: str, after: str) -> bool:
     return region_verdict(before, after) == []
 
 
+# Above this many lines between the first and the last change, whole-text compiles win.
+_MAX_REGION_LINES = 2_000
+
+
 def region_verdict(before: str, after: str) -> list[ParseError] | None:
     """Judge a Python edit by compiling only the statements it touched, in both texts.
 
@@ -190,6 +194,11 @@ def region_verdict(before: str, after: str) -> list[ParseError] | None:
     that block cannot be delimited (an edit that breaks the indentation of a method
     usually makes its block ambiguous), among the module's top-level statements.
     """
+    first, suffix = shared_lines(before, after)
+    if before.count("\n") - suffix - first > _MAX_REGION_LINES:
+        # Changes spread over much of the file (a diff of hundreds of hunks): the region
+        # would be most of the file, and delimiting it costs more than one whole compile.
+        return None
     edit = _Edit.of(before, after)
     if edit is None:
         return None
