@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from patchwright.engine import MatchOptions, apply_file_patch, unified_diff
+from patchwright.engine.diagnose import first_difference, quote_line
 from patchwright.formats import parse_patch
 from patchwright.model import (
     FileAction,
@@ -108,8 +109,8 @@ class HunkFailure:
         at = f" at line {self.line}" if self.line is not None else ""
         out = [f"  Hunk {self.number} failed: {self.reason}{at}"]
         if self.expected is not None:
-            out.append(f"    Expected: {_quoted(self.expected)}")
-            out.append(f"    Found:    {_quoted(self.found)}")
+            out.append(f"    Expected: {quote_line(self.expected)}")
+            out.append(f"    Found:    {quote_line(self.found)}")
             if self.closest is not None and self.similarity is not None:
                 first, last = self.closest
                 out.append(
@@ -517,27 +518,10 @@ def _hunk_failure(
         failure.line = start
         anchor = fp.edits[index].anchor
         if isinstance(anchor, Hunk) and current is not None:
-            found = _first_difference(anchor.old_lines, current.lines, start)
+            found = first_difference(anchor.old_lines, current.lines, start)
             if found is not None:
                 failure.line, failure.expected, failure.found = found
     return failure
-
-
-def _first_difference(
-    expected: list[str], lines: list[str], start: int
-) -> tuple[int, str, str | None] | None:
-    for offset, want in enumerate(expected):
-        number = start + offset
-        have = lines[number - 1] if 0 < number <= len(lines) else None
-        if have != want:
-            return number, want, have
-    return None
-
-
-def _quoted(text: str | None) -> str:
-    if text is None:
-        return "(end of file)"
-    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
 def _indented(text: str) -> str:

@@ -201,3 +201,24 @@ def _short_diff(want: Sequence[str], have: Sequence[str], start: int) -> str:
     if len(rows) > _MAX_DIFF_LINES:
         rows = [*rows[:_MAX_DIFF_LINES], f"... ({len(rows) - _MAX_DIFF_LINES} more diff lines)"]
     return "\n".join(rows)
+
+
+def first_difference(
+    expected: Sequence[str], lines: Sequence[str], start: int
+) -> tuple[int, str, str | None] | None:
+    """The first of ``expected`` (meant to stand from 1-based line ``start``) that differs
+    from the file's ``lines``: its line number, the expected text and the text found
+    (``None`` past the end of the file); ``None`` when every line agrees."""
+    for offset, want in enumerate(expected):
+        number = start + offset
+        have = lines[number - 1] if 0 < number <= len(lines) else None
+        if have != want:
+            return number, want, have
+    return None
+
+
+def quote_line(text: str | None) -> str:
+    """A line in double quotes for an error message (``(end of file)`` for ``None``)."""
+    if text is None:
+        return "(end of file)"
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'

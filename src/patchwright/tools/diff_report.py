@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from patchwright.engine.diagnose import first_difference, quote_line
 from patchwright.model import ErrorCode, FilePatch, Hunk, MatchReport, PatchwrightError, ToolResult
 from patchwright.tools.files import Loaded
 from patchwright.tools.writing import WriteOutcome
@@ -103,33 +104,16 @@ def _failed_hunk(
     closest = err.details.get("closest")
     own = err.message.removeprefix(f"hunk {number}: ")
     if err.code is ErrorCode.NOT_FOUND and isinstance(anchor, Hunk) and isinstance(closest, dict):
-        found = _first_difference(anchor.old_lines, loaded.current.lines, int(closest["start"]))
+        found = first_difference(anchor.old_lines, loaded.current.lines, int(closest["start"]))
         if found is not None:
             line, expected, actual = found
             return [
                 f"  Hunk {number} failed: context mismatch at line {line}",
-                f"    Expected: {_quoted(expected)}",
-                f"    Found:    {_quoted(actual)}",
+                f"    Expected: {quote_line(expected)}",
+                f"    Found:    {quote_line(actual)}",
                 f"    (mode {mode}; closest region lines {closest['start']}-{closest['end']}, "
                 f"{float(closest.get('similarity', 0)):.0%} similar)",
             ]
     reason = _REASONS.get(err.code, "context mismatch" if err.code is ErrorCode.NOT_FOUND else "")
     head = f"  Hunk {number} failed: {reason}" if reason else f"  Hunk {number} failed"
     return [head, *(f"    {t}" for t in own.splitlines())]
-
-
-def _first_difference(
-    expected: list[str], lines: list[str], start: int
-) -> tuple[int, str, str | None] | None:
-    for offset, want in enumerate(expected):
-        number = start + offset
-        have = lines[number - 1] if 0 < number <= len(lines) else None
-        if have != want:
-            return number, want, have
-    return None
-
-
-def _quoted(text: str | None) -> str:
-    if text is None:
-        return "(end of file)"
-    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
