@@ -795,8 +795,9 @@ def _line_mode(
     if moved is not None:
         pattern, new, how = moved
         notes = (*notes, f"{label or 'edit'}: new lines re-indented ({how})")
-    body, same = _diff_body(pattern, new)
-    _check_repeated_edges(file, match, label, pattern, new)
+    ops = _opcodes(pattern, new)
+    body, same = _diff_body(pattern, new, ops)
+    _check_repeated_edges(file, match, label, pattern, new, ops)
     if match.rung == "trimmed_edges":
         partial = _partial_edges(file, match, pattern, new, label)
         if partial is not None:
@@ -841,6 +842,7 @@ def _check_repeated_edges(
     label: str,
     old: list[str],
     new: list[str],
+    ops: Sequence[Opcode],
 ) -> None:
     """Refuse new text that ends (starts) with added lines equal to the lines right
     after (before) the matched text: the search text most likely left those lines out,
@@ -848,11 +850,7 @@ def _check_repeated_edges(
     same line as the old text adds nothing at that edge."""
     same_end = bool(old and new) and old[-1] == new[-1]
     same_start = bool(old and new) and old[0] == new[0]
-    blocks = [
-        (j1, j2)
-        for tag, _, _, j1, j2 in SequenceMatcher(None, old, new, autojunk=False).get_opcodes()
-        if tag == "equal"
-    ]
+    blocks = [(j1, j2) for tag, _, _, j1, j2 in ops if tag == "equal"]
     first_kept = blocks[0][0] if blocks else len(new)
     last_kept = blocks[-1][1] if blocks else 0
     tail = [] if same_end else new[last_kept:]
@@ -904,11 +902,19 @@ def _repeats(label: str, side: str, k: int, line: int) -> PatchwrightError:
     )
 
 
-def _diff_body(old: list[str], new: list[str]) -> tuple[list[HunkLine], int]:
+Opcode = tuple[str, int, int, int, int]
+
+
+def _opcodes(old: list[str], new: list[str]) -> Sequence[Opcode]:
+    """How ``new`` differs from ``old``, line by line (computed once per edit)."""
+    return SequenceMatcher(None, old, new, autojunk=False).get_opcodes()
+
+
+def _diff_body(old: list[str], new: list[str], ops: Sequence[Opcode]) -> tuple[list[HunkLine], int]:
     """Old and new text as hunk lines; also counts non-blank lines common to both."""
     body: list[HunkLine] = []
     same = 0
-    for tag, i1, i2, j1, j2 in SequenceMatcher(None, old, new, autojunk=False).get_opcodes():
+    for tag, i1, i2, j1, j2 in ops:
         if tag == "equal":
             body.extend(HunkLine(" ", t) for t in old[i1:i2])
             same += sum(1 for t in old[i1:i2] if t.strip() and t != t.lstrip())
