@@ -1,0 +1,265 @@
+"""What ``apply_patch_text`` reports: per file and per hunk, in spec 002's words."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from patchwright.engine.diagnose import first_difference, quote_line
+from patchwright.model import (
+    FilePatch,
+    Hunk,
+    MatchReport,
+    PatchwrightError,
+    TextFile,
+)
+from patchwright.model.errors import ErrorCode
+
+_REASONS = {
+    ErrorCode.AMBIGUOUS: "ambiguous context",
+    ErrorCode.ALREADY_APPLIED: "already applied",
+    ErrorCode.OVERLAP: "overlaps another hunk",
+    ErrorCode.OUT_OF_RANGE: "out of range",
+    ErrorCode.EXPECTED_MISMATCH: "context mismatch",
+    ErrorCode.NOT_FOUND: "context mismatch",
+}
+
+
+@dataclass
+class HunkFailure:
+    """The hunk of a file that could not be applied, and why.
+
+    Attributes:
+        number: 1-based position of the hunk (edit) in its file's section.
+        code: the engine's error code.
+        reason: a few words (``context mismatch``, ``ambiguous context``...).
+        line: the line of the file the failure is about, when known.
+        similarity: for a hunk not found, how similar the closest region is.
+        closest: the closest region's first and last line, when one was found.
+        expected / found: the first hunk line that differs from the closest region,
+            and the file's line there (``found`` is ``None`` past the end of the file).
+        message: the engine's full explanation.
+    """
+
+    number: int
+    code: ErrorCode
+    reason: str
+    line: int | None = None
+    similarity: float | None = None
+    closest: tuple[int, int] | None = None
+    expected: str | None = None
+    found: str | None = None
+    message: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready view (one entry of a file's ``hunks``)."""
+        return {
+            "hunk": self.number,
+            "status": "failed",
+            "code": self.code.value,
+            "reason": self.reason,
+            "line": self.line,
+            "similarity": None if self.similarity is None else round(self.similarity, 4),
+            "closest_lines": list(self.closest) if self.closest else None,
+            "expected": self.expected,
+            "found": self.found,
+            "message": self.message,
+        }
+
+    def lines(self, mode: str) -> list[str]:
+        """The spec 002 lines for this hunk (indented for the failure report)."""
+        at = f" at line {self.line}" if self.line is not None else ""
+        out = [f"  Hunk {self.number} failed: {self.reason}{at}"]
+        if self.expected is not None:
+            out.append(f"    Expected: {quote_line(self.expected)}")
+            out.append(f"    Found:    {quote_line(self.found)}")
+            if self.closest is not None and self.similarity is not None:
+                first, last = self.closest
+                out.append(
+                    f"    (mode {mode}; closest region lines {first}-{last}, "
+                    f"{self.similarity:.0%} similar)"
+                )
+        else:
+            out.extend(f"    {text}" for text in self.message.splitlines())
+        return out
+
+
+@dataclass
+class FileOutcome:
+    """What the patch does (or would do) to one file.
+
+    Attributes:
+        status: ``ok`` (planned; written unless the report says otherwise), ``failed``
+            (this file made the patch fail) or ``not_checked`` (after a failed file).
+        reports: one per applied hunk, in order.
+        hunks_total: how many hunks (edits) the file's section has.
+        failure: the hunk that failed, when one did.
+        old_mode / new_mode: a git mode change the patch asks for.
+        syntax: the syntax guard's report (``to_dict()``), when the file was checked.
+    """
+
+    path: str
+    action: str
+    move_to: str | None = None
+    reports: list[MatchReport] = field(default_factory=list)
+    diff: str = ""
+    status: str = "ok"
+    hunks_total: int = 0
+    failure: HunkFailure | None = None
+    old_mode: str | None = None
+    new_mode: str | None = None
+    syntax: dict[str, Any] | None = None
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def warnings(self) -> list[str]:
+        """Warnings of every hunk of this file, then the file's own (mode, syntax)."""
+        return [*(w for r in self.reports for w in r.warnings), *self.notes]
+
+    def hunk_results(self) -> list[dict[str, Any]]:
+        """Every hunk: applied (with rung, similarity, lines), failed, or not tried."""
+        done = [{"hunk": r.index + 1, "status": "applied", **r.to_dict()} for r in self.reports]
+        if self.failure is None:
+            return done
+        number = self.failure.number
+        applied = {d["hunk"] for d in done}
+        unknown = [{"hunk": k, "status": "unknown"} for k in range(1, number) if k not in applied]
+        rest = [{"hunk": k, "status": "not_tried"} for k in range(number + 1, self.hunks_total + 1)]
+        return [*done, *unknown, self.failure.to_dict(), *rest]
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready view."""
+        return {
+            "path": self.path,
+            "action": self.action,
+            "move_to": self.move_to,
+            "status": self.status,
+            "hunks": self.hunk_results(),
+            "mode": {"old": self.old_mode, "new": self.new_mode} if self.new_mode else None,
+            "syntax": self.syntax,
+            "warnings": self.warnings,
+            "diff": self.diff,
+        }
+
+
+@dataclass
+class ApplyReport:
+    """The outcome of :func:`apply_patch_text`.
+
+    Attributes:
+        ok: the patch applies (and, unless ``dry_run``, was written).
+        applied: something was written to disk.
+        error: why the patch was refused (nothing was written then).
+        batch_id: the ID of the commit.
+        recorded: the commit is in the workspace history (``patchwright show`` /
+            ``undo`` know it); False when the workspace keeps no history.
+        mode: the matching mode the patch was located with.
+    """
+
+    ok: bool
+    applied: bool
+    dry_run: bool
+    format: str = ""
+    files: list[FileOutcome] = field(default_factory=list)
+    parse_warnings: list[str] = field(default_factory=list)
+    error: PatchwrightError | None = None
+    batch_id: str | None = None
+    recorded: bool = False
+    mode: str = "fuzzy"
+
+    @property
+    def diff(self) -> str:
+        """The unified diff of every file, in patch order."""
+        return "".join(f.diff for f in self.files)
+
+    @property
+    def warnings(self) -> list[str]:
+        """Parser repairs followed by every file's warnings."""
+        return [*self.parse_warnings, *(w for f in self.files for w in f.warnings)]
+
+    def summary(self) -> str:
+        """A short human summary (the CLI prints it above the diff)."""
+        if self.error is not None:
+            return self._failure_text(self.error)
+        verb = "would apply" if self.dry_run else "applied"
+        lines = [f"Patch {verb} ({self.format}): {len(self.files)} file(s)"]
+        for f in self.files:
+            rungs = ", ".join(dict.fromkeys(r.rung for r in f.reports)) or "none"
+            target = f" -> {f.move_to}" if f.move_to else ""
+            mode = f"; mode {f.old_mode or 'new'} -> {f.new_mode}" if f.new_mode else ""
+            lines.append(
+                f"  {f.action:7} {f.path}{target} "
+                f"({len(f.reports)} hunk(s); matched: {rungs}{mode})"
+            )
+        lines.extend(_indented(f"  warning: {w}") for w in self.warnings)
+        if self.batch_id and self.recorded:
+            lines.append(f"  batch {self.batch_id} (undo with: patchwright undo {self.batch_id})")
+        elif self.batch_id:
+            lines.append("  not recorded in the history, so it cannot be undone")
+        return "\n".join(lines)
+
+    def _failure_text(self, err: PatchwrightError) -> str:
+        """Spec 002's failure form: the file, its hunks, and the atomic rollback."""
+        failed = next((f for f in self.files if f.status == "failed"), None)
+        path = err.path or (failed.path if failed else None)
+        lines = [f"Patch failed on {path}:" if path else "Patch failed:"]
+        hunk = failed.failure if failed is not None else None
+        if hunk is not None:
+            if hunk.number == 2:
+                lines.append("  Hunk 1: applied")
+            elif hunk.number > 2:
+                lines.append(f"  Hunks 1-{hunk.number - 1}: applied")
+            lines.extend(hunk.lines(self.mode))
+        else:
+            lines.extend(f"  {text}" for text in err.message.splitlines())
+        if err.hint:
+            lines.append(_indented(f"  Hint: {err.hint}"))
+        lines.append("No changes made (atomic rollback).")
+        return "\n".join(lines)
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready view (what ``patchwright apply --json`` prints)."""
+        return {
+            "ok": self.ok,
+            "applied": self.applied,
+            "dry_run": self.dry_run,
+            "format": self.format,
+            "batch_id": self.batch_id,
+            "recorded": self.recorded,
+            "files": [f.to_dict() for f in self.files],
+            "warnings": self.warnings,
+            "error": self.error.to_dict() if self.error else None,
+        }
+
+
+def hunk_failure(
+    err: PatchwrightError, fp: FilePatch, index: int, current: TextFile | None
+) -> HunkFailure:
+    """The failure of hunk ``index`` of ``fp`` from the engine's error: the reason in spec
+    002's words and, for a hunk not found, the first line that differs from the closest
+    region of ``current``."""
+    number = index + 1
+    message = err.message
+    for prefix in (f"{fp.path}: ", f"hunk {number}: ", f"{fp.edits[index].label}: "):
+        message = message.removeprefix(prefix)
+    line = err.line if err.line is not None else err.details.get("line")
+    failure = HunkFailure(number, err.code, _REASONS.get(err.code, "failed"), line, None, None)
+    failure.message = message
+    closest = err.details.get("closest")
+    if isinstance(closest, dict) and "start" in closest:
+        start = int(closest["start"])
+        end = int(closest.get("end") or start)
+        failure.closest = (start, end)
+        failure.similarity = float(closest.get("similarity", 0.0))
+        failure.line = start
+        anchor = fp.edits[index].anchor
+        if isinstance(anchor, Hunk) and current is not None:
+            found = first_difference(anchor.old_lines, current.lines, start)
+            if found is not None:
+                failure.line, failure.expected, failure.found = found
+    return failure
+
+
+def _indented(text: str) -> str:
+    """Continuation lines of a multi-line entry, indented under its first line."""
+    return text.replace("\n", "\n    ")
