@@ -111,7 +111,7 @@ def test_anchored_diff_reconstructs_new_text(old: list[str], new: list[str], sal
     saved = diff_module._SMALL
     diff_module._SMALL = 4
     try:
-        ops = diff_module._opcodes(a, b)
+        ops = diff_module.line_opcodes(a, b)
     finally:
         diff_module._SMALL = saved
     rebuilt: list[str] = []

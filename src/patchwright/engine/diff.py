@@ -110,7 +110,9 @@ def _from_regions(
     return _merge(ops)
 
 
-def _opcodes(a: list[str], b: list[str]) -> list[Opcode]:
+def line_opcodes(a: list[str], b: list[str]) -> list[Opcode]:
+    """``difflib``-style opcodes turning lines ``a`` into lines ``b``, linear in practice
+    (common ends trimmed, large ranges anchored on lines unique on both sides)."""
     return _merge(_diff_range(a, b, 0, len(a), 0, len(b)))
 
 
@@ -216,7 +218,7 @@ def _merge(ops: list[Opcode]) -> list[Opcode]:
 def _groups(
     a: list[str], b: list[str], n: int, known: list[Opcode] | None = None
 ) -> list[list[Opcode]]:
-    ops = known if known is not None else _opcodes(a, b)
+    ops = known if known is not None else line_opcodes(a, b)
     groups: list[list[Opcode]] = []
     current: list[Opcode] = []
     for tag, i1, i2, j1, j2 in ops:

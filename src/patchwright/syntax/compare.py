@@ -29,7 +29,7 @@ whole-text parses (for Python, the region check of :mod:`.pyregion` often sees i
 from __future__ import annotations
 
 import re
-from bisect import bisect_left, bisect_right
+from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -112,76 +112,15 @@ class LineMap:
 
 
 def _middle_blocks(before: Sequence[str], after: Sequence[str], offset: int) -> list[_Block]:
-    """Aligned blocks of the part between the common ends, in order.
+    """Aligned blocks of the part between the common ends, in order (the engine's line
+    diff: linear even when a diff of thousands of hunks spreads over the whole file)."""
+    # Imported here: only edits whose texts both have errors need it, and the engine
+    # (with difflib) is not worth loading for a check that passes.
+    from patchwright.engine.diff import line_opcodes
 
-    Lines that occur exactly once on each side anchor the alignment (the longest run of
-    them in the same order on both sides, found in n log n), and only the gaps between
-    anchors are compared line by line. A diff of thousands of hunks spreads its changes
-    over the whole file; a plain ``SequenceMatcher`` over all of it would take seconds.
-    """
-    blocks: list[_Block] = []
-    pi = pj = 0
-    for i, j in [*_anchors(before, after), (len(before), len(after))]:
-        blocks.extend(_gap_blocks(before[pi:i], after[pj:j], offset + pi, offset + pj))
-        if i < len(before):
-            blocks.append(_Block(offset + j, offset + j + 1, offset + i, offset + i + 1, True))
-        pi, pj = i + 1, j + 1
-    return blocks
-
-
-def _anchors(before: Sequence[str], after: Sequence[str]) -> list[tuple[int, int]]:
-    """Pairs ``(i, j)`` with ``before[i] == after[j]`` unique on both sides, increasing in
-    both (patience alignment: the longest increasing run of ``j`` in ``i`` order)."""
-    counts: dict[str, int] = {}
-    for line in before:
-        counts[line] = counts.get(line, 0) + 1
-    where: dict[str, int] = {}
-    for j, line in enumerate(after):
-        if counts.get(line) == 1:
-            where[line] = -1 if line in where else j
-    pairs = [(i, where[line]) for i, line in enumerate(before) if where.get(line, -1) >= 0]
-    tails: list[int] = []  # tails[k]: index in pairs ending the best run of length k + 1
-    tail_js: list[int] = []  # their ``j``, kept sorted for bisect
-    back: list[int] = []
-    for k, (_, j) in enumerate(pairs):
-        at = bisect_left(tail_js, j)
-        back.append(tails[at - 1] if at else -1)
-        if at == len(tails):
-            tails.append(k)
-            tail_js.append(j)
-        else:
-            tails[at] = k
-            tail_js[at] = j
-    out: list[tuple[int, int]] = []
-    k = tails[-1] if tails else -1
-    while k >= 0:
-        out.append(pairs[k])
-        k = back[k]
-    return out[::-1]
-
-
-# Gaps larger than this (lines before x lines after) are one changed block: comparing
-# them line by line is quadratic, and the errors inside are matched by kind anyway.
-_GAP_CELLS = 250_000
-
-
-def _gap_blocks(before: Sequence[str], after: Sequence[str], b0: int, a0: int) -> list[_Block]:
-    if not before and not after:
-        return []
-    if not before or not after or len(before) * len(after) > _GAP_CELLS:
-        return [_Block(a0, a0 + len(after), b0, b0 + len(before), False)]
-    if len(before) == len(after):
-        # Lines replaced one for one (the usual small hunk): pair them in place.
-        return [
-            _Block(a0 + k, a0 + k + 1, b0 + k, b0 + k + 1, old == new)
-            for k, (old, new) in enumerate(zip(before, after))
-        ]
-    import difflib  # only needed when both texts have errors; slow to import
-
-    matcher = difflib.SequenceMatcher(None, before, after, autojunk=False)
     return [
-        _Block(a0 + j1, a0 + j2, b0 + i1, b0 + i2, tag == "equal")
-        for tag, i1, i2, j1, j2 in matcher.get_opcodes()
+        _Block(offset + j1, offset + j2, offset + i1, offset + i2, tag == "equal")
+        for tag, i1, i2, j1, j2 in line_opcodes(list(before), list(after))
     ]
 
 
