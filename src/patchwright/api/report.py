@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from patchwright.engine.diagnose import first_difference, quote_line
+from patchwright.engine.diagnose import HUNK_FAILURE_REASONS, first_difference, quote_line
 from patchwright.model import (
     FilePatch,
     Hunk,
@@ -14,15 +14,6 @@ from patchwright.model import (
     TextFile,
 )
 from patchwright.model.errors import ErrorCode
-
-_REASONS = {
-    ErrorCode.AMBIGUOUS: "ambiguous context",
-    ErrorCode.ALREADY_APPLIED: "already applied",
-    ErrorCode.OVERLAP: "overlaps another hunk",
-    ErrorCode.OUT_OF_RANGE: "out of range",
-    ErrorCode.EXPECTED_MISMATCH: "context mismatch",
-    ErrorCode.NOT_FOUND: "context mismatch",
-}
 
 
 @dataclass
@@ -243,7 +234,8 @@ def hunk_failure(
     for prefix in (f"{fp.path}: ", f"hunk {number}: ", f"{fp.edits[index].label}: "):
         message = message.removeprefix(prefix)
     line = err.line if err.line is not None else err.details.get("line")
-    failure = HunkFailure(number, err.code, _REASONS.get(err.code, "failed"), line, None, None)
+    reason = HUNK_FAILURE_REASONS.get(err.code, "failed")
+    failure = HunkFailure(number, err.code, reason, line, None, None)
     failure.message = message
     closest = err.details.get("closest")
     if isinstance(closest, dict) and "start" in closest:

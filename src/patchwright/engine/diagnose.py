@@ -203,6 +203,17 @@ def _short_diff(want: Sequence[str], have: Sequence[str], start: int) -> str:
     return "\n".join(rows)
 
 
+# Why a hunk failed, in spec 002's words (the failure form of apply and apply_diff).
+HUNK_FAILURE_REASONS = {
+    ErrorCode.AMBIGUOUS: "ambiguous context",
+    ErrorCode.ALREADY_APPLIED: "already applied",
+    ErrorCode.OVERLAP: "overlaps another hunk",
+    ErrorCode.OUT_OF_RANGE: "out of range",
+    ErrorCode.EXPECTED_MISMATCH: "context mismatch",
+    ErrorCode.NOT_FOUND: "context mismatch",
+}
+
+
 def first_difference(
     expected: Sequence[str], lines: Sequence[str], start: int
 ) -> tuple[int, str, str | None] | None:

@@ -24,18 +24,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from patchwright.engine.diagnose import first_difference, quote_line
+from patchwright.engine.diagnose import HUNK_FAILURE_REASONS, first_difference, quote_line
 from patchwright.model import ErrorCode, FilePatch, Hunk, MatchReport, PatchwrightError, ToolResult
 from patchwright.tools.files import Loaded
 from patchwright.tools.writing import WriteOutcome
-
-_REASONS = {
-    ErrorCode.AMBIGUOUS: "ambiguous context",
-    ErrorCode.ALREADY_APPLIED: "already applied",
-    ErrorCode.OVERLAP: "overlaps another hunk",
-    ErrorCode.OUT_OF_RANGE: "out of range",
-    ErrorCode.EXPECTED_MISMATCH: "context mismatch",
-}
 
 
 def _hunks(count: int) -> str:
@@ -114,6 +106,6 @@ def _failed_hunk(
                 f"    (mode {mode}; closest region lines {closest['start']}-{closest['end']}, "
                 f"{float(closest.get('similarity', 0)):.0%} similar)",
             ]
-    reason = _REASONS.get(err.code, "context mismatch" if err.code is ErrorCode.NOT_FOUND else "")
+    reason = HUNK_FAILURE_REASONS.get(err.code, "")
     head = f"  Hunk {number} failed: {reason}" if reason else f"  Hunk {number} failed"
     return [head, *(f"    {t}" for t in own.splitlines())]
