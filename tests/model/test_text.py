@@ -113,3 +113,22 @@ def test_nul_is_refused_with_a_bom_too(data: bytes) -> None:
         TextFile.decode(data)
     assert info.value.code == ErrorCode.BINARY_FILE
     assert "NUL" in info.value.message
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        "".join(f"line {i}\n" for i in range(40_000)).encode(),
+        codecs.BOM_UTF16_LE
+        + "".join(f"ligne é {i}\r\n" if i % 3 else f"x {i}\n" for i in range(40_000))
+        .removesuffix("\n")
+        .encode("utf-16-le"),
+        b"short\r\nfile",
+    ],
+    ids=["utf8-large", "utf16-bom-mixed-no-final-newline", "small"],
+)
+def test_encode_releasing_gives_the_bytes_of_encode(data: bytes) -> None:
+    model = TextFile.decode(data)
+    assert model.encode() == data
+    assert model.encode_releasing() == data
+    assert model.lines == [] or len(data) < 100  # large models are emptied on the way

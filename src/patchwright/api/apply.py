@@ -24,8 +24,6 @@ from patchwright.workspace import DEFAULT_MAX_FILE_BYTES, ChangeRecord, FileChan
 from patchwright.workspace.fs import process_umask
 
 _SYNTAX_POLICIES = ("off", "warn", "reject")
-# lines encoded per piece by _encode: few pieces, each cheap to join
-_PIECE = 16_384
 # git's modes for a regular file; anything else (symlink 120000, submodule 160000) is
 # not a permission change
 _REGULAR, _EXECUTABLE = "100644", "100755"
@@ -439,7 +437,7 @@ def _change(
     if new is not None:
         _guard(path, old.text, new, syntax, outcome)
     old.text = None  # diffed and checked: the old text is no longer needed
-    data = _encode(new) if new is not None else None
+    data = new.encode_releasing() if new is not None else None
     del new
     records = tuple(plan.records.get(path, ()))
     if source is not None:
@@ -454,27 +452,6 @@ def _change(
     return FileChange(
         path, data, expected_sha256=old.sha256, diff=diff, changes=records, mode_bits=mode_bits
     )
-
-
-def _encode(text: TextFile) -> bytes:
-    """``text.encode()``, emptying ``text`` on the way: it must not be used afterwards.
-
-    Encoding a large file whole holds its lines, its joined text (twice, for a moment)
-    and its bytes at once. Piece by piece from the end, each piece's lines are released
-    once encoded, so the peak stays near the size of the lines alone.
-    """
-    lines, endings = text.lines, text.endings
-    if len(lines) <= _PIECE:
-        return text.encode()
-    pieces: list[bytes] = []
-    while lines:
-        start = max(0, len(lines) - _PIECE)
-        piece = TextFile(lines=lines[start:], endings=endings[start:]).text
-        pieces.append(piece.encode(text.encoding))
-        del lines[start:], endings[start:], piece
-    pieces.append(text.bom)
-    pieces.reverse()
-    return b"".join(pieces)
 
 
 def _same(old: TextFile | None, new: TextFile | None) -> bool:

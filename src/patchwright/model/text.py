@@ -19,6 +19,8 @@ LF = "\n"
 CRLF = "\r\n"
 CR = "\r"
 
+# Lines encoded per piece by TextFile.encode_releasing: few pieces, each cheap to join.
+_PIECE = 16_384
 _LINE_RE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n|$)")
 # BOMs we accept (UTF-32 is refused first: its LE BOM starts with the UTF-16-LE one).
 _UTF32_BOMS: tuple[tuple[bytes, str], ...] = (
@@ -141,6 +143,26 @@ class TextFile:
     def encode(self) -> bytes:
         """Encode back to bytes; an unchanged model gives the original bytes."""
         return self.bom + self.text.encode(self.encoding)
+
+    def encode_releasing(self) -> bytes:
+        """:meth:`encode`, emptying this model on the way: it must not be used afterwards.
+
+        Encoding a large file whole holds its lines, its joined text and its bytes at
+        once. Piece by piece from the end, each piece's lines are released once encoded,
+        so the peak stays near the size of the lines alone (what a big patch needs).
+        """
+        lines, endings = self.lines, self.endings
+        if len(lines) <= _PIECE:
+            return self.encode()
+        pieces: list[bytes] = []
+        while lines:
+            start = max(0, len(lines) - _PIECE)
+            piece = TextFile(lines[start:], endings[start:]).text
+            pieces.append(piece.encode(self.encoding))
+            del lines[start:], endings[start:], piece
+        pieces.append(self.bom)
+        pieces.reverse()
+        return b"".join(pieces)
 
     @property
     def ends_with_newline(self) -> bool:
