@@ -23,7 +23,7 @@ RUNGS: tuple[str, ...] = (
 
 # strict: the text must be there (line endings aside, which are not part of the text a
 # model sees); tolerant: whitespace damage, and (each with a warning saying what was
-# tolerated, see resolve.tolerated) a changed edge line, typographic punctuation and
+# tolerated, see splice.tolerated) a changed edge line, typographic punctuation and
 # "..." elisions; fuzzy: similarity too. Tolerant keeps the non-whitespace rungs because
 # the string-replacement tools built on it need them (spec 000 asks for trimmed first
 # and last lines); the warnings keep spec 002's reader, who expects whitespace only,

@@ -1,0 +1,500 @@
+"""Resolve a search text (``OldText``): literal matches first, then whole lines through
+the matching ladder, the replacement turned into a hunk against what was found.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import replace
+from difflib import SequenceMatcher
+
+from patchwright.engine.diagnose import not_found
+from patchwright.engine.index import LineIndex
+from patchwright.engine.locate import (
+    Hint,
+    Match,
+    identity,
+    keyed_matches,
+    locate_or_refuse,
+    loosely_equal,
+)
+from patchwright.engine.normalize import (
+    PUNCT_TABLE,
+    strip_key,
+    strip_line_numbers,
+    strip_number_prefixes,
+)
+from patchwright.engine.policy import MatchOptions
+from patchwright.engine.reindent import replacement_shift
+from patchwright.engine.splice import (
+    Splice,
+    compose_splice,
+    noted,
+    tolerated,
+    unicode_warning,
+    with_matched,
+)
+from patchwright.model.edits import (
+    HunkLine,
+    OldText,
+)
+from patchwright.model.errors import ErrorCode, PatchwrightError
+from patchwright.model.text import TextFile, split_lines
+
+
+def old_text(
+    file: TextFile,
+    index: LineIndex,
+    anchor: OldText,
+    replacement: str,
+    label: str,
+    options: MatchOptions,
+) -> list[Splice]:
+    """The splices of a search-text edit: every copy with ``replace_all``, else the
+    one copy, literal first and through the ladder when no literal copy is found."""
+    text = anchor.text
+    if text and text == replacement:
+        raise PatchwrightError(
+            ErrorCode.INVALID_REQUEST,
+            f"{label or 'The edit'}: the new text is identical to the old text, so the edit "
+            "changes nothing. No change was made.",
+            "Send only edits that change something; if the file should differ in "
+            "whitespace only, copy the old text exactly from the file.",
+        )
+    if not text:
+        if not file.lines:
+            return [Splice(0, 0, *split_lines(replacement), "exact")]
+        raise PatchwrightError(
+            ErrorCode.EMPTY_SEARCH,
+            f"{label or 'The edit'} has empty search text but the file is not empty.",
+            "Give the exact text to replace, or use an append / prepend / overwrite operation.",
+        )
+    if anchor.whole_lines and not anchor.replace_all:
+        return [_line_mode(file, index, anchor, replacement, label, options)]
+    final_newline = file.ends_with_newline
+    every = not anchor.replace_all  # a single edit must be unique, overlaps included
+    spans = _char_matches(index, text, final_newline, every)
+    rung = "exact" if "\r" not in text and not file.has_cr else "newline"
+    warnings: tuple[str, ...] = ()
+    if not spans:
+        numbered = _unnumbered(text)
+        if numbered is not None:
+            spans = _char_matches(index, numbered, final_newline, every)
+            rung = "exact"
+            if spans:
+                text = numbered
+                replacement, warnings = _unnumbered_replacement(replacement, label)
+    if not spans and options.allows("unicode"):
+        spans = _folded_matches(index, text, final_newline, every)
+        rung = "unicode"
+        if spans and every and _whole_lines(index.joined, spans):
+            # Whole lines matched loosely: as lines, unchanged ones keep the file's
+            # punctuation (a literal replacement would rewrite them all).
+            return [_line_mode(file, index, anchor, replacement, label, options)]
+        if spans:
+            warnings = (*warnings, unicode_warning(label))
+    if spans:
+        return _char_splices(file, index, spans, text, replacement, anchor, label, rung, warnings)
+    return [_line_mode(file, index, anchor, replacement, label, options)]
+
+
+def _whole_lines(joined: str, spans: list[tuple[int, int]]) -> bool:
+    """Whether every span starts at a line start and ends at a line end (or newline)."""
+    size = len(joined)
+    for a, b in spans:
+        if a and joined[a - 1] != "\n":
+            return False
+        if b < size and joined[b - 1] != "\n" and joined[b] != "\n":
+            return False
+    return True
+
+
+def _unnumbered(text: str) -> str | None:
+    """``text`` without ``read_file`` line-number prefixes (``None`` when not numbered).
+
+    A final newline is not a line of its own: ``"  1\ta\n  2\tb\n"`` is numbered."""
+    final = "\n" if text.endswith("\n") else ""
+    lines = strip_line_numbers(text[: len(text) - len(final)].split("\n"))
+    return None if lines is None else "\n".join(lines) + final
+
+
+def _unnumbered_replacement(replacement: str, label: str) -> tuple[str, tuple[str, ...]]:
+    """The replacement of a numbered search text, without its own number prefixes when
+    every non-empty line carries one (pasted from the same numbered view; added lines
+    may carry any number), with a warning saying so; else unchanged."""
+    final = "\n" if replacement.endswith("\n") else ""
+    lines = strip_number_prefixes(replacement[: len(replacement) - len(final)].split("\n"))
+    if lines is None:
+        return replacement, ()
+    warning = (
+        f"{label or 'edit'}: line-number prefixes (as read_file shows them) were removed "
+        "from the new text, as from the text to replace; the file gets the lines without them"
+    )
+    return "\n".join(lines) + final, (warning,)
+
+
+def _char_matches(
+    index: LineIndex, text: str, final_newline: bool, overlapping: bool
+) -> list[tuple[int, int]]:
+    needle = text.replace("\r\n", "\n").replace("\r", "\n")
+    return _find_all(index.joined, needle, final_newline, overlapping)
+
+
+def _find_all(
+    hay: str, needle: str, final_newline: bool, overlapping: bool
+) -> list[tuple[int, int]]:
+    """Occurrences of ``needle`` in the joined text followed by its final newline when
+    the file has one: every one when ``overlapping`` (to tell whether a text is unique,
+    ``"a\na\n"`` occurs twice in ``"a\na\na\n"``), else left to right without overlap
+    (what ``str.replace`` replaces).
+
+    The joined text carries no final newline, so a needle ending in ``"\n"`` would
+    never match a copy on the last line; instead of copying the whole text to append
+    one, that last possible occurrence is checked on its own (its end offset is then
+    ``len(hay) + 1``).
+    """
+    found: list[tuple[int, int]] = []
+    step = 1 if overlapping else len(needle)
+    pos = hay.find(needle)
+    while pos != -1:
+        found.append((pos, pos + len(needle)))
+        pos = hay.find(needle, pos + step)
+    if final_newline and needle.endswith("\n"):
+        tail = needle[:-1]
+        at = len(hay) - len(tail)
+        free = (found[-1][0] + 1 if overlapping else found[-1][1]) if found else 0
+        if at >= free and hay.endswith(tail):
+            found.append((at, len(hay) + 1))
+    return found
+
+
+def _folded_matches(
+    index: LineIndex, text: str, final_newline: bool, overlapping: bool
+) -> list[tuple[int, int]]:
+    """Exact search with typographic punctuation folded, only where folding keeps lengths
+    (so offsets in the folded text are offsets in the file)."""
+    folded = index.folded
+    if len(folded) != len(index.joined):
+        return []
+    needle = text.replace("\r\n", "\n").translate(PUNCT_TABLE)
+    if len(needle) != len(text.replace("\r\n", "\n")):
+        return []
+    return _find_all(folded, needle, final_newline, overlapping)
+
+
+def _char_splices(
+    file: TextFile,
+    index: LineIndex,
+    spans: list[tuple[int, int]],
+    text: str,
+    replacement: str,
+    anchor: OldText,
+    label: str,
+    rung: str,
+    warnings: tuple[str, ...] = (),
+) -> list[Splice]:
+    if len(spans) > 1 and not anchor.replace_all:
+        lines = _line_numbers(index, [a for a, _ in spans])
+        if anchor.hint_line is not None:
+            best = sorted(lines, key=lambda ln: abs(ln - anchor.hint_line))  # type: ignore[operator]
+            d1, d2 = abs(best[0] - anchor.hint_line), abs(best[1] - anchor.hint_line)
+            if d1 <= 100 and d2 >= 2 * d1 + 4:
+                spans = [spans[lines.index(best[0])]]
+        if len(spans) > 1:
+            raise _ambiguous_text(text, lines, label, anchor.replace_all_supported)
+    return _literal_splices(file, index, spans, replacement, rung, warnings)
+
+
+def _line_numbers(index: LineIndex, positions: list[int]) -> list[int]:
+    """1-based lines of ascending offsets in ``joined``, counting newlines once."""
+    out: list[int] = []
+    line = last = 0
+    for pos in positions:
+        line += index.joined.count("\n", last, pos)
+        last = pos
+        out.append(line + 1)
+    return out
+
+
+def ambiguity_hint(replace_all_supported: bool) -> str:
+    """How to fix an ambiguous text anchor, naming ``replace_all`` only where it exists."""
+    if replace_all_supported:
+        return (
+            "Include more surrounding lines so the text occurs exactly once, or set "
+            "replace_all=true if every occurrence should change."
+        )
+    return (
+        "Include more surrounding lines (copied exactly from the file) so the text "
+        "occurs exactly once."
+    )
+
+
+def _ambiguous_text(
+    text: str, lines: list[int], label: str, replace_all_supported: bool
+) -> PatchwrightError:
+    shown = text if len(text) <= 60 else text[:57] + "..."
+    where = ", ".join(map(str, lines[:10]))
+    return PatchwrightError(
+        ErrorCode.AMBIGUOUS,
+        f"{label + ': ' if label else ''}{shown!r} appears {len(lines)} times "
+        f"(lines {where}). No change was made.",
+        ambiguity_hint(replace_all_supported),
+        details={"lines": lines, "count": len(lines)},
+    )
+
+
+def _literal_splices(
+    file: TextFile,
+    index: LineIndex,
+    spans: list[tuple[int, int]],
+    replacement: str,
+    rung: str,
+    warnings: tuple[str, ...],
+) -> list[Splice]:
+    """Replace the characters of each span (offsets in ``joined``, non-overlapping and
+    ascending) as ``str.replace`` would, rewriting only the lines they touch.
+
+    Matches on one line, or joined into one line because a match ate a newline that the
+    replacement does not give back, share one splice (two splices of one line would
+    both rewrite it). The one deliberate difference from ``str.replace``: a match that
+    ends with the file's final newline keeps the file ending with one, unless the
+    replacement deletes those lines altogether.
+    """
+    joined = index.joined
+    size = len(joined)
+    # Offsets past the end stand for the final newline (see _find_all): give it to the
+    # text only then, since copying a large file's text costs.
+    hay = joined + "\n" if spans[-1][1] > size else joined
+    rep = replacement.replace("\r\n", "\n").replace("\r", "\n")
+    nl = file.newline
+    out: list[Splice] = []
+    line_no = counted = 0  # line number of offset ``counted``, advanced incrementally
+    i = 0
+    while i < len(spans):
+        seg_start = hay.rfind("\n", 0, spans[i][0]) + 1
+        line_no += hay.count("\n", counted, seg_start)
+        counted = seg_start
+        first_span = spans[i]
+        pieces: list[str] = []
+        cursor = seg_start
+        count = 0
+        while True:
+            a, b = spans[i]
+            i += 1
+            count += 1
+            pieces += [hay[cursor:a], rep]
+            cursor = b
+            if hay[b - 1] == "\n":
+                produced = "".join(pieces)
+                if not produced or produced.endswith("\n") or b > size:
+                    # The new text stands at a line boundary (or the file's end): the
+                    # splice can end with the line whose newline the match ate.
+                    ate, end_pos = True, b
+                    break
+                # "a\n" replaced by "b" runs on into the next line, as the text says.
+            line_end = hay.find("\n", cursor)
+            if line_end == -1:
+                line_end = size
+            if i < len(spans) and spans[i][0] <= line_end:
+                continue  # the next match touches this line too
+            pieces.append(hay[cursor:line_end])
+            ate, end_pos = False, line_end
+            break
+        produced = "".join(pieces)
+        last = line_no + hay.count("\n", seg_start, end_pos - 1 if ate else end_pos)
+        lines: list[str] = []  # stays empty when whole lines are deleted
+        if produced or not ate:
+            lines = (produced[:-1] if ate and produced.endswith("\n") else produced).split("\n")
+        endings = [nl] * len(lines)
+        if endings:
+            endings[-1] = file.endings[last]
+        matched = hay[first_span[0] : first_span[1]]
+        out.append(
+            Splice(line_no, last + 1, lines, endings, rung, 1.0, matched, "", warnings, count=count)
+        )
+    return out
+
+
+def _line_mode(
+    file: TextFile,
+    index: LineIndex,
+    anchor: OldText,
+    replacement: str,
+    label: str,
+    options: MatchOptions,
+) -> Splice:
+    """Loose rungs: the search text as whole lines, the replacement as a hunk against it."""
+    search = anchor.text.replace("\r\n", "\n").replace("\r", "\n")
+    body_text = search[:-1] if search.endswith("\n") else search
+    pattern = body_text.split("\n")
+    numbered = strip_line_numbers(pattern)
+    notes: tuple[str, ...] = ()
+    # Lines that really start with numbers (a TSV file, a listing) are content when
+    # they stand in the file as written.
+    if numbered is not None and not keyed_matches(index, pattern, "exact", 0):
+        pattern = numbered
+        replacement, notes = _unnumbered_replacement(replacement, label)
+    rep = replacement.replace("\r\n", "\n").replace("\r", "\n")
+    new = rep[:-1].split("\n") if rep.endswith("\n") else (rep.split("\n") if rep else [])
+    hint = Hint(anchor.hint_line - 1) if anchor.hint_line else None
+    try:
+        match = locate_or_refuse(index, pattern, new, options, hint, label=label)
+    except PatchwrightError as err:
+        if err.code == ErrorCode.AMBIGUOUS:
+            err.hint = ambiguity_hint(anchor.replace_all_supported)
+        raise
+    moved = _moved_with_old(file, match, pattern, new)
+    how = ""
+    if moved is not None:
+        pattern, new, how = moved
+        notes = (*notes, f"{label or 'edit'}: new lines re-indented ({how})")
+    ops = _opcodes(pattern, new)
+    body, same = _diff_body(pattern, new, ops)
+    _check_repeated_edges(file, match, label, pattern, new, ops)
+    if match.rung == "trimmed_edges":
+        partial = _partial_edges(file, match, pattern, new, label)
+        if partial is not None:
+            return noted(partial, notes)
+    try:
+        splice = compose_splice(file, body, match, label, same_frame_lines=same, complete=True)
+    except PatchwrightError as err:
+        if err.code != ErrorCode.NOT_FOUND:
+            raise
+        raise not_found(index, pattern, new, label, options) from None
+    if how:
+        splice = replace(splice, reindent=how)
+    return noted(splice, notes)
+
+
+def _moved_with_old(
+    file: TextFile, match: Match, pattern: list[str], new: list[str]
+) -> tuple[list[str], list[str], str] | None:
+    """A replacement sharing no line with its shifted old text, written at the old
+    text's base indentation, moves with it (see :func:`replacement_shift`): the old
+    lines as the file has them, the new lines shifted alike, and the shift's name.
+    ``None`` leaves the decision to the usual evidence."""
+    if match.rung not in ("indentation", "unicode") or match.spans != identity(
+        match.start, len(pattern)
+    ):
+        return None
+    found = file.lines[match.start : match.end]
+    shift = replacement_shift(pattern, found, new)
+    if shift is None:
+        return None
+    return list(found), [shift.apply(line) for line in new], shift.describe()
+
+
+def _check_repeated_edges(
+    file: TextFile,
+    match: Match,
+    label: str,
+    old: list[str],
+    new: list[str],
+    ops: Sequence[Opcode],
+) -> None:
+    """Refuse new text that ends (starts) with added lines equal to the lines right
+    after (before) the matched text: the search text most likely left those lines out,
+    and writing them again would duplicate them. New text that ends (starts) with the
+    same line as the old text adds nothing at that edge."""
+    same_end = bool(old and new) and old[-1] == new[-1]
+    same_start = bool(old and new) and old[0] == new[0]
+    blocks = [(j1, j2) for tag, _, _, j1, j2 in ops if tag == "equal"]
+    first_kept = blocks[0][0] if blocks else len(new)
+    last_kept = blocks[-1][1] if blocks else 0
+    tail = [] if same_end else new[last_kept:]
+    head = [] if same_start else new[:first_kept]
+    after = file.lines[match.end : match.end + len(tail)]
+    before = file.lines[max(0, match.start - max(1, len(head))) : match.start]
+    for k in range(len(tail), 0, -1):
+        if _same_keys(tail[-k:], after[:k]):
+            raise _repeats(label, "ends", k, match.end + 1)
+    for k in range(len(head), 0, -1):
+        if _same_keys(head[:k], before[len(before) - k :]):
+            raise _repeats(label, "starts", k, match.start - k + 1)
+    # New lines that end where the file's preceding lines end (or start the way the
+    # following lines start) repeat them at the seam, blank lines included.
+    if head and before and head[-1] == before[-1]:
+        raise _repeats(label, "starts", 1, match.start)
+    if tail and match.end < len(file.lines) and tail[0] == file.lines[match.end]:
+        raise _repeats(label, "ends", 1, match.end + 1)
+    # The first real line after (last before) the match, repeated anywhere among the
+    # lines added at that edge, is just as suspicious.
+    hit = _first_real(file.lines, range(match.end, min(len(file.lines), match.end + 3)))
+    if hit is not None and strip_key(file.lines[hit]) in {strip_key(t) for t in tail}:
+        raise _repeats(label, "ends", 1, hit + 1)
+    hit = _first_real(file.lines, range(match.start - 1, max(-1, match.start - 4), -1))
+    if hit is not None and strip_key(file.lines[hit]) in {strip_key(t) for t in head}:
+        raise _repeats(label, "starts", 1, hit + 1)
+
+
+def _first_real(lines: list[str], where: Iterable[int]) -> int | None:
+    """The first index in ``where`` whose line is not blank."""
+    return next((j for j in where if strip_key(lines[j])), None)
+
+
+def _same_keys(a: list[str], b: list[str]) -> bool:
+    return len(a) == len(b) and bool(a) and all(strip_key(x) == strip_key(y) for x, y in zip(a, b))
+
+
+def _repeats(label: str, side: str, k: int, line: int) -> PatchwrightError:
+    return PatchwrightError(
+        ErrorCode.AMBIGUOUS,
+        f"{label or 'The edit'}: the new text {side} with {k} line(s) that already stand "
+        f"next to the matched text (line {line}); writing them would duplicate them. The "
+        "search text probably leaves them out. No change was made.".replace(
+            f"{side} with", "repeats" if side == "ends" and k == 1 else f"{side} with"
+        ),
+        "Include those lines in the text to replace as well (copy them from the file), or "
+        "leave them out of the new text.",
+        details={"line": line},
+    )
+
+
+Opcode = tuple[str, int, int, int, int]
+
+
+def _opcodes(old: list[str], new: list[str]) -> Sequence[Opcode]:
+    """How ``new`` differs from ``old``, line by line (computed once per edit)."""
+    return SequenceMatcher(None, old, new, autojunk=False).get_opcodes()
+
+
+def _diff_body(old: list[str], new: list[str], ops: Sequence[Opcode]) -> tuple[list[HunkLine], int]:
+    """Old and new text as hunk lines; also counts non-blank lines common to both."""
+    body: list[HunkLine] = []
+    same = 0
+    for tag, i1, i2, j1, j2 in ops:
+        if tag == "equal":
+            body.extend(HunkLine(" ", t) for t in old[i1:i2])
+            same += sum(1 for t in old[i1:i2] if t.strip() and t != t.lstrip())
+            continue
+        body.extend(HunkLine("-", t) for t in old[i1:i2])
+        body.extend(HunkLine("+", t) for t in new[j1:j2])
+    return body, same
+
+
+def _partial_edges(
+    file: TextFile, match: Match, pattern: list[str], new: list[str], label: str
+) -> Splice | None:
+    """A search text that starts or ends mid-line keeps the rest of those lines."""
+    first, last = file.lines[match.start], file.lines[match.end - 1]
+    p0, p1 = pattern[0].strip(), pattern[-1].strip()
+    prefix = suffix = ""
+    if p0 and first.strip() != p0 and first.rstrip().endswith(p0):
+        prefix = first[: first.rstrip().rfind(p0)]
+    if p1 and last.strip() != p1 and last.lstrip().startswith(p1):
+        cut = last.find(p1) + len(p1)
+        suffix = last[cut:]
+    if not prefix and not suffix:
+        return None
+    if not new:
+        return None
+    lines = list(new)
+    lines[0] = prefix + lines[0].lstrip() if prefix else lines[0]
+    lines[-1] = lines[-1] + suffix
+    endings = [file.newline] * len(lines)
+    endings[-1] = file.endings[match.end - 1]
+    warnings = tuple(tolerated(file.lines, pattern, match, label))
+    splice = Splice(match.start, match.end, lines, endings, "trimmed_edges", 1.0, "", "", warnings)
+    if not loosely_equal(pattern[0], first):
+        return None
+    return with_matched(splice, file)

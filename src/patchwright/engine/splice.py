@@ -1,0 +1,179 @@
+"""Splices: what replaces which file lines, built from a located match.
+
+Shared by the resolution of every anchor kind (:mod:`.resolve` for line ranges and
+hunks, :mod:`.oldtext` for search texts).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+
+from patchwright.engine.compose import compose
+from patchwright.engine.locate import (
+    Match,
+)
+from patchwright.engine.normalize import (
+    is_elision,
+    unicode_key,
+)
+from patchwright.model.edits import (
+    HunkLine,
+)
+from patchwright.model.text import TextFile, split_lines
+
+
+@dataclass(frozen=True)
+class Splice:
+    """Replace file lines ``[start, end)`` by ``lines`` / ``endings``.
+
+    Attributes:
+        keep_eof: the edit did not say anything about the final newline, so the file's
+            state (with or without one) must survive it.
+        count: occurrences of a text anchor this splice replaces (several when
+            ``replace_all`` matches more than once on one line).
+    """
+
+    start: int
+    end: int
+    lines: list[str]
+    endings: list[str]
+    rung: str
+    similarity: float = 1.0
+    matched_text: str = ""
+    reindent: str = ""
+    warnings: tuple[str, ...] = ()
+    keep_eof: bool = False
+    extra: dict[str, object] = field(default_factory=dict)
+    count: int = 1
+
+
+def line_splice(file: TextFile, start: int, end: int, text: str, rung: str) -> Splice:
+    """Replace whole lines ``[start, end)`` with the lines of ``text`` (file's newline)."""
+    lines, endings = split_lines(text)
+    nl = file.newline
+    endings = [nl] * len(lines)
+    return Splice(start, end, lines, endings, rung, keep_eof=True)
+
+
+def with_matched(splice: Splice, file: TextFile) -> Splice:
+    """``splice`` with the file text it replaces (what a clipboard should hold)."""
+    text = "".join(
+        line + end
+        for line, end in zip(
+            file.lines[splice.start : splice.end], file.endings[splice.start : splice.end]
+        )
+    )
+    return Splice(
+        splice.start,
+        splice.end,
+        splice.lines,
+        splice.endings,
+        splice.rung,
+        splice.similarity,
+        text,
+        splice.reindent,
+        splice.warnings,
+        splice.keep_eof,
+    )
+
+
+def compose_splice(
+    file: TextFile,
+    body: tuple[HunkLine, ...] | list[HunkLine],
+    match: Match,
+    label: str,
+    no_newline_old: bool = False,
+    no_newline_new: bool = False,
+    same_frame_lines: int = 0,
+    complete: bool = False,
+) -> Splice:
+    """The splice for a hunk ``body`` located at ``match``: context from the file, added
+    lines as given, with the warnings of loose and fuzzy matches."""
+    composed = compose(
+        file.lines,
+        file.endings,
+        body,
+        match,
+        file.newline,
+        same_frame_lines=same_frame_lines,
+        no_newline_old=no_newline_old,
+        no_newline_new=no_newline_new,
+        complete=complete,
+        label=label,
+    )
+    warnings = list(composed.warnings)
+    pattern = [hl.text for hl in body if hl.op != "+"]
+    warnings += tolerated(file.lines, pattern, match, label)
+    if match.rung == "fuzzy":
+        warnings.append(
+            f"{label or 'edit'} applied via fuzzy match "
+            f"({match.similarity:.0%} similarity at line {match.start + 1})"
+        )
+    if composed.reindent:
+        warnings.append(f"{label or 'edit'}: new lines re-indented ({composed.reindent})")
+    splice = Splice(
+        composed.start,
+        composed.end,
+        composed.lines,
+        composed.endings,
+        match.rung,
+        match.similarity,
+        "",
+        composed.reindent,
+        tuple(warnings),
+    )
+    return with_matched(splice, file)
+
+
+def tolerated(
+    file_lines: Sequence[str], pattern: Sequence[str], match: Match, label: str
+) -> list[str]:
+    """Warnings saying what a rung beyond whitespace tolerated to find ``match``.
+
+    Whitespace rungs say nothing (the text is there); trimmed edges, punctuation and
+    ``...`` elisions accepted text that is *not* in the file, and the model should know
+    which of its lines stood for what (the fuzzy rung warns on its own)."""
+    name = label or "edit"
+    if match.rung == "unicode":
+        return [unicode_warning(label)]
+    if match.rung == "elision":
+        runs = [(a, b) for p, (a, b) in zip(pattern, match.spans) if is_elision(p) and b > a]
+        where = ", ".join(f"{a + 1}-{b}" if b > a + 1 else f"{a + 1}" for a, b in runs)
+        count = sum(b - a for a, b in runs)
+        return [
+            f"{name}: '...' in your text stood for {count} line(s) of the file "
+            f"(line(s) {where}), matched without being shown"
+        ]
+    if match.rung != "trimmed_edges":
+        return []
+    out: list[str] = []
+    edges = {0: "first", len(pattern) - 1: "last"}  # one entry for a one-line pattern
+    for i, which in edges.items():
+        a, b = match.spans[i]
+        if b != a + 1 or unicode_key(pattern[i]) == unicode_key(file_lines[a]):
+            continue
+        out.append(
+            f"{name}: matched although its {which} line differs from the file: line "
+            f"{a + 1} is {_short(file_lines[a])}, your text has {_short(pattern[i])}; "
+            "that file line was taken as the one meant"
+        )
+    return out
+
+
+def _short(line: str) -> str:
+    text = line.strip()
+    return repr(text if len(text) <= 50 else text[:47] + "...")
+
+
+def unicode_warning(label: str) -> str:
+    """The warning of a match found with typographic punctuation folded."""
+    return (
+        f"{label or 'edit'}: matched with typographic punctuation (curly quotes, dashes, "
+        "special spaces) taken as plain ASCII; unchanged text keeps the file's characters"
+    )
+
+
+def noted(splice: Splice, notes: tuple[str, ...]) -> Splice:
+    """``splice`` with ``notes`` added to its warnings."""
+    return replace(splice, warnings=(*splice.warnings, *notes)) if notes else splice
