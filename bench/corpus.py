@@ -9,6 +9,7 @@ for the verdict rules and ``_common.py`` for the exact tool command lines.
     python bench/corpus.py --quick                 # every 10th case (~1,300 patches)
     python bench/corpus.py --appliers patchwright --format v4a --kind indent_off
     python bench/corpus.py --case 'flask-*' --json out.json
+    python bench/corpus.py --appliers patchwright --mode tolerant --sample 2000
 
 Exit status 1 when patchwright ran and returned a WRONG result, raised, or did not
 apply a ``clean`` patch.
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import fnmatch
+import functools
 import random
 import sys
 import time
@@ -26,6 +28,7 @@ from collections.abc import Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
+import _scoring
 from _common import REPO_ROOT, load_api, render_table
 from _scoring import (
     APPLIED,
@@ -83,14 +86,23 @@ def pick_appliers(requested: str) -> tuple[list[str], list[str]]:
     return names, notes
 
 
-def run_jobs(jobs: list[tuple[str, Entry, str, float]], workers: int) -> list[Result]:
+def use_mode(mode: str) -> None:
+    """Make this process's patchwright applier match in ``mode`` (strict/tolerant/fuzzy)."""
+    api, _ = load_api()
+    _scoring._API[:] = [functools.partial(api, mode=mode)] if api is not None else [None]
+
+
+def run_jobs(
+    jobs: list[tuple[str, Entry, str, float]], workers: int, mode: str = "fuzzy"
+) -> list[Result]:
     """Score every job, in a pool of ``workers`` processes (inline when 1)."""
     results: list[Result] = []
     step = max(1, len(jobs) // 20)
     if workers <= 1:
+        use_mode(mode)
         mapped: Iterable[Result] = map(score_job, jobs)
         return _collect(mapped, len(jobs), step, results)
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    with ProcessPoolExecutor(max_workers=workers, initializer=use_mode, initargs=(mode,)) as pool:
         return _collect(pool.map(score_job, jobs, chunksize=8), len(jobs), step, results)
 
 
@@ -194,6 +206,12 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("--quick", action="store_true", help="only every 10th case")
     p.add_argument("--sample", type=int, default=0, metavar="N", help="N random patches")
     p.add_argument("--seed", type=int, default=0, help="seed for --sample (default 0)")
+    p.add_argument(
+        "--mode",
+        choices=("strict", "tolerant", "fuzzy"),
+        default="fuzzy",
+        help="patchwright's matching mode (default fuzzy)",
+    )
     p.add_argument("--workers", type=int, default=2, help="processes (default 2)")
     p.add_argument("--timeout", type=float, default=60.0, help="seconds per patch (default 60)")
     p.add_argument("--json", type=Path, metavar="OUT", help="write per-patch results to OUT")
@@ -223,13 +241,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     ]
     print(
         f"{len(entries):,} patches, {len(jobs):,} runs; appliers: {', '.join(appliers) or 'none'}"
+        f"; patchwright mode {args.mode}"
     )
     started = time.perf_counter()
-    results = run_jobs(jobs, args.workers)
+    results = run_jobs(jobs, args.workers, args.mode)
     wall = time.perf_counter() - started
     print(report(results, appliers, wall))
     if args.json:
-        meta = {"corpus": corpus, "appliers": appliers, "wall_seconds": round(wall, 2)}
+        meta = {
+            "corpus": corpus,
+            "mode": args.mode,
+            "appliers": appliers,
+            "wall_seconds": round(wall, 2),
+        }
         args.json.write_text(results_json(results, meta), encoding="utf-8")
         print(f"per-patch results written to {args.json}")
     return 1 if failed(results) else 0

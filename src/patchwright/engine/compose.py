@@ -7,6 +7,7 @@ the model wrote them, shifted only when the model's whole block was shifted too.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -79,6 +80,7 @@ def compose(
     k = 0
     adds = any(hl.op == "+" for hl in body)
     warnings: list[str] = []
+    last_op = ""
     for hl in body:
         if hl.op == "+":
             pending.append(shift.apply(hl.text) if shift else hl.text)
@@ -90,7 +92,14 @@ def compose(
         gap = list(range(cursor, a))
         if gap and adds:
             _check_slide(file_lines, gap, cursor, a, b, label)
-        seq = _fill_gap(file_lines, file_endings, gap, pending, newline, complete, label)
+        # Added lines right after removed ones replace them (diffs write a change as its
+        # removed lines, then its added lines): they stand where those stood, before
+        # the gap. Added lines before removed ones are an insertion of their own.
+        replacing = last_op == "-"
+        last_op = hl.op
+        seq = _fill_gap(
+            file_lines, file_endings, gap, pending, newline, complete, label, replacing
+        )
         out.extend(t for t, _ in seq)
         ends.extend(e for _, e in seq)
         if gap and not pending:
@@ -128,11 +137,14 @@ def _fill_gap(
     newline: str,
     complete: bool,
     label: str,
+    replacing: bool = False,
 ) -> list[tuple[str, str]]:
     """Place added lines relative to file lines the edit's old text did not mention.
 
     For a diff hunk the unmentioned lines are dropped context: they stay, and added
-    lines at the same spot are refused (they could go before or after them). For a
+    lines at the same spot are placed before them when they are ``replacing`` the
+    removed lines just before the gap, and refused otherwise (they could go before or
+    after them). For a
     search/replace edit the new text is complete, so the unmentioned lines must appear
     in it at that spot; they are then kept with the file's bytes.
     """
@@ -142,6 +154,8 @@ def _fill_gap(
         return added
     if not pending and not complete:
         return kept
+    if replacing and not complete:
+        return added + kept
     run = _run_inside([strip_key(t) for t in pending], [strip_key(lines[j]) for j in gap])
     if complete and run is not None:
         return added[:run] + kept + added[run + len(gap) :]
@@ -299,6 +313,7 @@ def _shift_for(
     near = [leading(line) for line in file_lines[lo:hi] if not is_blank(line)]
     pairs, beside = _evidence(file_lines, body, match, model, found)
     pairs += _style_evidence(body, model, found)
+    pairs += _modified_pairs(file_lines, body, match)
     grid = frozenset(indent_width(ind, shift.tab) for ind in near)
     added = [hl.text for hl in body if hl.op == "+"]
     decision = choose_frame(shift, pairs, same_frame_lines, beside, added, grid)
@@ -313,6 +328,57 @@ def _shift_for(
             "same shift.",
         )
     return shift if decision else None
+
+
+# A removed line and the added line that takes its place are the same line edited when
+# their words are this similar: the added line then shows which frame it was written in.
+_MODIFIED_SIMILARITY = 60.0
+
+
+def _modified_pairs(
+    file_lines: list[str], body: Sequence[HunkLine], match: Match
+) -> list[tuple[str, str, str]]:
+    """``(model_old, file_old, new)`` triples for edited lines: the k-th line of a run of
+    removed lines and the k-th line of the run of added lines right after it, when their
+    words are alike (``foo(a)`` becoming ``foo(a, b)``). Such a new line indented like the
+    model's removed line was written in the model's frame, like the file's in the file's."""
+    olds = iter(match.spans)
+    removed: list[tuple[str, str] | None] = []
+    added: list[str] = []
+    triples: list[tuple[str, str, str]] = []
+    for hl in [*body, None]:
+        if hl is not None and hl.op == "+":
+            added.append(hl.text)
+            continue
+        if added:
+            # Only a run replaced line for line pairs its lines up by position.
+            if len(added) == len(removed):
+                for pair, new in zip(removed, added):
+                    if pair is not None and not is_blank(new) and _edited(pair[0], new):
+                        triples.append((pair[0], pair[1], new))
+            removed, added = [], []
+        if hl is None:
+            break
+        a, b = next(olds)
+        if hl.op != "-":
+            removed = []
+            continue
+        same = b == a + 1 and unicode_key(hl.text) == unicode_key(file_lines[a])
+        removed.append((hl.text, file_lines[a]) if same and not is_blank(hl.text) else None)
+    return triples
+
+
+_FIRST_WORD = re.compile(r"[^\W\d]\w+|\W{2,}")
+
+
+def _edited(old: str, new: str) -> bool:
+    """Whether ``new`` reads as ``old`` edited: alike overall, or opening with the same
+    word (``elif ...``, ``next = ...``): a replaced line keeps its statement's head."""
+    a, b = old.strip(), new.strip()
+    if ratio(a, b) >= _MODIFIED_SIMILARITY:
+        return True
+    head_a, head_b = _FIRST_WORD.match(a), _FIRST_WORD.match(b)
+    return bool(head_a and head_b) and head_a.group() == head_b.group()  # type: ignore[union-attr]
 
 
 def _style_evidence(

@@ -116,6 +116,11 @@ def _votes(triples: Sequence[tuple[str, str, str]]) -> tuple[int, int]:
     return shift_votes, keep_votes
 
 
+def _outvoted(beside_against: int, paired_for: int) -> bool:
+    """Whether the lines beside an insertion that disagree are too few to veto."""
+    return beside_against == 0 or (beside_against == 1 and paired_for >= 2)
+
+
 def choose_frame(
     shift: Shift,
     pairs: Sequence[tuple[str, str, str]],
@@ -144,8 +149,8 @@ def choose_frame(
     Returns:
         ``True`` to shift, ``False`` to insert as given, ``None`` when it cannot be told.
     """
-    strong = _votes(pairs)
-    strong = (strong[0] + same_frame_lines, strong[1])
+    paired = _votes(pairs)
+    strong = (paired[0] + same_frame_lines, paired[1])
     solid = [n for n in new_lines if not is_blank(n)]
     on_grid = sum(indent_width(leading(n), shift.tab) in grid for n in solid)
     shifted_on_grid = sum(indent_width(leading(shift.apply(n)), shift.tab) in grid for n in solid)
@@ -154,9 +159,22 @@ def choose_frame(
     # Strong evidence decides when it is unanimous and neither the lines beside the old
     # ones nor the file's indentation levels say otherwise; weaker evidence never
     # decides alone. Mixed signals mean the edit itself changes indentation.
-    if shift_votes and not keep_votes and not b_keep and shifted_on_grid >= on_grid:
+    # A line beside an insertion may sit at any depth: one such line alone does not veto
+    # the unanimous votes of two or more lines paired with an old line (more do: a block
+    # moved to another depth shows up as several).
+    if (
+        shift_votes
+        and not keep_votes
+        and shifted_on_grid >= on_grid
+        and _outvoted(b_keep, paired[0])
+    ):
         return True
-    if keep_votes and not shift_votes and not b_shift and on_grid >= shifted_on_grid:
+    if (
+        keep_votes
+        and not shift_votes
+        and on_grid >= shifted_on_grid
+        and _outvoted(b_shift, paired[1])
+    ):
         return False
     # Two weak signals that agree: the lines beside the old ones (at least two, all
     # alike) and the file's indentation levels (only one frame keeps every line on them).
