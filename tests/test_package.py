@@ -20,6 +20,7 @@ EXPECTED = {
     "LineRange",
     "MatchOptions",
     "OldText",
+    "PatchApplyError",
     "PatchSet",
     "PatchwrightError",
     "TextFile",
@@ -47,6 +48,19 @@ def test_import_loads_no_adapter_dependencies() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == ""
+
+
+def test_patch_apply_error_is_a_patchwright_error() -> None:
+    # Spec 003 names it: hosts catch it from the package root, and render it like any
+    # other refusal.
+    assert issubclass(patchwright.PatchApplyError, patchwright.PatchwrightError)
+    assert "PatchApplyError" in _errors_doc()
+
+
+def _errors_doc() -> str:
+    from patchwright.model import errors
+
+    return errors.__doc__ or ""
 
 
 def test_unknown_attribute_raises() -> None:

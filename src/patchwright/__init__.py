@@ -15,6 +15,7 @@ __version__ = "0.1.0"
 # public name -> module that defines it
 _EXPORTS: dict[str, str] = {
     "PatchwrightError": "patchwright.model.errors",
+    "PatchApplyError": "patchwright.documents",
     "ErrorCode": "patchwright.model.errors",
     "TextFile": "patchwright.model.text",
     "Edit": "patchwright.model.edits",
@@ -50,6 +51,7 @@ __all__ = [
     "LineRange",
     "MatchOptions",
     "OldText",
+    "PatchApplyError",
     "PatchSet",
     "PatchwrightError",
     "TextFile",
@@ -69,6 +71,7 @@ if TYPE_CHECKING:  # pragma: no cover - static view of the lazy exports
     from typing import Any
 
     from patchwright.api import ApplyReport, apply_patch_text
+    from patchwright.documents import PatchApplyError
     from patchwright.engine import MatchOptions, apply_edits, unified_diff
     from patchwright.formats import detect_format, parse_patch
     from patchwright.model.edits import (

@@ -29,7 +29,7 @@ from patchwright.model.edits import (
     WholeFile,
 )
 from patchwright.model.errors import ErrorCode, PatchwrightError
-from patchwright.model.reports import EngineResult, MatchReport
+from patchwright.model.reports import EngineResult, MatchReport, Rung
 from patchwright.model.text import TextFile, split_lines
 
 
@@ -116,7 +116,7 @@ def _against_original(file: TextFile, edits: Sequence[Edit], opts: MatchOptions)
     index = LineIndex(file.lines)
     tagged: list[tuple[int, Splice]] = []
     drift = 0  # how far the model's line numbers are off, learnt from the last hunk
-    fast = opts.use_hints and opts.allows("exact")
+    fast = opts.use_hints and opts.allows(Rung.EXACT)
     for i, edit in enumerate(edits):
         hunk = edit.anchor
         splice = _exact_at_hint(file, hunk, drift) if fast else None
@@ -178,7 +178,7 @@ def _exact_at_hint(file: TextFile, anchor: object, drift: int) -> Splice | None:
     )
     endings = file.endings
     matched = "".join(map(str.__add__, lines[at:end], endings[at:end]))
-    return Splice(at, end, composed.lines, composed.endings, "exact", 1.0, matched)
+    return Splice(at, end, composed.lines, composed.endings, Rung.EXACT, 1.0, matched)
 
 
 def _shifted(rep: MatchReport, delta: int) -> MatchReport:
@@ -469,4 +469,4 @@ def _creates(edit: Edit) -> bool:
 
 def _whole_report(file: TextFile) -> MatchReport:
     n = len(file.lines)
-    return MatchReport(0, "create", "whole_file", 1.0, 1, 0, 1, 0, 1, n)
+    return MatchReport(0, "create", Rung.WHOLE_FILE, 1.0, 1, 0, 1, 0, 1, n)

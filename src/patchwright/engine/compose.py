@@ -13,11 +13,12 @@ from dataclasses import dataclass
 
 from rapidfuzz.fuzz import ratio
 
-from patchwright.engine.locate import Match, identity
 from patchwright.engine.normalize import indent_width, is_blank, leading, strip_key, unicode_key
 from patchwright.engine.reindent import Shift, choose_frame, detect_shift
+from patchwright.engine.rungs import Match, identity
 from patchwright.model.edits import HunkLine
 from patchwright.model.errors import ErrorCode, PatchwrightError
+from patchwright.model.reports import Rung
 
 # A line the edit deletes, when found by similarity, must be this close to the file's.
 _MIN_REMOVED_SIMILARITY = 90.0
@@ -59,7 +60,7 @@ def compose(
         PatchwrightError: ``not_found`` when a removed line was not located, ``ambiguous``
             when added lines cannot be placed or indented with certainty.
     """
-    if match.rung == "exact" and match.spans == identity(match.start, match.end - match.start):
+    if match.rung == Rung.EXACT and match.spans == identity(match.start, match.end - match.start):
         return compose_exact(
             file_lines,
             file_endings,
@@ -97,9 +98,7 @@ def compose(
         # the gap. Added lines before removed ones are an insertion of their own.
         replacing = last_op == "-"
         last_op = hl.op
-        seq = _fill_gap(
-            file_lines, file_endings, gap, pending, newline, complete, label, replacing
-        )
+        seq = _fill_gap(file_lines, file_endings, gap, pending, newline, complete, label, replacing)
         out.extend(t for t, _ in seq)
         ends.extend(e for _, e in seq)
         if gap and not pending:
@@ -293,7 +292,7 @@ def _shift_for(
     label: str,
 ) -> Shift | None:
     """The shift to apply to added lines, ``None`` for none."""
-    if match.rung == "exact" or not any(hl.op == "+" for hl in body):
+    if match.rung == Rung.EXACT or not any(hl.op == "+" for hl in body):
         return None
     model, found = _same_lines(file_lines, body, match)
     shift = detect_shift(model, found)
@@ -542,9 +541,9 @@ def _same_enough(match: Match, want: str, have: str, complete: bool) -> bool:
     line found by the trimmed-edges rung must be the file's line (only a search text's
     edge may be a fragment)."""
     a, b = unicode_key(want), unicode_key(have)
-    if match.rung == "fuzzy":
+    if match.rung == Rung.FUZZY:
         return a == b or ratio(a, b) >= _MIN_REMOVED_SIMILARITY
-    if match.rung == "trimmed_edges" and not complete:
+    if match.rung == Rung.TRIMMED_EDGES and not complete:
         return a == b
     return True
 

@@ -15,7 +15,9 @@ from patchwright.engine import fuzzy
 from patchwright.engine.index import LineIndex
 from patchwright.engine.normalize import PUNCT_TABLE, leading, unicode_key
 from patchwright.engine.policy import MatchOptions
+from patchwright.engine.rungs import keyed_matches
 from patchwright.model.errors import ErrorCode, PatchwrightError
+from patchwright.model.reports import Rung
 
 _MAX_DIFF_LINES = 24
 
@@ -32,7 +34,7 @@ def not_found(
     applied = already_applied_error(index, pattern, new_lines, label)
     if applied is not None:
         return applied
-    tried = ", ".join(r for r in options.rungs if r != "newline")
+    tried = ", ".join(r for r in options.rungs if r != Rung.NEWLINE)
     regions = fuzzy.best_regions(index, pattern)
     if not regions:
         return PatchwrightError(
@@ -47,7 +49,7 @@ def not_found(
     cause = likely_cause(pattern, index.lines, best.spans)
     diff = _short_diff(pattern, found, best.start)
     threshold = (
-        f"; fuzzy threshold {options.fuzzy_threshold:.0%}" if options.allows("fuzzy") else ""
+        f"; fuzzy threshold {options.fuzzy_threshold:.0%}" if options.allows(Rung.FUZZY) else ""
     )
     where = f"lines {best.start + 1}-{best.end}"
     hint = (
@@ -57,7 +59,7 @@ def not_found(
     # A region close enough for the fuzzy rung that failed its safety check: say why,
     # or the model cannot tell what to change about an edit that was "close".
     rejected = None
-    if options.allows("fuzzy") and best.similarity >= options.fuzzy_threshold:
+    if options.allows(Rung.FUZZY) and best.similarity >= options.fuzzy_threshold:
         rejected = fuzzy.distrust(index, pattern, best)
     verdict = ""
     if rejected is not None:
@@ -139,12 +141,10 @@ def _already_applied(
         return None
     if new_keys == [unicode_key(line) for line in pattern]:
         return None
-    from patchwright.engine.locate import keyed_matches  # locate imports this module lazily
-
-    hits = keyed_matches(index, list(new_lines), "unicode", 0)
+    hits = keyed_matches(index, list(new_lines), Rung.UNICODE, 0)
     if near is not None:
         hits = [m for m in hits if m.start < near[1] and near[0] < m.end]
-    if not hits or (pattern and keyed_matches(index, list(pattern), "unicode", 0)):
+    if not hits or (pattern and keyed_matches(index, list(pattern), Rung.UNICODE, 0)):
         return None
     return hits[0].start
 

@@ -11,15 +11,14 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from rapidfuzz import process
 from rapidfuzz.fuzz import ratio
 
 from patchwright.engine.index import MAX_ANCHOR_HITS, LineIndex
 from patchwright.engine.normalize import PUNCT_TABLE, is_elision, unicode_key
-
-Span = tuple[int, int]
+from patchwright.engine.rungs import Match, Span
+from patchwright.model.reports import Rung
 
 _MAX_CANDIDATES = 6
 _MAX_VOTING_LINES = 12
@@ -30,14 +29,8 @@ _MIN_FUZZY_LINES = 3
 _LOOSE_EQUAL = 0.9
 
 
-@dataclass(frozen=True)
-class Region:
-    """A scored alignment of a pattern against a file window."""
-
-    start: int
-    end: int
-    similarity: float
-    spans: tuple[Span, ...]
+# A scored alignment of a pattern against a file window: the ladder's match record.
+Region = Match
 
 
 def best_regions(index: LineIndex, pattern: Sequence[str], lo: int = 0) -> list[Region]:
@@ -229,7 +222,7 @@ def align_window(
     first = w0 + pairs[0][1]
     last = w0 + pairs[-1][1] + 1
     similarity = 2.0 * total / (size + (last - first))
-    return Region(first, last, similarity, tuple(spans))
+    return Match(first, last, Rung.FUZZY, similarity, tuple(spans))
 
 
 def _sim(a: str, b: str) -> float:

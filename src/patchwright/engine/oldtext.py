@@ -10,14 +10,7 @@ from difflib import SequenceMatcher
 
 from patchwright.engine.diagnose import not_found
 from patchwright.engine.index import LineIndex
-from patchwright.engine.locate import (
-    Hint,
-    Match,
-    identity,
-    keyed_matches,
-    locate_or_refuse,
-    loosely_equal,
-)
+from patchwright.engine.locate import Hint, Match, locate_or_refuse
 from patchwright.engine.normalize import (
     PUNCT_TABLE,
     strip_key,
@@ -26,6 +19,7 @@ from patchwright.engine.normalize import (
 )
 from patchwright.engine.policy import MatchOptions
 from patchwright.engine.reindent import replacement_shift
+from patchwright.engine.rungs import identity, keyed_matches, loosely_equal
 from patchwright.engine.splice import (
     Splice,
     compose_splice,
@@ -39,6 +33,7 @@ from patchwright.model.edits import (
     OldText,
 )
 from patchwright.model.errors import ErrorCode, PatchwrightError
+from patchwright.model.reports import Rung
 from patchwright.model.text import TextFile, split_lines
 
 
@@ -63,7 +58,7 @@ def old_text(
         )
     if not text:
         if not file.lines:
-            return [Splice(0, 0, *split_lines(replacement), "exact")]
+            return [Splice(0, 0, *split_lines(replacement), Rung.EXACT)]
         raise PatchwrightError(
             ErrorCode.EMPTY_SEARCH,
             f"{label or 'The edit'} has empty search text but the file is not empty.",
@@ -74,19 +69,19 @@ def old_text(
     final_newline = file.ends_with_newline
     every = not anchor.replace_all  # a single edit must be unique, overlaps included
     spans = _char_matches(index, text, final_newline, every)
-    rung = "exact" if "\r" not in text and not file.has_cr else "newline"
+    rung = Rung.EXACT if "\r" not in text and not file.has_cr else Rung.NEWLINE
     warnings: tuple[str, ...] = ()
     if not spans:
         numbered = _unnumbered(text)
         if numbered is not None:
             spans = _char_matches(index, numbered, final_newline, every)
-            rung = "exact"
+            rung = Rung.EXACT
             if spans:
                 text = numbered
                 replacement, warnings = _unnumbered_replacement(replacement, label)
-    if not spans and options.allows("unicode"):
+    if not spans and options.allows(Rung.UNICODE):
         spans = _folded_matches(index, text, final_newline, every)
-        rung = "unicode"
+        rung = Rung.UNICODE
         if spans and every and _whole_lines(index.joined, spans):
             # Whole lines matched loosely: as lines, unchanged ones keep the file's
             # punctuation (a literal replacement would rewrite them all).
@@ -190,7 +185,7 @@ def _char_splices(
     replacement: str,
     anchor: OldText,
     label: str,
-    rung: str,
+    rung: Rung,
     warnings: tuple[str, ...] = (),
 ) -> list[Splice]:
     if len(spans) > 1 and not anchor.replace_all:
@@ -248,7 +243,7 @@ def _literal_splices(
     index: LineIndex,
     spans: list[tuple[int, int]],
     replacement: str,
-    rung: str,
+    rung: Rung,
     warnings: tuple[str, ...],
 ) -> list[Splice]:
     """Replace the characters of each span (offsets in ``joined``, non-overlapping and
@@ -331,7 +326,7 @@ def _line_mode(
     notes: tuple[str, ...] = ()
     # Lines that really start with numbers (a TSV file, a listing) are content when
     # they stand in the file as written.
-    if numbered is not None and not keyed_matches(index, pattern, "exact", 0):
+    if numbered is not None and not keyed_matches(index, pattern, Rung.EXACT, 0):
         pattern = numbered
         replacement, notes = _unnumbered_replacement(replacement, label)
     rep = replacement.replace("\r\n", "\n").replace("\r", "\n")
@@ -351,7 +346,7 @@ def _line_mode(
     ops = _opcodes(pattern, new)
     body, same = _diff_body(pattern, new, ops)
     _check_repeated_edges(file, match, label, pattern, new, ops)
-    if match.rung == "trimmed_edges":
+    if match.rung == Rung.TRIMMED_EDGES:
         partial = _partial_edges(file, match, pattern, new, label)
         if partial is not None:
             return noted(partial, notes)
@@ -373,7 +368,7 @@ def _moved_with_old(
     text's base indentation, moves with it (see :func:`replacement_shift`): the old
     lines as the file has them, the new lines shifted alike, and the shift's name.
     ``None`` leaves the decision to the usual evidence."""
-    if match.rung not in ("indentation", "unicode") or match.spans != identity(
+    if match.rung not in (Rung.INDENTATION, Rung.UNICODE) or match.spans != identity(
         match.start, len(pattern)
     ):
         return None
@@ -494,7 +489,9 @@ def _partial_edges(
     endings = [file.newline] * len(lines)
     endings[-1] = file.endings[match.end - 1]
     warnings = tuple(tolerated(file.lines, pattern, match, label))
-    splice = Splice(match.start, match.end, lines, endings, "trimmed_edges", 1.0, "", "", warnings)
+    splice = Splice(
+        match.start, match.end, lines, endings, Rung.TRIMMED_EDGES, 1.0, "", "", warnings
+    )
     if not loosely_equal(pattern[0], first):
         return None
     return with_matched(splice, file)

@@ -6,20 +6,12 @@ from dataclasses import dataclass
 from typing import Literal
 
 from patchwright.model.errors import ErrorCode, PatchwrightError
+from patchwright.model.reports import LADDER, Rung
 
 Mode = Literal["strict", "tolerant", "fuzzy"]
 
 #: Every rung of the matching ladder, in the order they are tried.
-RUNGS: tuple[str, ...] = (
-    "exact",
-    "newline",
-    "trailing_whitespace",
-    "indentation",
-    "trimmed_edges",
-    "unicode",
-    "elision",
-    "fuzzy",
-)
+RUNGS: tuple[Rung, ...] = LADDER
 
 # strict: the text must be there (line endings aside, which are not part of the text a
 # model sees); tolerant: whitespace damage, and (each with a warning saying what was
@@ -28,8 +20,8 @@ RUNGS: tuple[str, ...] = (
 # the string-replacement tools built on it need them (spec 000 asks for trimmed first
 # and last lines); the warnings keep spec 002's reader, who expects whitespace only,
 # informed.
-_MODE_RUNGS: dict[str, tuple[str, ...]] = {
-    "strict": ("exact", "newline"),
+_MODE_RUNGS: dict[str, tuple[Rung, ...]] = {
+    "strict": (Rung.EXACT, Rung.NEWLINE),
     "tolerant": RUNGS[:-1],
     "fuzzy": RUNGS,
 }
@@ -70,10 +62,10 @@ class MatchOptions:
             )
 
     @property
-    def rungs(self) -> tuple[str, ...]:
+    def rungs(self) -> tuple[Rung, ...]:
         """The rungs this mode allows, in ladder order."""
         return _MODE_RUNGS[self.mode]
 
-    def allows(self, rung: str) -> bool:
+    def allows(self, rung: Rung) -> bool:
         """Whether ``rung`` may be used."""
         return rung in _MODE_RUNGS[self.mode]

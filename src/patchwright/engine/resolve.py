@@ -34,6 +34,7 @@ from patchwright.model.edits import (
     WholeFile,
 )
 from patchwright.model.errors import ErrorCode, PatchwrightError
+from patchwright.model.reports import Rung
 from patchwright.model.text import TextFile, split_lines
 
 __all__ = ["Splice", "resolve"]
@@ -60,15 +61,15 @@ def resolve(
     if isinstance(anchor, LineRange):
         return [_line_range(file, anchor, edit.replacement, edit.label)]
     if isinstance(anchor, BeginningOfFile):
-        return [line_splice(file, 0, 0, _as_lines(edit.replacement), "bof")]
+        return [line_splice(file, 0, 0, _as_lines(edit.replacement), Rung.BOF)]
     if isinstance(anchor, EndOfFile):
         n = len(file.lines)
-        return [line_splice(file, n, n, _as_lines(edit.replacement), "eof")]
+        return [line_splice(file, n, n, _as_lines(edit.replacement), Rung.EOF)]
     if isinstance(anchor, WholeFile):
         lines, endings = split_lines(edit.replacement)
         nl = file.newline if file.lines else _text_newline(edit.replacement)
         endings = [nl if e else "" for e in endings]
-        return [Splice(0, len(file.lines), lines, endings, "whole_file")]
+        return [Splice(0, len(file.lines), lines, endings, Rung.WHOLE_FILE)]
     raise PatchwrightError(ErrorCode.UNSUPPORTED, f"Unknown anchor {anchor!r}.")
 
 
@@ -107,7 +108,7 @@ def _line_range(file: TextFile, rng: LineRange, text: str, label: str) -> Splice
             "Re-read the file and copy the current lines exactly, or fix the line numbers.",
             details={"expected": list(rng.expected), "found": current},
         )
-    splice = line_splice(file, rng.start - 1, rng.end, _as_lines(text), "line_range")
+    splice = line_splice(file, rng.start - 1, rng.end, _as_lines(text), Rung.LINE_RANGE)
     return with_matched(splice, file)
 
 
@@ -290,7 +291,7 @@ def _first_in_scope(
     # candidate leaves it no room, and the ambiguity stands).
     cut = starts[1] if len(starts) > 1 else len(index.lines)
     sub = LineIndex(index.lines[:cut])
-    match = locate_block(sub, pattern, options, None, lo=starts[0], rungs=(rung,))
+    match = locate_block(sub, pattern, options, None, lo=starts[0], rungs=(Rung(rung),))
     return match if match is not None and match.start == starts[0] else None
 
 
@@ -326,5 +327,5 @@ def _pure_insertion(file: TextFile, hunk: Hunk, hint: Hint | None, label: str) -
     if hunk.old_start == 0:
         at = 0
     body = list(hunk.lines)
-    match = Match(at, at, "exact", 1.0, ())
+    match = Match(at, at, Rung.EXACT, 1.0, ())
     return compose_splice(file, body, match, label, hunk.no_newline_old, hunk.no_newline_new)

@@ -10,16 +10,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from patchwright.engine.compose import compose
-from patchwright.engine.locate import (
-    Match,
-)
 from patchwright.engine.normalize import (
     is_elision,
     unicode_key,
 )
+from patchwright.engine.rungs import Match
 from patchwright.model.edits import (
     HunkLine,
 )
+from patchwright.model.reports import Rung
 from patchwright.model.text import TextFile, split_lines
 
 
@@ -38,7 +37,7 @@ class Splice:
     end: int
     lines: list[str]
     endings: list[str]
-    rung: str
+    rung: Rung
     similarity: float = 1.0
     matched_text: str = ""
     reindent: str = ""
@@ -48,7 +47,7 @@ class Splice:
     count: int = 1
 
 
-def line_splice(file: TextFile, start: int, end: int, text: str, rung: str) -> Splice:
+def line_splice(file: TextFile, start: int, end: int, text: str, rung: Rung) -> Splice:
     """Replace whole lines ``[start, end)`` with the lines of ``text`` (file's newline)."""
     lines, endings = split_lines(text)
     nl = file.newline
@@ -105,7 +104,7 @@ def compose_splice(
     warnings = list(composed.warnings)
     pattern = [hl.text for hl in body if hl.op != "+"]
     warnings += tolerated(file.lines, pattern, match, label)
-    if match.rung == "fuzzy":
+    if match.rung == Rung.FUZZY:
         warnings.append(
             f"{label or 'edit'} applied via fuzzy match "
             f"({match.similarity:.0%} similarity at line {match.start + 1})"
@@ -135,9 +134,9 @@ def tolerated(
     ``...`` elisions accepted text that is *not* in the file, and the model should know
     which of its lines stood for what (the fuzzy rung warns on its own)."""
     name = label or "edit"
-    if match.rung == "unicode":
+    if match.rung == Rung.UNICODE:
         return [unicode_warning(label)]
-    if match.rung == "elision":
+    if match.rung == Rung.ELISION:
         runs = [(a, b) for p, (a, b) in zip(pattern, match.spans) if is_elision(p) and b > a]
         where = ", ".join(f"{a + 1}-{b}" if b > a + 1 else f"{a + 1}" for a, b in runs)
         count = sum(b - a for a, b in runs)
@@ -145,7 +144,7 @@ def tolerated(
             f"{name}: '...' in your text stood for {count} line(s) of the file "
             f"(line(s) {where}), matched without being shown"
         ]
-    if match.rung != "trimmed_edges":
+    if match.rung != Rung.TRIMMED_EDGES:
         return []
     out: list[str] = []
     edges = {0: "first", len(pattern) - 1: "last"}  # one entry for a one-line pattern

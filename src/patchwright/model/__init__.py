@@ -16,11 +16,12 @@ from patchwright.model.edits import (
     WholeFile,
 )
 from patchwright.model.errors import ErrorCode, PatchwrightError
-from patchwright.model.reports import EngineResult, MatchReport
+from patchwright.model.reports import LADDER, EngineResult, MatchReport, Rung
 from patchwright.model.results import ToolResult
 from patchwright.model.text import TextFile, dominant_newline, join_lines, split_lines
 
 __all__ = [
+    "LADDER",
     "Anchor",
     "BeginningOfFile",
     "Composition",
@@ -37,6 +38,7 @@ __all__ = [
     "OldText",
     "PatchSet",
     "PatchwrightError",
+    "Rung",
     "TextFile",
     "ToolResult",
     "WholeFile",

@@ -12,6 +12,11 @@ Tree::
 
     Exception
      └── PatchwrightError          (code, message, hint, path, line, field, details)
+          └── PatchApplyError      (reason, expected/actual snippet and version)
+
+``PatchApplyError`` (spec 003's refusal of an editor directive) lives with the
+documents it guards (``patchwright.documents.errors``) and is public as
+``patchwright.PatchApplyError``; its reasons are drawn there.
 
 Layers never raise bare ``ValueError`` or ``OSError`` across their boundary: they
 wrap them here so a host can render one shape.

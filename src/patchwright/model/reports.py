@@ -3,9 +3,84 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import Enum
 from typing import Any
 
 from patchwright.model.text import TextFile
+
+
+class Rung(str, Enum):
+    """How an edit was located: a rung of the matching ladder (in ladder order) or, for
+    anchors that need no search, the anchor kind. Values are the names reports and
+    JSON carry; :attr:`words` is what a model reads about it."""
+
+    EXACT = "exact"
+    NEWLINE = "newline"
+    TRAILING_WHITESPACE = "trailing_whitespace"
+    INDENTATION = "indentation"
+    TRIMMED_EDGES = "trimmed_edges"
+    UNICODE = "unicode"
+    ELISION = "elision"
+    FUZZY = "fuzzy"
+    LINE_RANGE = "line_range"
+    BOF = "bof"
+    EOF = "eof"
+    WHOLE_FILE = "whole_file"
+
+    # Render as the bare value everywhere (f-strings, str()), as the names always were.
+    def __str__(self) -> str:
+        return self.value
+
+    def __format__(self, spec: str) -> str:
+        return format(self.value, spec)
+
+    @property
+    def words(self) -> str:
+        """The rung in a sentence for a model: ``matched via {words}``."""
+        return _RUNG_WORDS[self]
+
+    @property
+    def recovered(self) -> bool:
+        """Whether the text was found only by tolerating a difference (not as written,
+        line endings aside, and not by an anchor that needs no search)."""
+        return self in _RECOVERED
+
+
+_RUNG_WORDS: dict[Rung, str] = {
+    Rung.EXACT: "exact match",
+    Rung.NEWLINE: "exact match (line endings aside)",
+    Rung.TRAILING_WHITESPACE: "trailing-whitespace recovery",
+    Rung.INDENTATION: "indentation (dedent) recovery",
+    Rung.TRIMMED_EDGES: "trimmed first/last line recovery",
+    Rung.UNICODE: "punctuation normalisation",
+    Rung.ELISION: "elision recovery",
+    Rung.FUZZY: "fuzzy matching",
+    Rung.LINE_RANGE: "line range",
+    Rung.BOF: "beginning of file",
+    Rung.EOF: "end of file",
+    Rung.WHOLE_FILE: "whole file",
+}
+_RECOVERED = frozenset(
+    {
+        Rung.TRAILING_WHITESPACE,
+        Rung.INDENTATION,
+        Rung.TRIMMED_EDGES,
+        Rung.UNICODE,
+        Rung.ELISION,
+        Rung.FUZZY,
+    }
+)
+#: The matching ladder's rungs, in the order they are tried.
+LADDER: tuple[Rung, ...] = (
+    Rung.EXACT,
+    Rung.NEWLINE,
+    Rung.TRAILING_WHITESPACE,
+    Rung.INDENTATION,
+    Rung.TRIMMED_EDGES,
+    Rung.UNICODE,
+    Rung.ELISION,
+    Rung.FUZZY,
+)
 
 
 @dataclass(frozen=True)
@@ -20,10 +95,7 @@ class MatchReport:
     Attributes:
         index: 0-based position of the edit in its batch.
         label: the edit's label.
-        rung: the matching-ladder rung that found it (``exact``, ``newline``,
-            ``trailing_whitespace``, ``indentation``, ``trimmed_edges``, ``unicode``,
-            ``elision``, ``fuzzy``) or the anchor kind (``line_range``, ``bof``, ``eof``,
-            ``whole_file``).
+        rung: the :class:`Rung` that found it (a ladder rung or the anchor kind).
         similarity: 1.0 for exact matches, the fuzzy score otherwise.
         count: occurrences replaced (more than one only with ``replace_all``).
         matched_text: the file's text the anchor matched (what a clipboard should hold).
@@ -33,7 +105,7 @@ class MatchReport:
 
     index: int
     label: str
-    rung: str
+    rung: Rung
     similarity: float
     old_start: int
     old_end: int
@@ -51,7 +123,7 @@ class MatchReport:
         return {
             "index": self.index,
             "label": self.label,
-            "rung": self.rung,
+            "rung": self.rung.value,
             "similarity": round(self.similarity, 4),
             "old_lines": [self.orig_start, self.orig_end],
             "new_lines": [self.new_start, self.new_end],
