@@ -9,6 +9,7 @@ from dataclasses import replace
 from difflib import SequenceMatcher
 
 from patchwright.engine.diagnose import not_found
+from patchwright.engine.evidence import extend_edges, fill_gaps, without_edge_elisions
 from patchwright.engine.index import LineIndex
 from patchwright.engine.locate import Hint, Match, locate_or_refuse
 from patchwright.engine.normalize import (
@@ -332,12 +333,17 @@ def _line_mode(
     rep = replacement.replace("\r\n", "\n").replace("\r", "\n")
     new = rep[:-1].split("\n") if rep.endswith("\n") else (rep.split("\n") if rep else [])
     hint = Hint(anchor.hint_line - 1) if anchor.hint_line else None
+    pattern, *edges = without_edge_elisions(pattern)
     try:
         match = locate_or_refuse(index, pattern, new, options, hint, label=label)
     except PatchwrightError as err:
         if err.code == ErrorCode.AMBIGUOUS:
             err.hint = ambiguity_hint(anchor.replace_all_supported)
         raise
+    # The replacement is the region's whole new text: it shows lines the search text
+    # left out, at its edges and inside.
+    match, pattern = fill_gaps(file.lines, match, pattern, new, label)
+    match, pattern = extend_edges(file.lines, match, pattern, new, (edges[0], edges[1]))
     moved = _moved_with_old(file, match, pattern, new)
     how = ""
     if moved is not None:
