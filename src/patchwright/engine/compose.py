@@ -81,7 +81,7 @@ def compose(
     k = 0
     adds = any(hl.op == "+" for hl in body)
     warnings: list[str] = []
-    last_op = ""
+    removed_run = 0  # removed lines right before the pending added lines
     for hl in body:
         if hl.op == "+":
             pending.append(shift.apply(hl.text) if shift else hl.text)
@@ -93,11 +93,12 @@ def compose(
         gap = list(range(cursor, a))
         if gap and adds:
             _check_slide(file_lines, gap, cursor, a, b, label)
-        # Added lines right after removed ones replace them (diffs write a change as its
-        # removed lines, then its added lines): they stand where those stood, before
-        # the gap. Added lines before removed ones are an insertion of their own.
-        replacing = last_op == "-"
-        last_op = hl.op
+        # Added lines right after as many removed ones or fewer replace them (diffs write
+        # a change as its removed lines, then its added lines): they stand where those
+        # stood, before the gap. More added lines than removed ones may include an
+        # insertion of their own on either side of the gap.
+        replacing = 0 < len(pending) <= removed_run
+        removed_run = removed_run + 1 if hl.op == "-" and not pending else int(hl.op == "-")
         seq = _fill_gap(file_lines, file_endings, gap, pending, newline, complete, label, replacing)
         out.extend(t for t, _ in seq)
         ends.extend(e for _, e in seq)

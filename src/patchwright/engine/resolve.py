@@ -8,7 +8,7 @@ Nothing is mutated here: each anchor kind becomes one or more :class:`Splice` va
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from patchwright.engine.diagnose import not_found
 from patchwright.engine.index import LineIndex
@@ -18,9 +18,7 @@ from patchwright.engine.locate import (
     locate_block,
     locate_or_refuse,
 )
-from patchwright.engine.normalize import (
-    strip_key,
-)
+from patchwright.engine.normalize import is_elision, strip_key
 from patchwright.engine.oldtext import old_text
 from patchwright.engine.policy import MatchOptions
 from patchwright.engine.splice import Splice, compose_splice, line_splice, noted, with_matched
@@ -130,6 +128,7 @@ def _hunk(
     options: MatchOptions,
     hint_shift: int,
 ) -> Splice:
+    hunk, open_edges = _without_edge_elisions(hunk)
     pattern = hunk.old_lines
     hint = None
     if hunk.old_start is not None:
@@ -163,7 +162,7 @@ def _hunk(
                 )
             raise
         match = picked
-    _check_open_edges(hunk, match, len(file.lines), label)
+    _check_open_edges(hunk, match, len(file.lines), label, open_edges)
     try:
         splice = compose_splice(
             file, hunk.lines, match, label, hunk.no_newline_old, hunk.no_newline_new
@@ -175,14 +174,33 @@ def _hunk(
     return noted(splice, _scope_warnings(scope, match, label))
 
 
-def _check_open_edges(hunk: Hunk, match: Match, size: int, label: str) -> None:
+def _without_edge_elisions(hunk: Hunk) -> tuple[Hunk, tuple[bool, bool]]:
+    """The hunk without ``...`` context lines at its start and end, and whether it had
+    them there. Such a line says only that the file goes on beyond the context shown:
+    added lines next to it stay with the context line on their other side."""
+    body = list(hunk.lines)
+    lo, hi = 0, len(body)
+    while lo < hi and body[lo].op == " " and is_elision(body[lo].text):
+        lo += 1
+    while hi > lo and body[hi - 1].op == " " and is_elision(body[hi - 1].text):
+        hi -= 1
+    if (lo, hi) == (0, len(body)) or not any(hl.op != "+" for hl in body[lo:hi]):
+        return hunk, (False, False)
+    start = None if hunk.old_start is None else hunk.old_start + lo
+    return replace(hunk, lines=tuple(body[lo:hi]), old_start=start), (lo > 0, hi < len(body))
+
+
+def _check_open_edges(
+    hunk: Hunk, match: Match, size: int, label: str, elided: tuple[bool, bool] = (False, False)
+) -> None:
     """A hunk whose added lines sit at its very end, after context, says nothing about
     what follows them: diffs only end that way at the end of the file. Anywhere else
     the model most likely left out the line after the insertion point, and the lines
-    could belong before or after it. Likewise at the start of a hunk and of the file."""
+    could belong before or after it. Likewise at the start of a hunk and of the file.
+    An edge ``...`` (``elided``) says the file goes on there: nothing is left open."""
     ops = [hl.op for hl in hunk.lines]
     name = label or "The hunk"
-    if ops and ops[-1] == "+" and _last_old(ops) == " " and match.end != size:
+    if ops and ops[-1] == "+" and _last_old(ops) == " " and match.end != size and not elided[1]:
         raise PatchwrightError(
             ErrorCode.AMBIGUOUS,
             f"{name} ends with added lines and no context after them, which in a diff "
@@ -192,7 +210,7 @@ def _check_open_edges(hunk: Hunk, match: Match, size: int, label: str) -> None:
             "Add the line(s) that follow the insertion point as context, so it is clear "
             "where the new lines go.",
         )
-    if ops and ops[0] == "+" and _last_old(ops[::-1]) == " " and match.start != 0:
+    if ops and ops[0] == "+" and _last_old(ops[::-1]) == " " and match.start != 0 and not elided[0]:
         raise PatchwrightError(
             ErrorCode.AMBIGUOUS,
             f"{name} starts with added lines and no context before them, which in a diff "
