@@ -156,6 +156,9 @@ def _fill_gap(
         return kept
     if replacing and not complete:
         return added + kept
+    side = None if complete else _blank_gap_side(lines, gap, pending)
+    if side is not None:
+        return added + kept if side == "before" else kept + added
     run = _run_inside([strip_key(t) for t in pending], [strip_key(lines[j]) for j in gap])
     if complete and run is not None:
         return added[:run] + kept + added[run + len(gap) :]
@@ -177,6 +180,31 @@ def _fill_gap(
         "line around the change is included.",
         details={"line": gap[0] + 1},
     )
+
+
+def _blank_gap_side(lines: list[str], gap: list[int], pending: list[str]) -> str | None:
+    """Where added lines go around left-out blank lines, judged by the result: the one
+    placement that keeps every run of blank lines within the longest the file already
+    has (``before`` or ``after`` the gap); ``None`` when both or neither do."""
+    if not all(is_blank(lines[j]) for j in gap) or not pending:
+        return None
+    prev = [lines[gap[0] - 1]] if gap[0] > 0 else []
+    nxt = [lines[gap[-1] + 1]] if gap[-1] + 1 < len(lines) else []
+    kept = [lines[j] for j in gap]
+    longest = _longest_blank_run(lines)
+    fits_before = _longest_blank_run([*prev, *pending, *kept, *nxt]) <= longest
+    fits_after = _longest_blank_run([*prev, *kept, *pending, *nxt]) <= longest
+    if fits_before != fits_after:
+        return "before" if fits_before else "after"
+    return None
+
+
+def _longest_blank_run(lines: Sequence[str]) -> int:
+    best = run = 0
+    for line in lines:
+        run = run + 1 if is_blank(line) else 0
+        best = max(best, run)
+    return best
 
 
 def compose_exact(
