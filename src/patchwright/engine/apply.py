@@ -96,11 +96,34 @@ def _resolve_one(
     file: TextFile, index: LineIndex, edit: Edit, i: int, opts: MatchOptions, shift: int = 0
 ) -> list[Splice]:
     try:
-        return resolve(file, index, edit, opts, hint_shift=shift)
+        splices = resolve(file, index, edit, opts, hint_shift=shift)
+        for splice in splices:
+            _check_changes(file, splice, edit.label or f"edit {i + 1}")
+        return splices
     except PatchwrightError as err:
         err.details.setdefault("edit_index", i)
         err.details.setdefault("edit_label", edit.label or f"edit {i + 1}")
         raise
+
+
+def _check_changes(file: TextFile, splice: Splice, label: str) -> None:
+    """An edit found by tolerating a difference that then changes nothing (whitespace
+    changes re-indented back into the file's own lines) did not do what was asked:
+    refuse it rather than report it applied."""
+    rung = Rung(splice.rung)
+    if not rung.recovered or splice.end - splice.start != len(splice.lines):
+        return
+    if splice.lines != file.lines[splice.start : splice.end]:
+        return
+    raise PatchwrightError(
+        ErrorCode.INVALID_REQUEST,
+        f"{label}: found at line {splice.start + 1} by {rung.words}, but once matched the "
+        "edit changes nothing there: what it changes is only what the match had to "
+        "tolerate (whitespace, indentation or punctuation). No change was made.",
+        "If the file should change in whitespace only, copy the old lines exactly from "
+        "the file (re-read it first) and write the new lines as they must appear.",
+        details={"line": splice.start + 1, "rung": rung.value},
+    )
 
 
 def _simultaneous(file: TextFile, edits: Sequence[Edit], opts: MatchOptions) -> EngineResult:
@@ -175,6 +198,7 @@ def _exact_at_hint(file: TextFile, anchor: object, drift: int) -> Splice | None:
         file.newline,
         anchor.no_newline_old,
         anchor.no_newline_new,
+        anchor.newline,
     )
     endings = file.endings
     matched = "".join(map(str.__add__, lines[at:end], endings[at:end]))

@@ -50,11 +50,14 @@ def compose(
     no_newline_new: bool = False,
     complete: bool = False,
     label: str = "",
+    convert: str = "",
 ) -> Composed:
     """Build the new lines for ``match`` from the hunk ``body``.
 
     ``complete`` says the added lines are the whole new text of the region (an
-    old-text/new-text edit) rather than a diff's additions.
+    old-text/new-text edit) rather than a diff's additions. Added lines end like the
+    removed lines they replace, else like the file line before them; ``convert`` (a
+    line ending) overrides that for a hunk that converts endings.
 
     Raises:
         PatchwrightError: ``not_found`` when a removed line was not located, ``ambiguous``
@@ -70,13 +73,15 @@ def compose(
             newline,
             no_newline_old,
             no_newline_new,
+            convert,
         )
     shift = _shift_for(file_lines, body, match, same_frame_lines, label)
     if complete:
         _check_trailing(body, match, file_lines, label)
     out: list[str] = []
     ends: list[str] = []
-    pending: list[str] = []
+    pending: list[tuple[str, str]] = []
+    endings = AddedEndings(file_endings, newline, convert)
     cursor = match.start
     k = 0
     adds = any(hl.op == "+" for hl in body)
@@ -84,10 +89,11 @@ def compose(
     removed_run = 0  # removed lines right before the pending added lines
     for hl in body:
         if hl.op == "+":
-            pending.append(shift.apply(hl.text) if shift else hl.text)
+            pending.append((shift.apply(hl.text) if shift else hl.text, endings.added(cursor)))
             continue
         a, b = match.spans[k]
         k += 1
+        endings.old(hl.op, a)
         if hl.op == "-" and (a == b or not _same_enough(match, hl.text, file_lines[a], complete)):
             raise _unlocated(label, hl.text)
         gap = list(range(cursor, a))
@@ -99,7 +105,7 @@ def compose(
         # insertion of their own on either side of the gap.
         replacing = 0 < len(pending) <= removed_run
         removed_run = removed_run + 1 if hl.op == "-" and not pending else int(hl.op == "-")
-        seq = _fill_gap(file_lines, file_endings, gap, pending, newline, complete, label, replacing)
+        seq = _fill_gap(file_lines, file_endings, gap, pending, complete, label, replacing)
         out.extend(t for t, _ in seq)
         ends.extend(e for _, e in seq)
         if gap and not pending:
@@ -112,9 +118,8 @@ def compose(
             out.extend(file_lines[a:b])
             ends.extend(file_endings[a:b])
         cursor = max(cursor, b)
-    for text in pending:
-        out.append(text)
-        ends.append(newline)
+    out.extend(t for t, _ in pending)
+    ends.extend(e for _, e in pending)
     end = max(cursor, match.end)
     _fix_endings(
         ends, newline, end == len(file_lines), file_endings, no_newline_old, no_newline_new
@@ -133,8 +138,7 @@ def _fill_gap(
     lines: list[str],
     endings: list[str],
     gap: list[int],
-    pending: list[str],
-    newline: str,
+    pending: list[tuple[str, str]],
     complete: bool,
     label: str,
     replacing: bool = False,
@@ -149,7 +153,7 @@ def _fill_gap(
     in it at that spot; they are then kept with the file's bytes.
     """
     kept = [(lines[j], endings[j]) for j in gap]
-    added = [(t, newline) for t in pending]
+    added = pending
     if not gap:
         return added
     if not pending and not complete:
@@ -159,7 +163,7 @@ def _fill_gap(
     side = None if complete else _blank_gap_side(lines, gap, pending)
     if side is not None:
         return added + kept if side == "before" else kept + added
-    run = _run_inside([strip_key(t) for t in pending], [strip_key(lines[j]) for j in gap])
+    run = _run_inside([strip_key(t) for t, _ in pending], [strip_key(lines[j]) for j in gap])
     if complete and run is not None:
         return added[:run] + kept + added[run + len(gap) :]
     where = f"line {gap[0] + 1}" if len(gap) == 1 else f"lines {gap[0] + 1}-{gap[-1] + 1}"
@@ -182,7 +186,7 @@ def _fill_gap(
     )
 
 
-def _blank_gap_side(lines: list[str], gap: list[int], pending: list[str]) -> str | None:
+def _blank_gap_side(lines: list[str], gap: list[int], pending: list[tuple[str, str]]) -> str | None:
     """Where added lines go around left-out blank lines, judged by the result: the one
     placement that keeps every run of blank lines within the longest the file already
     has (``before`` or ``after`` the gap); ``None`` when both or neither do."""
@@ -191,9 +195,10 @@ def _blank_gap_side(lines: list[str], gap: list[int], pending: list[str]) -> str
     prev = [lines[gap[0] - 1]] if gap[0] > 0 else []
     nxt = [lines[gap[-1] + 1]] if gap[-1] + 1 < len(lines) else []
     kept = [lines[j] for j in gap]
+    texts = [t for t, _ in pending]
     longest = _longest_blank_run(lines)
-    fits_before = _longest_blank_run([*prev, *pending, *kept, *nxt]) <= longest
-    fits_after = _longest_blank_run([*prev, *kept, *pending, *nxt]) <= longest
+    fits_before = _longest_blank_run([*prev, *texts, *kept, *nxt]) <= longest
+    fits_after = _longest_blank_run([*prev, *kept, *texts, *nxt]) <= longest
     if fits_before != fits_after:
         return "before" if fits_before else "after"
     return None
@@ -207,6 +212,40 @@ def _longest_blank_run(lines: Sequence[str]) -> int:
     return best
 
 
+class AddedEndings:
+    """Line endings for added lines, per line: a line that replaces a removed one keeps
+    that line's ending, any other takes the ending of the file line before it (the
+    one after it at the top of the file); ``convert`` overrides both."""
+
+    def __init__(self, file_endings: list[str], newline: str, convert: str = "") -> None:
+        self.file_endings = file_endings
+        self.newline = newline
+        self.convert = convert
+        self.removed: list[str] = []  # endings of the change's removed lines
+        self.taken = 0  # added lines of the change so far
+
+    def old(self, op: str, pos: int) -> None:
+        """File line ``pos`` was passed as a context (``" "``) or removed line."""
+        if op != "-":
+            self.removed, self.taken = [], 0
+            return
+        if self.taken:
+            self.removed, self.taken = [], 0
+        self.removed.append(self.file_endings[pos])
+
+    def added(self, pos: int) -> str:
+        """The ending of an added line inserted before file line ``pos``."""
+        if self.convert:
+            return self.convert
+        k = self.taken
+        self.taken += 1
+        if k < len(self.removed):
+            return self.removed[k] or self.newline
+        ends = self.file_endings
+        near = ends[pos - 1] if 0 < pos <= len(ends) else (ends[0] if ends else "")
+        return near or self.newline
+
+
 def compose_exact(
     file_lines: list[str],
     file_endings: list[str],
@@ -216,22 +255,26 @@ def compose_exact(
     newline: str,
     no_newline_old: bool,
     no_newline_new: bool,
+    convert: str = "",
 ) -> Composed:
     """The common case, kept cheap: the old lines stand exactly, line for line, at file
     lines ``[start, end)`` (no gaps, no shift)."""
     out: list[str] = []
     ends: list[str] = []
     pos = start
+    endings = AddedEndings(file_endings, newline, convert)
     for op, text in body:
         if op == " ":
             out.append(file_lines[pos])
             ends.append(file_endings[pos])
+            endings.old(op, pos)
             pos += 1
         elif op == "-":
+            endings.old(op, pos)
             pos += 1
         else:
             out.append(text)
-            ends.append(newline)
+            ends.append(endings.added(pos))
     at_eof = end == len(file_lines)
     _fix_endings(ends, newline, at_eof, file_endings, no_newline_old, no_newline_new)
     return Composed(start, end, out, ends, "", ())

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from patchwright.engine.normalize import PUNCT_TABLE
+from patchwright.engine.normalize import PUNCT_TABLE, fold_text
 
 # Searches on one index after which whole-line dictionaries are built.
 _HOT_AFTER = 4
@@ -25,6 +25,7 @@ class LineIndex:
         self.lines = lines
         self._joined: str | None = None
         self._folded: str | None = None
+        self._collapsed: str | None = None
         self._keys: dict[str, list[str]] = {}
         self._first: dict[str, int] | None = None
         self._last: dict[str, int] | None = None
@@ -45,6 +46,14 @@ class LineIndex:
             # ASCII text has nothing to fold (and translate is slow on large text).
             self._folded = joined if joined.isascii() else joined.translate(PUNCT_TABLE)
         return self._folded
+
+    @property
+    def collapsed(self) -> str:
+        """``folded`` as the unicode rung's keys see it, runs of blanks collapsed too, so
+        those keys can be searched in it (never changes the line count)."""
+        if self._collapsed is None:
+            self._collapsed = fold_text(self.folded)
+        return self._collapsed
 
     def keys(self, name: str, fn: Callable[[str], str]) -> list[str]:
         """Every line through ``fn``, cached under ``name`` (built only when needed)."""

@@ -59,6 +59,14 @@ def unicode_key(line: str) -> str:
     return _SPACES.sub(" ", line.translate(PUNCT_TABLE)).strip()
 
 
+def fold_text(text: str) -> str:
+    """Many lines at once as the unicode rung sees them (punctuation folded, runs of
+    blanks collapsed), newlines kept, so its keys can be searched in it. Leading and
+    trailing blanks stay (a single one): keys are found as substrings."""
+    folded = text if text.isascii() else text.translate(PUNCT_TABLE)
+    return _SPACES.sub(" ", folded)
+
+
 def has_unicode_punct(text: str) -> bool:
     """Whether ``text`` contains a character the unicode rung folds."""
     return text != text.translate(PUNCT_TABLE)

@@ -165,7 +165,13 @@ def _hunk(
     _check_open_edges(hunk, match, len(file.lines), label, open_edges)
     try:
         splice = compose_splice(
-            file, hunk.lines, match, label, hunk.no_newline_old, hunk.no_newline_new
+            file,
+            hunk.lines,
+            match,
+            label,
+            hunk.no_newline_old,
+            hunk.no_newline_new,
+            convert=hunk.newline,
         )
     except PatchwrightError as err:
         if err.code != ErrorCode.NOT_FOUND:
@@ -346,4 +352,12 @@ def _pure_insertion(file: TextFile, hunk: Hunk, hint: Hint | None, label: str) -
         at = 0
     body = list(hunk.lines)
     match = Match(at, at, Rung.EXACT, 1.0, ())
-    return compose_splice(file, body, match, label, hunk.no_newline_old, hunk.no_newline_new)
+    return compose_splice(
+        file,
+        body,
+        match,
+        label,
+        hunk.no_newline_old,
+        hunk.no_newline_new,
+        convert=hunk.newline,
+    )

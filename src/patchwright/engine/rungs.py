@@ -144,7 +144,7 @@ def exact_at(index: LineIndex, pattern: Sequence[str], start: int) -> bool:
 
 def _anchor_starts(index: LineIndex, pkeys: list[str], rung: Rung, lo: int) -> list[int]:
     """Candidate start lines: where an anchor key occurs, minus its offset in the pattern."""
-    text = index.folded if rung == Rung.UNICODE else index.joined
+    text = index.collapsed if rung == Rung.UNICODE else index.joined
     anchors = choose_anchors(pkeys, text.count)
     if not anchors:
         # Only blank lines: every position is a candidate (patterns like this are tiny).

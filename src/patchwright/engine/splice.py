@@ -86,6 +86,7 @@ def compose_splice(
     no_newline_new: bool = False,
     same_frame_lines: int = 0,
     complete: bool = False,
+    convert: str = "",
 ) -> Splice:
     """The splice for a hunk ``body`` located at ``match``: context from the file, added
     lines as given, with the warnings of loose and fuzzy matches."""
@@ -100,6 +101,7 @@ def compose_splice(
         no_newline_new=no_newline_new,
         complete=complete,
         label=label,
+        convert=convert,
     )
     warnings = list(composed.warnings)
     pattern = [hl.text for hl in body if hl.op != "+"]

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from patchwright.model import ErrorCode, PatchwrightError
+from dataclasses import replace
+
+from patchwright.model import ErrorCode, FilePatch, Hunk, PatchwrightError
 
 _BOM = "\ufeff"
 
@@ -25,6 +27,50 @@ def split_patch_lines(text: str) -> list[str]:
     if "\r" in text:
         lines = [line[:-1] if line.endswith("\r") else line for line in lines]
     return lines
+
+
+def with_conversions(text: str, files: list[FilePatch]) -> list[FilePatch]:
+    """Mark the hunks that convert line endings (``Hunk.newline``).
+
+    :func:`split_patch_lines` drops the CR of every line (patches are saved with CRLF),
+    which would make a hunk whose removed lines end in CR and whose added lines do not
+    look like it changes nothing. The raw lines after each hunk's header tell: removed
+    lines all with CR and added lines all without is a conversion to LF; the reverse
+    one to CRLF.
+    """
+    if "\r" not in text:
+        return files
+    raw = text.split("\n")
+    out = []
+    for fp in files:
+        edits = []
+        for edit in fp.edits:
+            anchor = edit.anchor
+            if isinstance(anchor, Hunk) and anchor.source_line is not None:
+                newline = _converted(raw, anchor.source_line)
+                if newline:
+                    edit = replace(edit, anchor=replace(anchor, newline=newline))
+            edits.append(edit)
+        out.append(replace(fp, edits=tuple(edits)))
+    return out
+
+
+def _converted(raw: list[str], header_line: int) -> str:
+    """``"\n"`` / ``"\r\n"`` when the hunk body after 1-based ``header_line`` converts."""
+    removed: set[bool] = set()
+    added: set[bool] = set()
+    for line in raw[header_line:]:
+        if line.startswith(("@@", "diff ", "*** ", "--- ", "+++ ")):
+            break
+        if line[:1] == "-":
+            removed.add(line.endswith("\r"))
+        elif line[:1] == "+":
+            added.add(line.endswith("\r"))
+    if removed == {True} and added == {False}:
+        return "\n"
+    if removed == {False} and added == {True}:
+        return "\r\n"
+    return ""
 
 
 def parse_error(line: int | None, message: str, hint: str) -> PatchwrightError:

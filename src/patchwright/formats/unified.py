@@ -52,7 +52,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from patchwright.formats._common import parse_error, require_text, split_patch_lines
+from patchwright.formats._common import (
+    parse_error,
+    require_text,
+    split_patch_lines,
+    with_conversions,
+)
 from patchwright.formats._diff_paths import (
     binary_line_paths,
     header_path,
@@ -113,6 +118,7 @@ def parse_unified(text: str) -> PatchSet:
             "Start each file with '--- a/<path>' and '+++ b/<path>', then one or more "
             "hunks: an '@@ -l,n +l,n @@' line followed by lines starting with ' ', '-' or '+'.",
         )
+    files = with_conversions(text, files)
     return PatchSet(files=tuple(files), format=FORMAT, warnings=tuple(warnings))
 
 

@@ -52,6 +52,7 @@ from patchwright.formats._common import (
     require_text,
     shorten,
     split_patch_lines,
+    with_conversions,
 )
 from patchwright.formats._v4a_hunks import read_update_body
 from patchwright.formats._v4a_markers import FILE_OPS, marker
@@ -86,6 +87,7 @@ def parse_v4a(text: str) -> PatchSet:
             "followed by '@@' hunks, '*** Add File: <path>' followed by '+' lines, or "
             "'*** Delete File: <path>'.",
         )
+    files = with_conversions(text, files)
     return PatchSet(files=tuple(files), format=FORMAT, warnings=tuple(warnings))
 
 

@@ -100,6 +100,9 @@ class Hunk:
         no_newline_old / no_newline_new: the old / new side ends without a final newline
             (``\\ No newline at end of file``).
         at_eof: the hunk must end at the end of the file (``*** End of File``).
+        newline: the line ending the hunk writes its added lines with when it converts
+            endings (its removed lines end in CR and its added lines do not, or the
+            reverse); ``""`` when added lines take their neighbours' endings.
         source_line: 1-based line of the hunk header in the patch text.
     """
 
@@ -113,6 +116,7 @@ class Hunk:
     no_newline_new: bool = False
     at_eof: bool = False
     source_line: int | None = None
+    newline: str = ""
 
     @property
     def old_lines(self) -> list[str]:
