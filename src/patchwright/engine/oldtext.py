@@ -339,7 +339,15 @@ def _line_mode(
     except PatchwrightError as err:
         if err.code == ErrorCode.AMBIGUOUS:
             err.hint = ambiguity_hint(anchor.replace_all_supported)
-        raise
+        if err.code != ErrorCode.NOT_FOUND or len(pattern) < 2 or pattern[0].strip():
+            raise
+        # A blank first line that is not in the file: models open the block with one.
+        # Without it (and without the replacement's own blank first line) or not at all.
+        pattern, new = pattern[1:], new[1:] if new and not new[0].strip() else new
+        try:
+            match = locate_or_refuse(index, pattern, new, options, hint, label=label)
+        except PatchwrightError:
+            raise err from None
     # The replacement is the region's whole new text: it shows lines the search text
     # left out, at its edges and inside.
     match, pattern = fill_gaps(file.lines, match, pattern, new, label)

@@ -148,6 +148,9 @@ def _hunk(
             lo=scope.lo,
         )
     except PatchwrightError as err:
+        shorter = _without_last_empty(hunk) if err.code == ErrorCode.NOT_FOUND else None
+        if shorter is not None:
+            return _hunk(file, index, shorter, label, options, hint_shift)
         if err.code != ErrorCode.AMBIGUOUS:
             raise
         err.hint = _HUNK_AMBIGUITY_HINT  # a diff has no replace_all
@@ -194,6 +197,16 @@ def _without_edge_elisions(hunk: Hunk) -> tuple[Hunk, tuple[bool, bool]]:
         return hunk, (False, False)
     start = None if hunk.old_start is None else hunk.old_start + lo
     return replace(hunk, lines=tuple(body[lo:hi]), old_start=start), (lo > 0, hi < len(body))
+
+
+def _without_last_empty(hunk: Hunk) -> Hunk | None:
+    """The hunk without a last context line that is empty, when it has more context:
+    models leave an empty line before ``*** End Patch`` or the next hunk, and the file
+    need not have a blank line there (tried only when the hunk is not found with it)."""
+    body = hunk.lines
+    if len(body) < 2 or body[-1] != (" ", "") or not any(hl.op == " " for hl in body[:-1]):
+        return None
+    return replace(hunk, lines=body[:-1])
 
 
 def _check_open_edges(

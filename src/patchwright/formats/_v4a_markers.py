@@ -24,9 +24,14 @@ FILE_OPS = ("add file", "delete file", "update file")
 
 
 def marker(line: str) -> tuple[str, str] | None:
-    """``(kind, argument)`` of a ``*** ...`` marker line (kind lower case), else ``None``."""
+    """``(kind, argument)`` of a ``*** ...`` marker line (kind lower case), else ``None``.
+
+    Blanks before the marker are allowed: models indent the whole patch when they quote
+    it (a context line never starts with blanks and then ``***`` and a marker word)."""
     if not line.startswith("***"):
-        return None
+        line = line.lstrip(" \t")
+        if not line.startswith("***"):
+            return None
     match = _MARKER.match(line)
     if match is None:
         return None

@@ -47,6 +47,9 @@ def detect_format(text: str) -> str:
 
 def _classify(lines: list[str], i: int) -> str | None:
     line = lines[i]
+    if line.lstrip(" \t").startswith("***") and marker(line) is not None:
+        found = marker(line)
+        return V4A if found is not None and found[0] in _V4A_STARTS else None
     if line.startswith("***"):
         if line.rstrip() == _CONTEXT_DIFF_RULE:
             raise unsupported(

@@ -27,7 +27,8 @@ Leniencies (recorded in ``PatchSet.warnings`` where they change the reading):
 * A missing ``*** End Patch`` is tolerated (models stop early); trailing lines that
   cannot be patch lines (a closing fence, prose) are then dropped.
 * A missing ``*** Begin Patch`` is tolerated when a file operation is present.
-* Marker case and spacing are not checked (``***Update File:path``).
+* Marker case and spacing are not checked (``***Update File:path``), and marker lines
+  may be indented (models indent a patch they quote).
 * An empty body line inside a hunk is a blank context line (models drop the lone
   space); empty lines before a hunk's first line are skipped.
 * A body line with no prefix is a context line missing its leading space (models drop
