@@ -13,8 +13,9 @@ With ``escapes: yes`` the physical newlines of the sections are dropped and the 
 are written as escapes (``\\r\\n``, ``\\n``, ``\\t``, ``\\u2019``).
 
 Options: ``mode`` (strict / tolerant / fuzzy, default fuzzy), ``path``, ``syntax``
-(the guard's policy, default warn), ``escapes`` (see above), ``warning`` (text one of the report's warnings must contain). Sections
-end with their last newline; ``=== end`` may close the file.
+(the guard's policy, default warn), ``escapes`` (see above), ``warning`` (text one of
+the file's warnings must contain). Sections end with their last newline; ``=== end``
+may close the file.
 """
 
 from __future__ import annotations
@@ -95,7 +96,7 @@ def test_case(path: Path, tmp_path: Path) -> None:
         assert got == case.sections["expected"].encode("utf-8")
         want = case.options.get("warning")
         if want:
-            warnings = [w for f in report.files for r in f.reports for w in r.warnings]
+            warnings = [w for f in report.files for w in f.warnings]
             assert any(want in w for w in warnings), warnings
         return
     assert not report.applied and report.error is not None

@@ -17,6 +17,7 @@ from patchwright.model import (
     PatchSet,
     PatchwrightError,
     TextFile,
+    recovered_syntax_error,
 )
 from patchwright.model.errors import ErrorCode
 from patchwright.syntax import MAX_CHARS, SyntaxPolicy, SyntaxReport, check_edit, language_for
@@ -488,6 +489,13 @@ def _guard(
     if language is None:
         return  # no parser for this file type: nothing to check, and no text to join
     report = _syntax_report(path, old, new, cast(SyntaxPolicy, policy), language)
+    if outcome is not None and old is not None:
+        refusal = recovered_syntax_error(
+            (r.rung for r in outcome.reports), report.rejection_text(path)
+        )
+        if refusal is not None:
+            refusal.path = path
+            raise refusal
     if outcome is not None:
         outcome.syntax = report.to_dict()
         warning = report.warning_text()

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from patchwright.engine import fuzzy
 from patchwright.engine.diagnose import not_found
 from patchwright.engine.index import LineIndex
 from patchwright.engine.locate import (
@@ -166,6 +167,8 @@ def _hunk(
             raise
         match = picked
     _check_open_edges(hunk, match, len(file.lines), label, open_edges)
+    if hint is not None and abs(match.start - hint.line) > _FAR:
+        _check_near_evidence(index, pattern, match, hint, options, label)
     try:
         splice = compose_splice(
             file,
@@ -197,6 +200,39 @@ def _without_edge_elisions(hunk: Hunk) -> tuple[Hunk, tuple[bool, bool]]:
         return hunk, (False, False)
     start = None if hunk.old_start is None else hunk.old_start + lo
     return replace(hunk, lines=tuple(body[lo:hi]), old_start=start), (lo > 0, hi < len(body))
+
+
+# A match this many lines from where the hunk's header points is "far"; a region this
+# close to the header is "at" it (headers of damaged hunks are off by a few lines).
+_FAR = 40
+_AT_HEADER = 25
+
+
+def _check_near_evidence(
+    index: LineIndex,
+    pattern: Sequence[str],
+    match: Match,
+    hint: Hint,
+    options: MatchOptions,
+    label: str,
+) -> None:
+    """A hunk found far from its header while a near copy of its lines stands at the
+    header: two pieces of evidence disagree (a hunk that lost a line can match exactly
+    elsewhere). Refuse, naming both places, rather than take the far one silently."""
+    for region in fuzzy.best_regions(index, pattern):
+        near = abs(region.start - hint.line) <= _AT_HEADER
+        if near and region.start != match.start and region.similarity >= options.fuzzy_threshold:
+            raise PatchwrightError(
+                ErrorCode.AMBIGUOUS,
+                f"{label or 'The hunk'}: its lines stand at line {match.start + 1} "
+                f"({match.rung.words}), far from line {hint.line + 1} where its header "
+                f"points, and lines {region.start + 1}-{region.end} there are "
+                f"{region.similarity:.0%} similar. It cannot be told which place is meant. "
+                "No change was made.",
+                "Copy the hunk's lines exactly from the place you mean (re-read the file) "
+                "and give that place's line numbers in the header.",
+                details={"lines": [match.start + 1, region.start + 1], "rung": match.rung.value},
+            )
 
 
 def _without_last_empty(hunk: Hunk) -> Hunk | None:

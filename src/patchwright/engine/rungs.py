@@ -245,7 +245,16 @@ def _extend(
     lines = index.lines
     pos = spots[-1] + len(keyed[k - 1])
     stop = min(len(lines) - len(seg), pos + _MAX_ELIDED)
+    # A "..." stands for lines of one block: once the lines it skips repeat half of the
+    # (telling) lines just before it, it has run into a look-alike block.
+    telling = {key for key in keyed[k - 1] if len(key) >= 4 and any(c.isalnum() for c in key)}
+    repeated: set[str] = set()
     for q in range(pos + 1, stop + 1):
+        skipped = unicode_key(lines[q - 1])
+        if skipped in telling:
+            repeated.add(skipped)
+            if 2 * len(repeated) >= len(telling):
+                return
         if unicode_key(lines[q]) == seg[0] and all(
             unicode_key(lines[q + i]) == seg[i] for i in range(1, len(seg))
         ):

@@ -16,7 +16,13 @@ from patchwright.model.edits import (
     WholeFile,
 )
 from patchwright.model.errors import ErrorCode, PatchwrightError
-from patchwright.model.reports import LADDER, EngineResult, MatchReport, Rung
+from patchwright.model.reports import (
+    LADDER,
+    EngineResult,
+    MatchReport,
+    Rung,
+    recovered_syntax_error,
+)
 from patchwright.model.results import ToolResult
 from patchwright.model.text import TextFile, dominant_newline, join_lines, split_lines
 
@@ -44,5 +50,6 @@ __all__ = [
     "WholeFile",
     "dominant_newline",
     "join_lines",
+    "recovered_syntax_error",
     "split_lines",
 ]

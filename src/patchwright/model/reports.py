@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
+from patchwright.model.errors import ErrorCode, PatchwrightError
 from patchwright.model.text import TextFile
 
 
@@ -70,6 +72,35 @@ _RECOVERED = frozenset(
         Rung.FUZZY,
     }
 )
+
+
+def recovered_syntax_error(rungs: Iterable[str], rejection: str) -> PatchwrightError | None:
+    """The refusal of a result that does not parse when its edit was only found by
+    tolerating a difference (any rung but an exact one): the place is then a reading of
+    damaged text, and a syntax error the file did not have says that reading is wrong.
+    Exact matches keep the syntax guard's own policy (``None`` is returned).
+
+    Args:
+        rungs: the rungs that placed the file's edits.
+        rejection: the syntax guard's refusal text for the result (``""`` when the
+            result introduced no syntax error).
+    """
+    loose = [Rung(r) for r in dict.fromkeys(rungs) if r in _BY_VALUE and Rung(r).recovered]
+    if not rejection or not loose:
+        return None
+    how = ", ".join(f"{r.words} ({r.value})" for r in loose)
+    return PatchwrightError(
+        ErrorCode.SYNTAX_ERROR,
+        f"{rejection}\nThe edit was not found as written but placed by {how}, and a "
+        "result the file's parser rejects means that reading is wrong. No change was made.",
+        "Copy the lines to change exactly from the file (re-read it first), with their "
+        "indentation, and indent the new lines as they must stand.",
+        details={"rungs": [r.value for r in loose]},
+    )
+
+
+_BY_VALUE = frozenset(r.value for r in Rung)
+
 #: The matching ladder's rungs, in the order they are tried.
 LADDER: tuple[Rung, ...] = (
     Rung.EXACT,

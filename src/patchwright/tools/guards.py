@@ -25,9 +25,9 @@ from __future__ import annotations
 import fnmatch
 import posixpath
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
-from patchwright.model import ErrorCode, PatchwrightError
+from patchwright.model import ErrorCode, PatchwrightError, recovered_syntax_error
 from patchwright.syntax import SyntaxPolicy, SyntaxReport, check_edit
 
 TOKEN_LIMIT = 60_000
@@ -76,17 +76,32 @@ _GENERATED_NAMES = (
 
 
 def syntax_check(
-    policy: SyntaxPolicy, path: str, before: str | None, after: str
+    policy: SyntaxPolicy,
+    path: str,
+    before: str | None,
+    after: str,
+    rungs: Iterable[str] = (),
 ) -> SyntaxReport | None:
     """Run the syntax guard on one edit (``None`` when the policy is ``off``).
 
+    ``rungs`` are the matching-ladder rungs that placed the edit's changes: when any of
+    them only tolerated a difference and the result has a syntax error the file did
+    not have, the edit is refused whatever the policy (exact matches keep it).
+
     Raises:
         PatchwrightError: ``syntax_error`` under ``reject`` when the edit introduced an
-            error; the caller must then write nothing.
+            error, or under any policy for a recovered placement (see above); the
+            caller must then write nothing.
     """
     if policy == "off":
         return None
-    return check_edit(path, before, after, policy=policy)
+    report = check_edit(path, before, after, policy=policy)
+    if before is not None:
+        refusal = recovered_syntax_error(rungs, report.rejection_text(path))
+        if refusal is not None:
+            refusal.path = path
+            raise refusal
+    return report
 
 
 def generated_reason(path: str, text: str) -> str | None:
