@@ -249,7 +249,7 @@ def _failed(
             outcome.reports = apply_file_patch(current, earlier, opts)[1]
         except PatchwrightError:
             outcome.reports = []
-    outcome.failure = hunk_failure(err, fp, index, current)
+    outcome.failure = hunk_failure(err, fp, index, current.lines if current else None)
     return outcome
 
 

@@ -5,74 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from patchwright.engine.diagnose import HUNK_FAILURE_REASONS, first_difference, quote_line
-from patchwright.model import (
-    FilePatch,
-    Hunk,
-    MatchReport,
-    PatchwrightError,
-    TextFile,
-)
-from patchwright.model.errors import ErrorCode
+from patchwright.engine.failures import HunkFailure, failure_block, hunk_failure
+from patchwright.model import MatchReport, PatchwrightError
 
-
-@dataclass
-class HunkFailure:
-    """The hunk of a file that could not be applied, and why.
-
-    Attributes:
-        number: 1-based position of the hunk (edit) in its file's section.
-        code: the engine's error code.
-        reason: a few words (``context mismatch``, ``ambiguous context``...).
-        line: the line of the file the failure is about, when known.
-        similarity: for a hunk not found, how similar the closest region is.
-        closest: the closest region's first and last line, when one was found.
-        expected / found: the first hunk line that differs from the closest region,
-            and the file's line there (``found`` is ``None`` past the end of the file).
-        message: the engine's full explanation.
-    """
-
-    number: int
-    code: ErrorCode
-    reason: str
-    line: int | None = None
-    similarity: float | None = None
-    closest: tuple[int, int] | None = None
-    expected: str | None = None
-    found: str | None = None
-    message: str = ""
-
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready view (one entry of a file's ``hunks``)."""
-        return {
-            "hunk": self.number,
-            "status": "failed",
-            "code": self.code.value,
-            "reason": self.reason,
-            "line": self.line,
-            "similarity": None if self.similarity is None else round(self.similarity, 4),
-            "closest_lines": list(self.closest) if self.closest else None,
-            "expected": self.expected,
-            "found": self.found,
-            "message": self.message,
-        }
-
-    def lines(self, mode: str) -> list[str]:
-        """The spec 002 lines for this hunk (indented for the failure report)."""
-        at = f" at line {self.line}" if self.line is not None else ""
-        out = [f"  Hunk {self.number} failed: {self.reason}{at}"]
-        if self.expected is not None:
-            out.append(f"    Expected: {quote_line(self.expected)}")
-            out.append(f"    Found:    {quote_line(self.found)}")
-            if self.closest is not None and self.similarity is not None:
-                first, last = self.closest
-                out.append(
-                    f"    (mode {mode}; closest region lines {first}-{last}, "
-                    f"{self.similarity:.0%} similar)"
-                )
-        else:
-            out.extend(f"    {text}" for text in self.message.splitlines())
-        return out
+__all__ = ["ApplyReport", "FileOutcome", "HunkFailure", "hunk_failure"]
 
 
 @dataclass
@@ -193,20 +129,8 @@ class ApplyReport:
         """Spec 002's failure form: the file, its hunks, and the atomic rollback."""
         failed = next((f for f in self.files if f.status == "failed"), None)
         path = err.path or (failed.path if failed else None)
-        lines = [f"Patch failed on {path}:" if path else "Patch failed:"]
         hunk = failed.failure if failed is not None else None
-        if hunk is not None:
-            if hunk.number == 2:
-                lines.append("  Hunk 1: applied")
-            elif hunk.number > 2:
-                lines.append(f"  Hunks 1-{hunk.number - 1}: applied")
-            lines.extend(hunk.lines(self.mode))
-        else:
-            lines.extend(f"  {text}" for text in err.message.splitlines())
-        if err.hint:
-            lines.append(_indented(f"  Hint: {err.hint}"))
-        lines.append("No changes made (atomic rollback).")
-        return "\n".join(lines)
+        return failure_block(path, hunk, self.mode, err.message, err.hint or "")
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready view (what ``patchwright apply --json`` prints)."""
@@ -221,35 +145,6 @@ class ApplyReport:
             "warnings": self.warnings,
             "error": self.error.to_dict() if self.error else None,
         }
-
-
-def hunk_failure(
-    err: PatchwrightError, fp: FilePatch, index: int, current: TextFile | None
-) -> HunkFailure:
-    """The failure of hunk ``index`` of ``fp`` from the engine's error: the reason in spec
-    002's words and, for a hunk not found, the first line that differs from the closest
-    region of ``current``."""
-    number = index + 1
-    message = err.message
-    for prefix in (f"{fp.path}: ", f"hunk {number}: ", f"{fp.edits[index].label}: "):
-        message = message.removeprefix(prefix)
-    line = err.line if err.line is not None else err.details.get("line")
-    reason = HUNK_FAILURE_REASONS.get(err.code, "failed")
-    failure = HunkFailure(number, err.code, reason, line, None, None)
-    failure.message = message
-    closest = err.details.get("closest")
-    if isinstance(closest, dict) and "start" in closest:
-        start = int(closest["start"])
-        end = int(closest.get("end") or start)
-        failure.closest = (start, end)
-        failure.similarity = float(closest.get("similarity", 0.0))
-        failure.line = start
-        anchor = fp.edits[index].anchor
-        if isinstance(anchor, Hunk) and current is not None:
-            found = first_difference(anchor.old_lines, current.lines, start)
-            if found is not None:
-                failure.line, failure.expected, failure.found = found
-    return failure
 
 
 def _indented(text: str) -> str:

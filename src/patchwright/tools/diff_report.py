@@ -24,8 +24,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from patchwright.engine.diagnose import HUNK_FAILURE_REASONS, first_difference, quote_line
-from patchwright.model import ErrorCode, FilePatch, Hunk, MatchReport, PatchwrightError, ToolResult
+from patchwright.engine.failures import failure_block, hunk_failure
+from patchwright.model import FilePatch, MatchReport, PatchwrightError, ToolResult
 from patchwright.tools.files import Loaded
 from patchwright.tools.writing import WriteOutcome
 
@@ -77,35 +77,9 @@ def failure(
     if not isinstance(index, int) or not 0 <= index < len(fp.edits):
         return err.with_context(path=loaded.path, field=field)
     number = index + 1
-    lines = [f"Patch failed on {loaded.path}:"]
-    if number == 2:
-        lines.append("  Hunk 1: applied")
-    elif number > 2:
-        lines.append(f"  Hunks 1-{number - 1}: applied")
-    lines += _failed_hunk(err, fp.edits[index].anchor, loaded, number, mode)
-    lines.append("No changes made (atomic rollback).")
+    hunk = hunk_failure(err, fp, index, loaded.current.lines)
+    text = failure_block(loaded.path, hunk, mode)
     details = {**err.details, "failed_hunk": number, "applied_hunks": list(range(1, number))}
     return PatchwrightError(
-        err.code, "\n".join(lines), err.hint, path=loaded.path, field=field, details=details
+        err.code, text, err.hint, path=loaded.path, field=field, details=details
     )
-
-
-def _failed_hunk(
-    err: PatchwrightError, anchor: object, loaded: Loaded, number: int, mode: str
-) -> list[str]:
-    closest = err.details.get("closest")
-    own = err.message.removeprefix(f"hunk {number}: ")
-    if err.code is ErrorCode.NOT_FOUND and isinstance(anchor, Hunk) and isinstance(closest, dict):
-        found = first_difference(anchor.old_lines, loaded.current.lines, int(closest["start"]))
-        if found is not None:
-            line, expected, actual = found
-            return [
-                f"  Hunk {number} failed: context mismatch at line {line}",
-                f"    Expected: {quote_line(expected)}",
-                f"    Found:    {quote_line(actual)}",
-                f"    (mode {mode}; closest region lines {closest['start']}-{closest['end']}, "
-                f"{float(closest.get('similarity', 0)):.0%} similar)",
-            ]
-    reason = HUNK_FAILURE_REASONS.get(err.code, "")
-    head = f"  Hunk {number} failed: {reason}" if reason else f"  Hunk {number} failed"
-    return [head, *(f"    {t}" for t in own.splitlines())]
