@@ -45,7 +45,7 @@ def test_a_replaced_line_keeps_its_own_ending(
     body += [HunkLine("-", lines[i]), HunkLine("+", "changed")]
     body += [HunkLine(" ", t) for t in lines[i + 1 :]]
     got = _apply(lines, endings, Hunk(tuple(body), old_start=1))
-    want = lines[:i] + ["changed"] + lines[i + 1 :]
+    want = [*lines[:i], "changed", *lines[i + 1 :]]
     assert got == _bytes(want, endings)
 
 
@@ -87,5 +87,5 @@ def test_a_hunk_that_changes_only_endings_converts_them(
     hunk = parse_patch(patch).files[0].edits[0]
     got = TextFile.decode(_bytes(lines, endings))
     result = apply_edits(got, [hunk], composition=Composition.SEQUENTIAL)
-    want = endings[:i] + [target] + endings[i + 1 :]
+    want = [*endings[:i], target, *endings[i + 1 :]]
     assert result.file.encode() == _bytes(lines, want)
