@@ -167,9 +167,17 @@ def _plan_file(ws: Workspace, plan: _Plan, fp: FilePatch) -> None:
         )
     path = ws.resolve(fp.path)
     current = _load(ws, plan, path)
+    notes: list[str] = []
     try:
         _check_modes(fp, path)
-        new, reports = apply_file_patch(current, fp, plan.options)
+        try:
+            new, reports = apply_file_patch(current, fp, plan.options)
+        except PatchwrightError as err:
+            settled = _frame_by_syntax(path, current, fp, plan.options, err)
+            if settled is None:
+                raise
+            new, reports, note = settled
+            notes.append(note)
     except PatchwrightError as err:
         plan.outcomes.append(_failed(fp, path, current, err, plan.options))
         raise
@@ -201,11 +209,43 @@ def _plan_file(ws: Workspace, plan: _Plan, fp: FilePatch) -> None:
             outcome.move_to = target
             outcome.action = "move"
             plan.records[target] = plan.records.pop(path, [])
+    outcome.notes.extend(notes)
     plan.current[target] = new
     plan.records.setdefault(target, []).extend(_records(fp, reports, current))
     if new is not None:
         _plan_mode(plan, fp, path, target, current, new, outcome)
     plan.outcomes.append(outcome)
+
+
+def _frame_by_syntax(
+    path: str, current: TextFile | None, fp: FilePatch, options: MatchOptions, err: PatchwrightError
+) -> tuple[TextFile | None, list[MatchReport], str] | None:
+    """Settle added lines' indentation that the engine found balanced (old lines shifted,
+    new lines' frame unknown) with the file's parser: when exactly one of the two readings
+    parses without an error the file did not have, it is the one meant. ``None`` when
+    there is no parser or both or neither reading parse."""
+    if err.details.get("frame") != "undecided" or current is None or language_for(path) is None:
+        return None
+    good = []
+    for frame in ("shift", "keep"):
+        try:
+            new, reports = apply_file_patch(current, fp, replace(options, frame=frame))
+        except PatchwrightError:
+            continue
+        if new is not None and check_edit(path, current.text, new.text, policy="warn").ok:
+            good.append((new, reports, frame))
+    if len(good) != 1:
+        return None
+    new, reports, frame = good[0]
+    how = "shifted like the old lines" if frame == "shift" else "kept as written"
+    return (
+        new,
+        reports,
+        (
+            f"{path}: the added lines' indentation was undecided ({err.message}); they were "
+            f"{how}, the only reading the syntax check accepts"
+        ),
+    )
 
 
 def _load(ws: Workspace, plan: _Plan, path: str) -> TextFile | None:

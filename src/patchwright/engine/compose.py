@@ -51,6 +51,7 @@ def compose(
     complete: bool = False,
     label: str = "",
     convert: str = "",
+    frame: str = "auto",
 ) -> Composed:
     """Build the new lines for ``match`` from the hunk ``body``.
 
@@ -75,7 +76,7 @@ def compose(
             no_newline_new,
             convert,
         )
-    shift = _shift_for(file_lines, body, match, same_frame_lines, label)
+    shift = _shift_for(file_lines, body, match, same_frame_lines, label, frame)
     if complete:
         _check_trailing(body, match, file_lines, label)
     out: list[str] = []
@@ -362,8 +363,10 @@ def _shift_for(
     match: Match,
     same_frame_lines: int,
     label: str,
+    frame: str = "auto",
 ) -> Shift | None:
-    """The shift to apply to added lines, ``None`` for none."""
+    """The shift to apply to added lines, ``None`` for none (``frame`` settles balanced
+    evidence when it is not ``auto``)."""
     if match.rung == Rung.EXACT or not any(hl.op == "+" for hl in body):
         return None
     model, found = _same_lines(file_lines, body, match)
@@ -388,6 +391,8 @@ def _shift_for(
     grid = frozenset(indent_width(ind, shift.tab) for ind in near)
     added = [hl.text for hl in body if hl.op == "+"]
     decision = choose_frame(shift, pairs, same_frame_lines, beside, added, grid)
+    if decision is None and frame != "auto":
+        decision = frame == "shift"
     if decision and not _all_mappable(shift, added, grid):
         decision = None
     if decision is None:
@@ -585,11 +590,13 @@ def _evidence(
 
 
 def _indent_error(label: str, why: str) -> PatchwrightError:
+    # "frame": callers with other evidence (a parser) may settle it (MatchOptions.frame).
     return PatchwrightError(
         ErrorCode.AMBIGUOUS,
         f"{label or 'The edit'}: {why}",
         "Copy the old lines with the file's exact indentation and indent the new lines "
         "the way they must appear in the file.",
+        details={"frame": "undecided"},
     )
 
 

@@ -365,7 +365,9 @@ def _line_mode(
         if partial is not None:
             return noted(partial, notes)
     try:
-        splice = compose_splice(file, body, match, label, same_frame_lines=same, complete=True)
+        splice = compose_splice(
+            file, body, match, label, same_frame_lines=same, complete=True, frame=options.frame
+        )
     except PatchwrightError as err:
         if err.code != ErrorCode.NOT_FOUND:
             raise

@@ -9,6 +9,7 @@ from patchwright.model.errors import ErrorCode, PatchwrightError
 from patchwright.model.reports import LADDER, Rung
 
 Mode = Literal["strict", "tolerant", "fuzzy"]
+Frame = Literal["auto", "shift", "keep"]
 
 #: Every rung of the matching ladder, in the order they are tried.
 RUNGS: tuple[Rung, ...] = LADDER
@@ -39,11 +40,16 @@ class MatchOptions:
         fuzzy_threshold: minimum similarity for the fuzzy rung, 0.5 to 1.0.
         use_hints: let hunk line numbers settle an ambiguous location when the other
             candidates are clearly farther away.
+        frame: for added lines whose old lines matched with an indentation shift and
+            whose own evidence is balanced: ``auto`` refuses, ``shift`` shifts them too,
+            ``keep`` inserts them as given (a caller decides with other evidence, such
+            as which reading parses).
     """
 
     mode: Mode = "fuzzy"
     fuzzy_threshold: float = 0.8
     use_hints: bool = True
+    frame: Frame = "auto"
 
     def __post_init__(self) -> None:
         if self.mode not in _MODE_RUNGS:

@@ -178,6 +178,7 @@ def _hunk(
             hunk.no_newline_old,
             hunk.no_newline_new,
             convert=hunk.newline,
+            frame=options.frame,
         )
     except PatchwrightError as err:
         if err.code != ErrorCode.NOT_FOUND:

@@ -87,6 +87,7 @@ def compose_splice(
     same_frame_lines: int = 0,
     complete: bool = False,
     convert: str = "",
+    frame: str = "auto",
 ) -> Splice:
     """The splice for a hunk ``body`` located at ``match``: context from the file, added
     lines as given, with the warnings of loose and fuzzy matches."""
@@ -102,6 +103,7 @@ def compose_splice(
         complete=complete,
         label=label,
         convert=convert,
+        frame=frame,
     )
     warnings = list(composed.warnings)
     pattern = [hl.text for hl in body if hl.op != "+"]
