@@ -20,7 +20,9 @@ from patchwright.model import ErrorCode, FileAction, Hunk, OldText, PatchwrightE
         ("*** Move to: x", ("move to", "x")),
         ("*** Unknown: x", None),
         ("** Begin Patch", None),
-        (" *** Begin Patch", None),
+        (" *** Begin Patch", None),  # a context line's text
+        ("  *** Begin Patch", ("begin patch", "")),  # an indented patch
+        ("\t*** End Patch", ("end patch", "")),
     ],
 )
 def test_marker(line: str, expected: tuple[str, str] | None) -> None:

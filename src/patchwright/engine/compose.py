@@ -381,15 +381,15 @@ def _shift_for(
             "(some lines shifted, others not), so the new lines' "
             "indentation cannot be trusted.",
         )
-    if shift.is_identity:
-        return None
+    added = [hl.text for hl in body if hl.op == "+"]
+    if shift.is_identity or all(shift.apply(line) == line for line in added):
+        return None  # both readings give the same lines: nothing to decide
     lo, hi = max(0, match.start - _GRID_REACH), min(len(file_lines), match.end + _GRID_REACH)
     near = [leading(line) for line in file_lines[lo:hi] if not is_blank(line)]
     pairs, beside = _evidence(file_lines, body, match, model, found)
     pairs += _style_evidence(body, model, found)
     pairs += _modified_pairs(file_lines, body, match)
     grid = frozenset(indent_width(ind, shift.tab) for ind in near)
-    added = [hl.text for hl in body if hl.op == "+"]
     decision = choose_frame(shift, pairs, same_frame_lines, beside, added, grid)
     if decision is None and frame != "auto":
         decision = frame == "shift"

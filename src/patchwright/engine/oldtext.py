@@ -333,13 +333,16 @@ def _line_mode(
     rep = replacement.replace("\r\n", "\n").replace("\r", "\n")
     new = rep[:-1].split("\n") if rep.endswith("\n") else (rep.split("\n") if rep else [])
     hint = Hint(anchor.hint_line - 1) if anchor.hint_line else None
-    pattern, *edges = without_edge_elisions(pattern)
+    edges = [False, False]
+    if options.allows(Rung.ELISION) and not keyed_matches(index, pattern, Rung.EXACT, 0):
+        pattern, *edges = without_edge_elisions(pattern)
     try:
         match = locate_or_refuse(index, pattern, new, options, hint, label=label)
     except PatchwrightError as err:
         if err.code == ErrorCode.AMBIGUOUS:
             err.hint = ambiguity_hint(anchor.replace_all_supported)
-        if err.code != ErrorCode.NOT_FOUND or len(pattern) < 2 or pattern[0].strip():
+        lenient = anchor.whole_lines and options.allows(Rung.TRIMMED_EDGES)
+        if not lenient or err.code != ErrorCode.NOT_FOUND or len(pattern) < 2 or pattern[0].strip():
             raise
         # A blank first line that is not in the file: models open the block with one.
         # Without it (and without the replacement's own blank first line) or not at all.

@@ -22,6 +22,7 @@ from patchwright.engine.locate import (
 from patchwright.engine.normalize import is_elision, strip_key
 from patchwright.engine.oldtext import old_text
 from patchwright.engine.policy import MatchOptions
+from patchwright.engine.rungs import keyed_matches
 from patchwright.engine.splice import Splice, compose_splice, line_splice, noted, with_matched
 from patchwright.model.edits import (
     BeginningOfFile,
@@ -129,7 +130,9 @@ def _hunk(
     options: MatchOptions,
     hint_shift: int,
 ) -> Splice:
-    hunk, open_edges = _without_edge_elisions(hunk)
+    open_edges = (False, False)
+    if options.allows(Rung.ELISION):
+        hunk, open_edges = _without_edge_elisions(index, hunk)
     pattern = hunk.old_lines
     hint = None
     if hunk.old_start is not None:
@@ -187,10 +190,11 @@ def _hunk(
     return noted(splice, _scope_warnings(scope, match, label))
 
 
-def _without_edge_elisions(hunk: Hunk) -> tuple[Hunk, tuple[bool, bool]]:
+def _without_edge_elisions(index: LineIndex, hunk: Hunk) -> tuple[Hunk, tuple[bool, bool]]:
     """The hunk without ``...`` context lines at its start and end, and whether it had
     them there. Such a line says only that the file goes on beyond the context shown:
-    added lines next to it stay with the context line on their other side."""
+    added lines next to it stay with the context line on their other side. (Unless the
+    file has the lines as written: then ``...`` is text.)"""
     body = list(hunk.lines)
     lo, hi = 0, len(body)
     while lo < hi and body[lo].op == " " and is_elision(body[lo].text):
@@ -198,6 +202,8 @@ def _without_edge_elisions(hunk: Hunk) -> tuple[Hunk, tuple[bool, bool]]:
     while hi > lo and body[hi - 1].op == " " and is_elision(body[hi - 1].text):
         hi -= 1
     if (lo, hi) == (0, len(body)) or not any(hl.op != "+" for hl in body[lo:hi]):
+        return hunk, (False, False)
+    if keyed_matches(index, hunk.old_lines, Rung.EXACT, 0):
         return hunk, (False, False)
     start = None if hunk.old_start is None else hunk.old_start + lo
     return replace(hunk, lines=tuple(body[lo:hi]), old_start=start), (lo > 0, hi < len(body))

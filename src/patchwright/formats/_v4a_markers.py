@@ -26,12 +26,13 @@ FILE_OPS = ("add file", "delete file", "update file")
 def marker(line: str) -> tuple[str, str] | None:
     """``(kind, argument)`` of a ``*** ...`` marker line (kind lower case), else ``None``.
 
-    Blanks before the marker are allowed: models indent the whole patch when they quote
-    it (a context line never starts with blanks and then ``***`` and a marker word)."""
+    Blanks before the marker are allowed (models indent a patch they quote), except a
+    single space: that is the prefix of a context line whose text starts with ``***``."""
     if not line.startswith("***"):
-        line = line.lstrip(" \t")
-        if not line.startswith("***"):
+        bare = line.lstrip(" \t")
+        if not bare.startswith("***") or line[: len(line) - len(bare)] == " ":
             return None
+        line = bare
     match = _MARKER.match(line)
     if match is None:
         return None
