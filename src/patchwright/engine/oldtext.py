@@ -362,7 +362,11 @@ def _line_mode(
         notes = (*notes, f"{label or 'edit'}: new lines re-indented ({how})")
     ops = _opcodes(pattern, new)
     body, same = _diff_body(pattern, new, ops)
-    _check_repeated_edges(file, match, label, pattern, new, ops)
+    # Lines the search and the replacement share, whatever their indentation (the
+    # search text may be indented off): only what the replacement adds at an edge can
+    # repeat the file's neighbouring lines.
+    keyed_ops = _opcodes([strip_key(p) for p in pattern], [strip_key(n) for n in new])
+    _check_repeated_edges(file, match, label, pattern, new, keyed_ops)
     if match.rung == Rung.TRIMMED_EDGES:
         partial = _partial_edges(file, match, pattern, new, label)
         if partial is not None:
@@ -410,8 +414,8 @@ def _check_repeated_edges(
     after (before) the matched text: the search text most likely left those lines out,
     and writing them again would duplicate them. New text that ends (starts) with the
     same line as the old text adds nothing at that edge."""
-    same_end = bool(old and new) and old[-1] == new[-1]
-    same_start = bool(old and new) and old[0] == new[0]
+    same_end = bool(old and new) and strip_key(old[-1]) == strip_key(new[-1])
+    same_start = bool(old and new) and strip_key(old[0]) == strip_key(new[0])
     blocks = [(j1, j2) for tag, _, _, j1, j2 in ops if tag == "equal"]
     first_kept = blocks[0][0] if blocks else len(new)
     last_kept = blocks[-1][1] if blocks else 0
