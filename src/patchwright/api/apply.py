@@ -231,7 +231,7 @@ def _frame_by_syntax(
         try:
             new, reports = apply_file_patch(current, fp, replace(options, frame=frame))
         except PatchwrightError:
-            continue
+            return None  # a reading that cannot be built says nothing for the other
         if new is not None and check_edit(path, current.text, new.text, policy="warn").ok:
             good.append((new, reports, frame))
     if len(good) != 1:
