@@ -3,8 +3,9 @@
 Each patch runs as ``patchwright apply PATCH --root DIR`` in a subprocess, through the
 installed console script (the one next to this interpreter, as a user would run it);
 exit 0 must mean the expected bytes were written, exit 1 that nothing changed and a
-refusal was printed. About three hundred cases (nine per format and kind); two at a
-time, since each is a process start more than work.
+refusal was printed. About 170 cases (five per format and kind); two at a time, since
+each is a process start more than work. (The whole corpus runs in process, under the
+``corpus_full`` marker, in ``test_corpus_apply.py``.)
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ pytestmark = pytest.mark.skipif(
 )
 
 SCRIPT = Path(sys.executable).parent / ("patchwright.exe" if os.name == "nt" else "patchwright")
-PER_GROUP = 9
+PER_GROUP = 5
 WORKERS = 2
 
 
@@ -52,7 +53,7 @@ def _run(n: int, case: Case, tmp_path: Path, env: dict[str, str]) -> tuple[bool,
 def test_stratified_sample_through_cli(tmp_path: Path) -> None:
     assert SCRIPT.is_file(), f"the console script is not installed at {SCRIPT}"
     sample = stratified(per_group=PER_GROUP)
-    assert len(sample) >= 280
+    assert len(sample) >= 150
     env = {**os.environ, "PATCHWRIGHT_STATE_DIR": str(tmp_path / "state")}
     with ThreadPoolExecutor(WORKERS) as pool:
         results = list(

@@ -56,8 +56,22 @@ def _sizes(edit: Edit) -> tuple[int, int]:
 
 
 @pytest.mark.parametrize("fmt", sorted(FORMATS))
+def test_corpus_sample_parses(fmt: str) -> None:
+    # Every 8th case, all its kinds (the whole corpus: the corpus_full marker).
+    cases = sorted({v["case"] for v in _manifest()})[::8]
+    _parse_all(fmt, set(cases))
+
+
+@pytest.mark.corpus_full
+@pytest.mark.parametrize("fmt", sorted(FORMATS))
 def test_corpus_patches_parse(fmt: str) -> None:
-    entries = [v for v in _manifest() if v["format"] == fmt]
+    _parse_all(fmt, None)
+
+
+def _parse_all(fmt: str, cases: set[str] | None) -> None:
+    entries = [
+        v for v in _manifest() if v["format"] == fmt and (cases is None or v["case"] in cases)
+    ]
     assert entries, f"no {fmt} patches in the manifest"
     parsed: dict[str, dict[str, PatchSet]] = defaultdict(dict)
     for entry in entries:
