@@ -7,14 +7,13 @@ the model wrote them, shifted only when the model's whole block was shifted too.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rapidfuzz.fuzz import ratio
 
-from patchwright.engine.normalize import indent_width, is_blank, leading, strip_key, unicode_key
-from patchwright.engine.reindent import Shift, choose_frame, detect_shift
+from patchwright.engine.frame import shift_for
+from patchwright.engine.normalize import is_blank, strip_key, unicode_key
 from patchwright.engine.rungs import Match, identity
 from patchwright.model.edits import HunkLine
 from patchwright.model.errors import ErrorCode, PatchwrightError
@@ -22,8 +21,6 @@ from patchwright.model.reports import Rung
 
 # A line the edit deletes, when found by similarity, must be this close to the file's.
 _MIN_REMOVED_SIMILARITY = 90.0
-# How far around an edit the file's indentation levels are collected.
-_GRID_REACH = 200
 
 
 @dataclass(frozen=True)
@@ -76,7 +73,7 @@ def compose(
             no_newline_new,
             convert,
         )
-    shift = _shift_for(file_lines, body, match, same_frame_lines, label, frame)
+    shift = shift_for(file_lines, body, match, same_frame_lines, label, frame)
     if complete:
         _check_trailing(body, match, file_lines, label)
     out: list[str] = []
@@ -355,264 +352,6 @@ def _fix_endings(
         ends[-1] = ""  # the file had no final newline and the patch did not say to add one
     elif ends[-1] == "":
         ends[-1] = newline
-
-
-def _shift_for(
-    file_lines: list[str],
-    body: Sequence[HunkLine],
-    match: Match,
-    same_frame_lines: int,
-    label: str,
-    frame: str = "auto",
-) -> Shift | None:
-    """The shift to apply to added lines, ``None`` for none (``frame`` settles balanced
-    evidence when it is not ``auto``)."""
-    if match.rung == Rung.EXACT or not any(hl.op == "+" for hl in body):
-        return None
-    model, found = _same_lines(file_lines, body, match)
-    shift = detect_shift(model, found)
-    if shift is None:
-        same = sum(leading(m) == leading(f) for m, f in zip(model, found))
-        if same >= 0.8 * len(model) or _new_lines_in_file_frame(body, model, found):
-            return None
-        raise _indent_error(
-            label,
-            "its lines are indented inconsistently with the file "
-            "(some lines shifted, others not), so the new lines' "
-            "indentation cannot be trusted.",
-        )
-    added = [hl.text for hl in body if hl.op == "+"]
-    if shift.is_identity or all(shift.apply(line) == line for line in added):
-        return None  # both readings give the same lines: nothing to decide
-    lo, hi = max(0, match.start - _GRID_REACH), min(len(file_lines), match.end + _GRID_REACH)
-    near = [leading(line) for line in file_lines[lo:hi] if not is_blank(line)]
-    pairs, beside = _evidence(file_lines, body, match, model, found)
-    pairs += _style_evidence(body, model, found)
-    pairs += _modified_pairs(file_lines, body, match)
-    grid = frozenset(indent_width(ind, shift.tab) for ind in near)
-    decision = choose_frame(shift, pairs, same_frame_lines, beside, added, grid)
-    if decision is None and frame != "auto":
-        decision = frame == "shift"
-    if decision and not _all_mappable(shift, added, grid):
-        decision = None
-    if decision is None:
-        raise _indent_error(
-            label,
-            f"its old lines are indented differently from the file "
-            f"({shift.describe()}), and it cannot be told whether the new "
-            "lines were written with the file's indentation or with the "
-            "same shift.",
-        )
-    return shift if decision else None
-
-
-# A removed line and the added line that takes its place are the same line edited when
-# their words are this similar: the added line then shows which frame it was written in.
-_MODIFIED_SIMILARITY = 60.0
-
-
-def _modified_pairs(
-    file_lines: list[str], body: Sequence[HunkLine], match: Match
-) -> list[tuple[str, str, str]]:
-    """``(model_old, file_old, new)`` triples for edited lines: the k-th line of a run of
-    removed lines and the k-th line of the run of added lines right after it, when their
-    words are alike (``foo(a)`` becoming ``foo(a, b)``). Such a new line indented like the
-    model's removed line was written in the model's frame, like the file's in the file's."""
-    olds = iter(match.spans)
-    removed: list[tuple[str, str] | None] = []
-    added: list[str] = []
-    triples: list[tuple[str, str, str]] = []
-    for hl in [*body, None]:
-        if hl is not None and hl.op == "+":
-            added.append(hl.text)
-            continue
-        if added:
-            # Only a run replaced line for line pairs its lines up by position.
-            if len(added) == len(removed):
-                for pair, new in zip(removed, added):
-                    if pair is not None and not is_blank(new) and _edited(pair[0], new):
-                        triples.append((pair[0], pair[1], new))
-            removed, added = [], []
-        if hl is None:
-            break
-        a, b = next(olds)
-        if hl.op != "-":
-            removed = []
-            continue
-        same = b == a + 1 and unicode_key(hl.text) == unicode_key(file_lines[a])
-        removed.append((hl.text, file_lines[a]) if same and not is_blank(hl.text) else None)
-    return triples
-
-
-_FIRST_WORD = re.compile(r"[^\W\d]\w+|\W{2,}")
-
-
-def _edited(old: str, new: str) -> bool:
-    """Whether ``new`` reads as ``old`` edited: alike overall, or opening with the same
-    word (``elif ...``, ``next = ...``): a replaced line keeps its statement's head."""
-    a, b = old.strip(), new.strip()
-    if ratio(a, b) >= _MODIFIED_SIMILARITY:
-        return True
-    head_a, head_b = _FIRST_WORD.match(a), _FIRST_WORD.match(b)
-    return bool(head_a and head_b) and head_a.group() == head_b.group()  # type: ignore[union-attr]
-
-
-def _style_evidence(
-    body: Sequence[HunkLine], model: list[str], found: list[str]
-) -> list[tuple[str, str, str]]:
-    """When the model indents its old lines with spaces and the file with tabs (or the
-    reverse), an added line indented with the file's character was written in the
-    file's frame and one indented with the model's character in the model's frame."""
-    model_chars = {ch for line in model for ch in leading(line)}
-    file_chars = {ch for line in found for ch in leading(line)}
-    prefix = _extra_prefix(model, found)
-    if prefix and not set(prefix) & file_chars:
-        return _prefix_votes(body, prefix, model, found)
-    if len(model_chars) != 1 or len(file_chars) != 1 or model_chars == file_chars:
-        return []
-    m_line = next(line for line in model if leading(line))
-    f_line = next(line for line in found if leading(line))
-    votes: list[tuple[str, str, str]] = []
-    for hl in body:
-        chars = set(leading(hl.text))
-        if hl.op != "+" or not chars or is_blank(hl.text):
-            continue
-        # A triple whose vote follows the line's indentation character.
-        if chars == file_chars:
-            votes.append((m_line, f_line, leading(f_line) + hl.text.lstrip(" \t")))
-        elif chars == model_chars:
-            votes.append((m_line, f_line, leading(m_line) + hl.text.lstrip(" \t")))
-    return votes
-
-
-def _extra_prefix(model: list[str], found: list[str]) -> str:
-    """The prefix every model line carries on top of its file line ("" if none)."""
-    prefixes = {
-        m[: len(m) - len(f)] if m.endswith(f) and len(m) > len(f) else None
-        for m, f in zip(model, found)
-    }
-    if len(prefixes) != 1:
-        return ""
-    only = prefixes.pop()
-    return only if only and not only.strip() else ""
-
-
-def _prefix_votes(
-    body: Sequence[HunkLine], prefix: str, model: list[str], found: list[str]
-) -> list[tuple[str, str, str]]:
-    """Model lines are the file's lines behind an extra prefix made of characters the
-    file does not indent with (spaces before tabs): an added line that starts with the
-    prefix was written in the model's frame, any other in the file's."""
-    m_line, f_line = model[0], found[0]
-    votes: list[tuple[str, str, str]] = []
-    for hl in body:
-        if hl.op != "+" or is_blank(hl.text):
-            continue
-        if hl.text.startswith(prefix):
-            votes.append((m_line, f_line, leading(m_line) + hl.text.lstrip(" \t")))
-        else:
-            votes.append((m_line, f_line, leading(f_line) + hl.text.lstrip(" \t")))
-    return votes
-
-
-def _all_mappable(shift: Shift, added: list[str], grid: frozenset[int]) -> bool:
-    """Shifting is only trusted when every added line's indentation either was seen on
-    an old line (so its file form is known) or lands on an indentation level the file
-    uses; anything else would be a guess."""
-    known = {model for model, _ in shift.mapping}
-    for line in added:
-        if is_blank(line) or leading(line) in known:
-            continue
-        if indent_width(leading(shift.apply(line)), shift.tab) not in grid:
-            return False
-    return True
-
-
-def _same_lines(
-    file_lines: list[str], body: Sequence[HunkLine], match: Match
-) -> tuple[list[str], list[str]]:
-    """Old lines paired with the file lines they really are (content equal).
-
-    Only those tell how the block was shifted: a trimmed edge or a fuzzily paired line
-    may be indented anyhow.
-    """
-    model: list[str] = []
-    found: list[str] = []
-    olds = [hl for hl in body if hl.op != "+"]
-    for hl, (a, b) in zip(olds, match.spans):
-        same = b == a + 1 and unicode_key(hl.text) == unicode_key(file_lines[a])
-        if same and not is_blank(hl.text):
-            model.append(hl.text)
-            found.append(file_lines[a])
-    return model, found
-
-
-def _evidence(
-    file_lines: list[str],
-    body: Sequence[HunkLine],
-    match: Match,
-    model: list[str],
-    found: list[str],
-) -> tuple[list[tuple[str, str, str]], list[tuple[str, str, str]]]:
-    """``(model_old, file_old, new)`` triples whose indentation says which frame the new
-    line was written in: new lines with the same words as an old line, and (second list)
-    the first and last line of each block of added lines beside the old line next to it."""
-    by_content: dict[str, tuple[str, str]] = {}
-    for m_line, f_line in zip(model, found):
-        key = strip_key(m_line)
-        # A bare "}" or "end" recurs at every level: pairing on it proves nothing.
-        if len(key) >= 4 and any(ch.isalnum() for ch in key):
-            by_content.setdefault(key, (m_line, f_line))
-    triples: list[tuple[str, str, str]] = []
-    for hl in body:
-        hit = by_content.get(strip_key(hl.text)) if hl.op == "+" else None
-        if hit:
-            triples.append((hit[0], hit[1], hl.text))
-    beside: list[tuple[str, str, str]] = []
-    olds = iter(match.spans)
-    prev: tuple[str, str] | None = None
-    block: list[str] = []
-    for hl in body:
-        if hl.op == "+":
-            if not is_blank(hl.text):
-                if not block and prev is not None:
-                    beside.append((prev[0], prev[1], hl.text))
-                block.append(hl.text)
-            continue
-        a, b = next(olds)
-        here = (hl.text, file_lines[a]) if b == a + 1 and not is_blank(hl.text) else None
-        if block and here is not None and unicode_key(here[0]) == unicode_key(here[1]):
-            beside.append((here[0], here[1], block[-1]))
-        block = []
-        if here is not None and unicode_key(here[0]) == unicode_key(here[1]):
-            prev = here
-    return triples, beside
-
-
-def _indent_error(label: str, why: str) -> PatchwrightError:
-    # "frame": callers with other evidence (a parser) may settle it (MatchOptions.frame).
-    return PatchwrightError(
-        ErrorCode.AMBIGUOUS,
-        f"{label or 'The edit'}: {why}",
-        "Copy the old lines with the file's exact indentation and indent the new lines "
-        "the way they must appear in the file.",
-        details={"frame": "undecided"},
-    )
-
-
-def _new_lines_in_file_frame(body: Sequence[HunkLine], model: list[str], found: list[str]) -> bool:
-    """Whether the added lines that repeat an old line carry the file's indentation
-    (never the model's damaged one): then they were written against the real file."""
-    frames = {strip_key(m): (leading(m), leading(f)) for m, f in zip(model, found)}
-    file_frame = model_frame = 0
-    for hl in body:
-        hit = frames.get(strip_key(hl.text)) if hl.op == "+" and not is_blank(hl.text) else None
-        if hit is None or hit[0] == hit[1]:
-            continue
-        ind = leading(hl.text)
-        file_frame += ind == hit[1]
-        model_frame += ind == hit[0]
-    return file_frame > 0 and model_frame == 0
 
 
 def _same_enough(match: Match, want: str, have: str, complete: bool) -> bool:
