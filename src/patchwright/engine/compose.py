@@ -199,17 +199,6 @@ def _blank_gap_side(lines: list[str], gap: list[int], pending: list[tuple[str, s
     fits_after = _longest_blank_run([*prev, *kept, *texts, *nxt]) <= longest
     if fits_before != fits_after:
         return "before" if fits_before else "after"
-    if not (fits_before and fits_after):
-        return None
-    # Both fit: an added block that carries the same blank separator on one side only
-    # takes the file's separator on its other side (as sibling blocks are spaced).
-    size = len(kept)
-    ends_blank = len(texts) > size and all(is_blank(t) for t in texts[-size:])
-    starts_blank = len(texts) > size and all(is_blank(t) for t in texts[:size])
-    if ends_blank and not is_blank(texts[0]):
-        return "after"
-    if starts_blank and not is_blank(texts[-1]):
-        return "before"
     return None
 
 
