@@ -22,6 +22,7 @@ from patchwright.engine.rungs import (
     exact_at,
     identity,
     keyed_matches,
+    omitted_matches,
     trimmed_matches,
 )
 from patchwright.model.errors import ErrorCode, PatchwrightError
@@ -81,6 +82,8 @@ def _candidates(
         return trimmed_matches(index, pattern, lo)
     if rung == Rung.ELISION:
         return elided_matches(index, pattern, lo)
+    if rung == Rung.OMITTED:
+        return omitted_matches(index, pattern, lo)
     if rung == Rung.FUZZY:
         return [
             r

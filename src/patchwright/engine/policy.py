@@ -16,11 +16,11 @@ RUNGS: tuple[Rung, ...] = LADDER
 
 # strict: the text must be there (line endings aside, which are not part of the text a
 # model sees); tolerant: whitespace damage, and (each with a warning saying what was
-# tolerated, see splice.tolerated) a changed edge line, typographic punctuation and
-# "..." elisions; fuzzy: similarity too. Tolerant keeps the non-whitespace rungs because
-# the string-replacement tools built on it need them (spec 000 asks for trimmed first
-# and last lines); the warnings keep spec 002's reader, who expects whitespace only,
-# informed.
+# tolerated, see splice.tolerated) a changed edge line, typographic punctuation,
+# "..." elisions and one left-out line; fuzzy: similarity too. Tolerant keeps the
+# non-whitespace rungs because the string-replacement tools built on it need them
+# (spec 000 asks for trimmed first and last lines); the warnings keep spec 002's
+# reader, who expects whitespace only, informed.
 _MODE_RUNGS: dict[str, tuple[Rung, ...]] = {
     "strict": (Rung.EXACT, Rung.NEWLINE),
     "tolerant": RUNGS[:-1],
@@ -34,8 +34,8 @@ class MatchOptions:
 
     Attributes:
         mode: ``strict`` (exact text, any line endings), ``tolerant`` (also whitespace
-            and indentation; trimmed edges, typographic punctuation and ``...`` elisions
-            with a warning) or ``fuzzy`` (also similarity at or above
+            and indentation; trimmed edges, typographic punctuation, ``...`` elisions and
+            a left-out line with a warning) or ``fuzzy`` (also similarity at or above
             ``fuzzy_threshold``, with a warning).
         fuzzy_threshold: minimum similarity for the fuzzy rung, 0.5 to 1.0.
         use_hints: let hunk line numbers settle an ambiguous location when the other

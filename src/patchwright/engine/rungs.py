@@ -18,6 +18,9 @@ answer. Rungs (each includes the tolerance of the ones before it):
     Typographic quotes, dashes and special spaces folded: models "smarten" punctuation.
 ``elision``
     A pattern line ``...`` stands for one or more omitted lines: models elide context.
+``omitted_line``
+    One file line inside the block is missing from the pattern (no ``...`` said so):
+    models drop a context line. The other lines match as under ``unicode``.
 ``fuzzy``
     Line-by-line alignment with similarity at or above the threshold (see
     :mod:`patchwright.engine.fuzzy`).
@@ -283,3 +286,35 @@ def _elided_match(pattern: Sequence[str], keyed: list[list[str]], spots: list[in
         pos = nxt
     end = spots[-1] + len(keyed[-1])
     return Match(spots[0], end, Rung.ELISION, 1.0, tuple(spans))
+
+
+# Enough real lines on each side of a left-out line to place the block by them alone.
+_MIN_OMITTED_SOLID = 3
+
+
+def omitted_matches(index: LineIndex, pattern: Sequence[str], lo: int) -> list[Match]:
+    """Places where ``pattern`` matches with exactly one file line left out between two
+    of its lines (each start once: a start reachable by leaving out different lines is
+    no placement at all)."""
+    size = len(pattern)
+    if size < 2 or sum(1 for p in pattern if not is_blank(p)) < _MIN_OMITTED_SOLID:
+        return []
+    if any(is_elision(p) for p in pattern):
+        return []
+    keys = [unicode_key(p) for p in pattern]
+    lines = index.lines
+    by_start: dict[int, list[Match]] = {}
+    for k in range(1, size):
+        head, tail = pattern[:k], keys[k:]
+        if all(is_blank(p) for p in head) or all(not t for t in tail):
+            continue
+        for m in keyed_matches(index, head, Rung.UNICODE, lo)[:MAX_ANCHOR_HITS]:
+            q = m.end + 1
+            if q + len(tail) > len(lines):
+                continue
+            if all(unicode_key(lines[q + i]) == t for i, t in enumerate(tail)):
+                spans = identity(m.start, k) + identity(q, size - k)
+                found = Match(m.start, q + len(tail), Rung.OMITTED, 1.0, spans)
+                if _consistent(index, pattern, found):
+                    by_start.setdefault(m.start, []).append(found)
+    return [found[0] for found in by_start.values() if len(found) == 1]

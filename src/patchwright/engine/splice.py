@@ -148,6 +148,11 @@ def tolerated(
             f"{name}: '...' in your text stood for {count} line(s) of the file "
             f"(line(s) {where}), matched without being shown"
         ]
+    if match.rung == Rung.OMITTED:
+        return [
+            f"{name}: placed although your text leaves out a line of the file between two "
+            f"of its lines (near line {match.start + 1}); that line was kept"
+        ]
     if match.rung != Rung.TRIMMED_EDGES:
         return []
     out: list[str] = []

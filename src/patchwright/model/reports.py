@@ -23,6 +23,7 @@ class Rung(str, Enum):
     TRIMMED_EDGES = "trimmed_edges"
     UNICODE = "unicode"
     ELISION = "elision"
+    OMITTED = "omitted_line"
     FUZZY = "fuzzy"
     LINE_RANGE = "line_range"
     BOF = "bof"
@@ -56,6 +57,7 @@ _RUNG_WORDS: dict[Rung, str] = {
     Rung.TRIMMED_EDGES: "trimmed first/last line recovery",
     Rung.UNICODE: "punctuation normalisation",
     Rung.ELISION: "elision recovery",
+    Rung.OMITTED: "left-out line recovery",
     Rung.FUZZY: "fuzzy matching",
     Rung.LINE_RANGE: "line range",
     Rung.BOF: "beginning of file",
@@ -69,6 +71,7 @@ _RECOVERED = frozenset(
         Rung.TRIMMED_EDGES,
         Rung.UNICODE,
         Rung.ELISION,
+        Rung.OMITTED,
         Rung.FUZZY,
     }
 )
@@ -110,6 +113,7 @@ LADDER: tuple[Rung, ...] = (
     Rung.TRIMMED_EDGES,
     Rung.UNICODE,
     Rung.ELISION,
+    Rung.OMITTED,
     Rung.FUZZY,
 )
 
