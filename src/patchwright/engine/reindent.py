@@ -183,6 +183,12 @@ def choose_frame(
             return False
         if b_shift >= 2 and not b_keep and shifted_on_grid == len(solid) > on_grid:
             return True
+        # One frame puts no added line on the file's levels at all (an odd shift of a
+        # column or two): one line beside agreeing with the other is enough.
+        if b_keep and not b_shift and on_grid == len(solid) and not shifted_on_grid:
+            return False
+        if b_shift and not b_keep and shifted_on_grid == len(solid) and not on_grid:
+            return True
     return None
 
 
