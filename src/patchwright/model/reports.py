@@ -158,7 +158,7 @@ class MatchReport:
         return {
             "index": self.index,
             "label": self.label,
-            "rung": self.rung.value,
+            "rung": str(self.rung),
             "similarity": round(self.similarity, 4),
             "old_lines": [self.orig_start, self.orig_end],
             "new_lines": [self.new_start, self.new_end],
