@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from rapidfuzz.fuzz import ratio
 
 from patchwright.engine.frame import shift_for
-from patchwright.engine.normalize import is_blank, strip_key, unicode_key
+from patchwright.engine.normalize import strip_key, unicode_key
 from patchwright.engine.rungs import Match, identity
 from patchwright.model.edits import HunkLine
 from patchwright.model.errors import ErrorCode, PatchwrightError
@@ -158,9 +158,6 @@ def _fill_gap(
         return kept
     if replacing and not complete:
         return added + kept
-    side = None if complete else _blank_gap_side(lines, gap, pending)
-    if side is not None:
-        return added + kept if side == "before" else kept + added
     run = _run_inside([strip_key(t) for t, _ in pending], [strip_key(lines[j]) for j in gap])
     if complete and run is not None:
         return added[:run] + kept + added[run + len(gap) :]
@@ -182,32 +179,6 @@ def _fill_gap(
         "line around the change is included.",
         details={"line": gap[0] + 1},
     )
-
-
-def _blank_gap_side(lines: list[str], gap: list[int], pending: list[tuple[str, str]]) -> str | None:
-    """Where added lines go around left-out blank lines, judged by the result: the one
-    placement that keeps every run of blank lines within the longest the file already
-    has (``before`` or ``after`` the gap); ``None`` when both or neither do."""
-    if not all(is_blank(lines[j]) for j in gap) or not pending:
-        return None
-    prev = [lines[gap[0] - 1]] if gap[0] > 0 else []
-    nxt = [lines[gap[-1] + 1]] if gap[-1] + 1 < len(lines) else []
-    kept = [lines[j] for j in gap]
-    texts = [t for t, _ in pending]
-    longest = _longest_blank_run(lines)
-    fits_before = _longest_blank_run([*prev, *texts, *kept, *nxt]) <= longest
-    fits_after = _longest_blank_run([*prev, *kept, *texts, *nxt]) <= longest
-    if fits_before != fits_after:
-        return "before" if fits_before else "after"
-    return None
-
-
-def _longest_blank_run(lines: Sequence[str]) -> int:
-    best = run = 0
-    for line in lines:
-        run = run + 1 if is_blank(line) else 0
-        best = max(best, run)
-    return best
 
 
 class AddedEndings:

@@ -14,12 +14,13 @@ from patchwright.engine.index import LineIndex
 from patchwright.engine.locate import Hint, Match, locate_or_refuse
 from patchwright.engine.normalize import (
     PUNCT_TABLE,
+    leading,
     strip_key,
     strip_line_numbers,
     strip_number_prefixes,
 )
 from patchwright.engine.policy import MatchOptions
-from patchwright.engine.reindent import replacement_shift
+from patchwright.engine.reindent import detect_shift, replacement_shift
 from patchwright.engine.rungs import identity, keyed_matches, loosely_equal
 from patchwright.engine.splice import (
     Splice,
@@ -362,6 +363,17 @@ def _line_mode(
         notes = (*notes, f"{label or 'edit'}: new lines re-indented ({how})")
     ops = _opcodes(pattern, new)
     body, same = _diff_body(pattern, new, ops)
+    if not how and _reindents_what_it_repeats(file, match, pattern, new, ops):
+        raise PatchwrightError(
+            ErrorCode.AMBIGUOUS,
+            f"{label or 'The edit'}: its old lines are indented differently from the file, "
+            "and its new text repeats some of them as they are while it re-indents others, "
+            "so it cannot be told which indentation the new lines are written in. "
+            "No change was made.",
+            "Copy the old lines with the file's exact indentation (re-read the file) and "
+            "indent the new lines the way they must appear in the file.",
+            details={"frame": "undecided"},
+        )
     # Lines the search and the replacement share, whatever their indentation (the
     # search text may be indented off): only what the replacement adds at an edge can
     # repeat the file's neighbouring lines.
@@ -382,6 +394,38 @@ def _line_mode(
     if how:
         splice = replace(splice, reindent=how)
     return noted(splice, notes)
+
+
+def _reindents_what_it_repeats(
+    file: TextFile, match: Match, pattern: list[str], new: list[str], ops: Sequence[Opcode]
+) -> bool:
+    """A search text shifted from the file whose replacement repeats some of its lines
+    verbatim (they would keep the file's indentation) while giving others, same words,
+    another indentation: the edit re-indents, and which frame the repeated lines are in
+    is unknown (reading them as context would undo the re-indentation)."""
+    if match.spans != identity(match.start, len(pattern)):
+        return False
+    found = file.lines[match.start : match.end]
+    shift = detect_shift(pattern, found)
+    if shift is None or shift.is_identity:
+        return False
+    repeated = any(
+        tag == "equal" and pattern[i].strip() and pattern[i] != found[i]
+        for tag, i1, i2, _, _ in ops
+        for i in range(i1, i2)
+    )
+    if not repeated:
+        return False
+    indents: dict[str, set[str]] = {}
+    for line in pattern:
+        if line.strip():
+            indents.setdefault(strip_key(line), set()).add(leading(line))
+    return any(
+        line.strip()
+        and strip_key(line) in indents
+        and leading(line) not in indents[strip_key(line)]
+        for line in new
+    )
 
 
 def _moved_with_old(
