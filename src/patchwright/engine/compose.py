@@ -165,7 +165,7 @@ def _fill_gap(
     if complete:
         why = (
             f"the file has {len(gap)} line(s) at {where} that your old text leaves out and "
-            "your new text does not contain either"
+            "your new text does not hold at that place"
         )
     else:
         why = (
