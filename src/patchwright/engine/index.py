@@ -26,6 +26,7 @@ class LineIndex:
         self._joined: str | None = None
         self._folded: str | None = None
         self._keys: dict[str, list[str]] = {}
+        self._some_keys: dict[str, list[str | None]] = {}
         self._first: dict[str, int] | None = None
         self._last: dict[str, int] | None = None
         self.searches = 0
@@ -53,6 +54,24 @@ class LineIndex:
             cached = list(map(fn, self.lines))
             self._keys[name] = cached
         return cached
+
+    def keys_between(self, name: str, fn: Callable[[str], str], a: int, b: int) -> list[str]:
+        """Lines ``a:b`` through ``fn``, each line's key computed once per index (the fuzzy
+        rung aligns overlapping windows, and checks its regions line by line)."""
+        full = self._keys.get(name)
+        if full is not None:
+            return full[a:b]
+        some = self._some_keys.get(name)
+        if some is None:
+            some = self._some_keys[name] = [None] * len(self.lines)
+        lines = self.lines
+        out: list[str] = []
+        for k in range(a, b):
+            key = some[k]
+            if key is None:
+                key = some[k] = fn(lines[k])
+            out.append(key)
+        return out
 
     def unique_line(self, line: str) -> int | bool | None:
         """Where ``line`` stands if it occurs exactly once (its 0-based number), ``False``
