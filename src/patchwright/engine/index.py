@@ -122,10 +122,18 @@ class LineIndex:
         return out
 
 
-def choose_anchors(keys: list[str], count: Callable[[str], int]) -> list[tuple[int, str]]:
-    """Pick anchor lines for a pattern: the longest distinct non-blank keys, rarest first.
+# Anchors tried per search. A probe stops after MAX_ANCHOR_HITS hits, so a common line
+# costs little; trying several finds the rare (or absent) line that settles the search:
+# in a file of near-copies, the longest lines are the ones every copy shares.
+_ANCHORS = 8
 
-    Returns ``(pattern_index, key)`` pairs; ``count`` says how often a key occurs.
+
+def choose_anchors(keys: list[str], count: Callable[[str], int]) -> list[tuple[int, str]]:
+    """Pick anchor lines for a pattern: the longest distinct non-blank keys, longest first
+    (callers stop at the first with few hits).
+
+    Returns ``(pattern_index, key)`` pairs; ``count`` says how often a key occurs (not
+    called: counting every key would scan the whole text once per key).
     """
     seen: set[str] = set()
     ranked: list[tuple[int, int, str]] = []
@@ -135,4 +143,4 @@ def choose_anchors(keys: list[str], count: Callable[[str], int]) -> list[tuple[i
             ranked.append((-len(key), i, key))
     ranked.sort()
     _ = count
-    return [(i, k) for _, i, k in ranked[:3]]
+    return [(i, k) for _, i, k in ranked[:_ANCHORS]]
