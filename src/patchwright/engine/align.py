@@ -34,7 +34,10 @@ GAP = -0.6
 SMALL_CELLS = 4_000
 # A gap larger than this many cells is aligned within a diagonal band only.
 BAND_CELLS = 20_000
-_BAND = 24
+_BAND = 16
+# A window whose gaps would cost more cells than this per block line has little in
+# common with the block (see _diagonal).
+CELLS_PER_LINE = 16
 _NEG = float("-inf")
 
 
@@ -94,29 +97,71 @@ def align_lines(
     if m * n <= small:
         return align_dp(pkeys, wkeys, raw_p, raw_w)
     runs = _plausible(_runs(pkeys, wkeys), m, n)
-    if not runs:
+    gaps = _gaps(runs, m, n)
+    if not runs or sum(_cells(g) for g in gaps) > CELLS_PER_LINE * m + small:
         return _diagonal(pkeys, wkeys, (n - m) // 2 if offset is None else offset)
     pairs: list[Pair] = []
-    pa = pb = 0
-    for a0, a1, b0 in runs:
-        pairs += _gap(pkeys, wkeys, raw_p, raw_w, (pa, a0, pb, b0), head=pa == 0, tail=False)
+    for gap, (a0, a1, b0) in zip(gaps, [*runs, (m, m, n)]):
+        pairs += _gap(pkeys, wkeys, raw_p, raw_w, gap)
         pairs += [(a0 + k, b0 + k) for k in range(a1 - a0)]
-        pa, pb = a1, b0 + (a1 - a0)
-    pairs += _gap(pkeys, wkeys, raw_p, raw_w, (pa, m, pb, n), head=pa == 0, tail=True)
     return pairs
 
 
 def _diagonal(pkeys: Sequence[str], wkeys: Sequence[str], offset: int) -> list[Pair]:
-    """Pairs along one diagonal, each similar enough. For a large window with no
-    telling line in common with the block: the fuzzy rung cannot trust such a region
-    (half of its lines must match exactly), so only a similarity for the refusal
-    message is wanted, and the programme's cost would buy nothing."""
+    """Pairs along one diagonal, each similar enough: the alignment of a window that
+    has little in common with the block (no run of equal lines, or gaps between runs
+    that would cost the programme more than ``CELLS_PER_LINE`` per line; a window
+    holding the block costs one or two). The fuzzy rung cannot trust such a region
+    (half of its lines must match exactly): only a similarity for the refusal message
+    is wanted, and the programme's cost would buy nothing."""
     STATS.cells += len(pkeys)
     return [
         (i, i + offset)
         for i in range(len(pkeys))
         if 0 <= i + offset < len(wkeys) and similarity(pkeys[i], wkeys[i + offset]) >= MIN_PAIR
     ]
+
+
+@dataclass(frozen=True)
+class _Gap:
+    """Pattern lines ``a0:a1`` to align with window lines ``b0:b1``; ``head`` / ``tail``:
+    the gap opens / closes the block (window lines outside it are free); ``band``:
+    too large for the whole programme."""
+
+    a0: int
+    a1: int
+    b0: int
+    b1: int
+    head: bool
+    tail: bool
+    band: bool
+
+
+def _gaps(runs: list[tuple[int, int, int]], m: int, n: int) -> list[_Gap]:
+    """The gaps before, between and after the runs, window ends cut to what can pair."""
+    out: list[_Gap] = []
+    pa = pb = 0
+    for a0, a1, b0 in [*runs, (m, m, n)]:
+        head, tail = pa == 0, a0 == m
+        la, b_lo, b_hi = a0 - pa, pb, b0
+        # Pairing k lines gains at most k, every window line skipped costs -GAP: past
+        # this many window lines from the run, pairing cannot beat leaving lines out.
+        reach = la + int(la * (1 - GAP) / -GAP) + 2
+        if head and not tail:
+            b_lo = max(b_lo, b_hi - reach)
+        elif tail and not head:
+            b_hi = min(b_hi, b_lo + reach)
+        out.append(_Gap(pa, a0, b_lo, b_hi, head, tail, la * (b_hi - b_lo) > BAND_CELLS))
+        pa, pb = a1, b0 + (a1 - a0)
+    return out
+
+
+def _cells(gap: _Gap) -> int:
+    """Cells the programme fills for ``gap``."""
+    la, lb = gap.a1 - gap.a0, gap.b1 - gap.b0
+    if not gap.band:
+        return la * lb
+    return (la + 1) * (2 * (_BAND + lb // max(la, 1)) + 1)
 
 
 def _runs(pkeys: Sequence[str], wkeys: Sequence[str]) -> list[tuple[int, int, int]]:
@@ -154,34 +199,21 @@ def _gap(
     wkeys: Sequence[str],
     raw_p: Sequence[str],
     raw_w: Sequence[str],
-    box: tuple[int, int, int, int],
-    *,
-    head: bool,
-    tail: bool,
+    gap: _Gap,
 ) -> list[Pair]:
-    """Align pattern lines ``a0:a1`` with window lines ``b0:b1`` between two runs (or a
-    run and an end of the block), as indices into the whole pattern and window."""
-    a0, a1, b0, b1 = box
-    la = a1 - a0
-    if la == 0 or b1 == b0:
+    """Align one gap, as indices into the whole pattern and window."""
+    if gap.a1 == gap.a0 or gap.b1 == gap.b0:
         return []
-    # Pairing k lines gains at most k, every window line skipped costs -GAP: past this
-    # many window lines from the run, pairing cannot beat leaving the lines out.
-    reach = la + int(la * (1 - GAP) / -GAP) + 2
-    if head and not tail:
-        b0 = max(b0, b1 - reach)
-    elif tail and not head:
-        b1 = min(b1, b0 + reach)
     sub = align_dp(
-        pkeys[a0:a1],
-        wkeys[b0:b1],
-        raw_p[a0:a1],
-        raw_w[b0:b1],
-        free_head=head,
-        free_tail=tail,
-        band=la * (b1 - b0) > BAND_CELLS,
+        pkeys[gap.a0 : gap.a1],
+        wkeys[gap.b0 : gap.b1],
+        raw_p[gap.a0 : gap.a1],
+        raw_w[gap.b0 : gap.b1],
+        free_head=gap.head,
+        free_tail=gap.tail,
+        band=gap.band,
     )
-    return [(a0 + i, b0 + j) for i, j in sub]
+    return [(gap.a0 + i, gap.b0 + j) for i, j in sub]
 
 
 def _columns(i: int, m: int, n: int, band: bool, head: bool, tail: bool) -> tuple[int, int]:

@@ -40,9 +40,17 @@ class Region:
 
 
 def best_regions(index: LineIndex, pattern: Sequence[str], lo: int = 0) -> list[Region]:
-    """Aligned candidate regions, best first, non-overlapping."""
+    """Aligned candidate regions, best first, non-overlapping.
+
+    Computed once per index, pattern and ``lo``: the refusal that explains a failed
+    fuzzy search asks again, and gets the same regions without aligning twice."""
     if not pattern or not index.lines:
         return []
+    key = ("fuzzy.best_regions", tuple(pattern), lo)
+    return list(index.memo(key, lambda: _best_regions(index, pattern, lo)))
+
+
+def _best_regions(index: LineIndex, pattern: Sequence[str], lo: int) -> list[Region]:
     pkeys = [unicode_key(p) for p in pattern]
     starts = _vote(index, pattern, lo) or _fallback_votes(index, pkeys, lo)
     regions: list[Region] = []

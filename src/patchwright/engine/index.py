@@ -8,7 +8,9 @@ the file size with a small constant, even on million-line files.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import heapq
+from collections.abc import Callable, Hashable
+from typing import TypeVar, cast
 
 from patchwright.engine.normalize import PUNCT_TABLE
 
@@ -16,6 +18,8 @@ from patchwright.engine.normalize import PUNCT_TABLE
 _HOT_AFTER = 4
 # A key occurring more often than this is a poor anchor; a better one is tried first.
 MAX_ANCHOR_HITS = 256
+
+T = TypeVar("T")
 
 
 class LineIndex:
@@ -27,6 +31,7 @@ class LineIndex:
         self._folded: str | None = None
         self._keys: dict[str, list[str]] = {}
         self._some_keys: dict[str, list[str | None]] = {}
+        self._memo: dict[Hashable, object] = {}
         self._first: dict[str, int] | None = None
         self._last: dict[str, int] | None = None
         self.searches = 0
@@ -54,6 +59,14 @@ class LineIndex:
             cached = list(map(fn, self.lines))
             self._keys[name] = cached
         return cached
+
+    def memo(self, key: Hashable, make: Callable[[], T]) -> T:
+        """``make()``, computed once per index for ``key``: a result derived from the
+        lines that several callers ask for (the fuzzy rung's regions, asked again by
+        the refusal that explains them)."""
+        if key not in self._memo:
+            self._memo[key] = make()
+        return cast(T, self._memo[key])
 
     def keys_between(self, name: str, fn: Callable[[str], str], a: int, b: int) -> list[str]:
         """Lines ``a:b`` through ``fn``, each line's key computed once per index (the fuzzy
@@ -141,6 +154,5 @@ def choose_anchors(keys: list[str], count: Callable[[str], int]) -> list[tuple[i
         if key and key not in seen:
             seen.add(key)
             ranked.append((-len(key), i, key))
-    ranked.sort()
     _ = count
-    return [(i, k) for _, i, k in ranked[:_ANCHORS]]
+    return [(i, k) for _, i, k in heapq.nsmallest(_ANCHORS, ranked)]
