@@ -15,6 +15,7 @@ reference itself, so the fast path changes the cost, not the decision.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -84,21 +85,23 @@ def align_lines(
     raw_w: Sequence[str],
     *,
     offset: int | None = None,
-    small: int = SMALL_CELLS,
+    small: int | None = None,
 ) -> list[Pair]:
     """Semi-global alignment of pattern keys against window keys, as
     :func:`align_dp` scores it, in time linear in both lengths on real text.
 
     Returns ``(pattern_index, window_index)`` pairs in order. ``offset``: the window
     line where the first pattern line is expected (default: centred). ``small``:
-    problems of at most this many cells go to :func:`align_dp` whole.
+    problems of at most this many cells go to :func:`align_dp` whole (default
+    ``SMALL_CELLS``).
     """
     m, n = len(pkeys), len(wkeys)
+    small = SMALL_CELLS if small is None else small
     if m * n <= small:
         return align_dp(pkeys, wkeys, raw_p, raw_w)
     runs = _plausible(_runs(pkeys, wkeys), m, n)
     gaps = _gaps(runs, m, n)
-    if not runs or sum(_cells(g) for g in gaps) > CELLS_PER_LINE * m + small:
+    if sum(_cells(g) for g in gaps) > CELLS_PER_LINE * m + BAND_CELLS:
         return _diagonal(pkeys, wkeys, (n - m) // 2 if offset is None else offset)
     pairs: list[Pair] = []
     for gap, (a0, a1, b0) in zip(gaps, [*runs, (m, m, n)]):
@@ -108,10 +111,10 @@ def align_lines(
 
 
 def _diagonal(pkeys: Sequence[str], wkeys: Sequence[str], offset: int) -> list[Pair]:
-    """Pairs along one diagonal, each similar enough: the alignment of a window that
-    has little in common with the block (no run of equal lines, or gaps between runs
-    that would cost the programme more than ``CELLS_PER_LINE`` per line; a window
-    holding the block costs one or two). The fuzzy rung cannot trust such a region
+    """Pairs along one diagonal, each similar enough: the alignment of a large window
+    that has little in common with the block (gaps between runs of equal lines that
+    would cost the programme more than ``CELLS_PER_LINE`` per line; a window holding
+    the block costs one or two). The fuzzy rung cannot trust such a region
     (half of its lines must match exactly): only a similarity for the refusal message
     is wanted, and the programme's cost would buy nothing."""
     STATS.cells += len(pkeys)
@@ -166,16 +169,29 @@ def _cells(gap: _Gap) -> int:
 
 def _runs(pkeys: Sequence[str], wkeys: Sequence[str]) -> list[tuple[int, int, int]]:
     """Runs of equal lines ``(a0, a1, b0)`` the programme is sure to take: the linear
-    diff's equal blocks, except single lines that say little (braces, blanks), which
-    could as well pair with a twin nearby and are left to the programme."""
+    diff's equal blocks that hold a line that says something and occurs once on each
+    side (patience-style). A line with a twin nearby could as well pair with the twin
+    (the diff binds the common ends of the two sides first), so blocks without such a
+    line are left to the programme."""
+    once_p = _once(pkeys)
+    once_w = _once(wkeys)
     out: list[tuple[int, int, int]] = []
     for tag, a0, a1, b0, _b1 in line_opcodes(list(pkeys), list(wkeys)):
-        if tag != "equal":
-            continue
-        if a1 - a0 == 1 and sum(ch.isalnum() for ch in pkeys[a0]) < 4:
-            continue
-        out.append((a0, a1, b0))
+        if tag == "equal" and any(
+            k in once_p and k in once_w and _telling(k) for k in pkeys[a0:a1]
+        ):
+            out.append((a0, a1, b0))
     return out
+
+
+def _once(keys: Sequence[str]) -> set[str]:
+    """The keys that occur exactly once."""
+    return {k for k, c in Counter(keys).items() if c == 1}
+
+
+def _telling(key: str) -> bool:
+    """Whether a line says enough to stand for itself (not a brace, blank or keyword)."""
+    return sum(ch.isalnum() for ch in key) >= 4
 
 
 def _plausible(runs: list[tuple[int, int, int]], m: int, n: int) -> list[tuple[int, int, int]]:
