@@ -5,12 +5,20 @@ is paired with a similar window line or left out, window lines are free before a
 after the block and cost a gap inside it. It is exact but quadratic: a 5,000-line block
 against a 7,500-line window is 37 million cells in Python.
 
-:func:`align_lines` gives the same answer in linear time on real text. Lines equal on
-both sides (by key) are found first with the engine's linear line diff
-(:func:`~patchwright.engine.diff.line_opcodes`, anchored on lines unique on both sides);
-runs of them are kept as fixed pairs, and only the small gaps between runs go through
-the programme. Small problems, and runs the programme would not take, fall back to the
-reference itself, so the fast path changes the cost, not the decision.
+:func:`align_lines` gets the same decisions in linear time. Lines equal on both sides
+(by key) are found first with the engine's linear line diff
+(:func:`~patchwright.engine.diff.line_opcodes`); its equal blocks that hold a telling
+line occurring once on each side (patience-style) are kept as fixed pairs, and only
+the gaps between them go through the programme: small gaps whole, large ones within a
+diagonal band, the free ends cut to the window lines that could still pair. Small
+problems go to the reference whole. A large window with little in common with the
+block (gaps costing more than ``CELLS_PER_LINE`` per line) is measured along the voted
+diagonal only: the fuzzy rung could not trust it anyway.
+
+What can differ from the reference: where the programme would pair two look-alike
+lines to save a gap next to a line equal on both sides, the fast path keeps the equal
+pair. A property test checks that the engine's decision (applied, to the same bytes,
+or refused) is the same either way.
 """
 
 from __future__ import annotations
@@ -99,7 +107,7 @@ def align_lines(
     small = SMALL_CELLS if small is None else small
     if m * n <= small:
         return align_dp(pkeys, wkeys, raw_p, raw_w)
-    runs = _plausible(_runs(pkeys, wkeys), m, n)
+    runs = _plausible(_runs(pkeys, wkeys))
     gaps = _gaps(runs, m, n)
     if sum(_cells(g) for g in gaps) > CELLS_PER_LINE * m + BAND_CELLS:
         return _diagonal(pkeys, wkeys, (n - m) // 2 if offset is None else offset)
@@ -194,7 +202,7 @@ def _telling(key: str) -> bool:
     return sum(ch.isalnum() for ch in key) >= 4
 
 
-def _plausible(runs: list[tuple[int, int, int]], m: int, n: int) -> list[tuple[int, int, int]]:
+def _plausible(runs: list[tuple[int, int, int]]) -> list[tuple[int, int, int]]:
     """Drop runs at the block's ends that the programme would not take: a run worth less
     than the window lines it forces to skip between it and the next run (a look-alike
     in the slack before or after the real region)."""
