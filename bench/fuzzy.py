@@ -32,8 +32,9 @@ import tracemalloc
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
+from pathlib import Path
 
-from _common import fmt_ms, fmt_ratio, render_table
+from _common import fmt_ms, fmt_ratio, peak_rss_kb, render_table
 from _synth import generate_source
 
 from patchwright.engine import MatchOptions, apply_edits
@@ -198,6 +199,23 @@ def measure(case: Case, repeat: int) -> tuple[str, float, float]:
     return outcome, timed(lambda: run_case(case), repeat), peak_mb(lambda: run_case(case))
 
 
+def child_rss_mb(which: str) -> tuple[float, float]:
+    """Peak RSS (MB, GNU ``time``) of a fresh process that builds one target case, and
+    of one that builds and applies it (0 when GNU ``time`` is missing)."""
+    here = Path(__file__).parent
+    runs = [
+        peak_rss_kb([sys.executable, __file__, "--child", which, step], here)
+        for step in ("build", "apply")
+    ]
+    return runs[0] / 1024, runs[1] / 1024
+
+
+def _child(which: str, step: str) -> None:
+    case = big_case(100_000, 5_000) if which == "big" else near_duplicates(100_000, True)
+    if step == "apply" and run_case(case) != "ok":
+        raise SystemExit(1)
+
+
 def targets(repeat: int) -> list[tuple[object, ...]]:
     """The three target cases: rows of the first table."""
     rows: list[tuple[object, ...]] = []
@@ -259,12 +277,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--reference-max", type=int, default=0, help="largest block the reference aligns"
     )
+    parser.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.child:
+        _child(*args.child)
+        return 0
     repeat = args.repeat or (3 if args.quick else 5)
     ref_max = args.reference_max or (400 if args.quick else 800)
     rows = targets(repeat)
     print("Targets (in process, apply_edits)")
     print(render_table(("case", "outcome", "median ms", "peak MB", "goal ms", "verdict"), rows))
+    built, applied = child_rss_mb("big")
+    print(
+        "peak MB: tracemalloc's peak during the call. Whole process for the 5,000-line "
+        f"block: {applied:.0f} MB RSS (building the case alone: {built:.0f} MB)"
+    )
     blocks = (20, 100, 500, 1_000, 2_000, 5_000) if not args.quick else (20, 200, 1_000, 5_000)
     files = (10_000, 100_000, 1_000_000) if not args.quick else (10_000, 100_000)
     sizes = [(100_000, b) for b in blocks] + [(n, 200) for n in files]

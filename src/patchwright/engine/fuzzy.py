@@ -50,8 +50,13 @@ def best_regions(index: LineIndex, pattern: Sequence[str], lo: int = 0) -> list[
     return list(index.memo(key, lambda: _best_regions(index, pattern, lo)))
 
 
+def _pattern_keys(index: LineIndex, pattern: Sequence[str]) -> list[str]:
+    """The pattern's unicode keys, computed once per index (regions, then their checks)."""
+    return index.memo(("fuzzy.keys", tuple(pattern)), lambda: [unicode_key(p) for p in pattern])
+
+
 def _best_regions(index: LineIndex, pattern: Sequence[str], lo: int) -> list[Region]:
-    pkeys = [unicode_key(p) for p in pattern]
+    pkeys = _pattern_keys(index, pattern)
     starts = _vote(index, pattern, lo) or _fallback_votes(index, pkeys, lo)
     regions: list[Region] = []
     for start in starts:
@@ -71,7 +76,7 @@ def trustworthy(index: LineIndex, pattern: Sequence[str], region: Region) -> boo
 def distrust(index: LineIndex, pattern: Sequence[str], region: Region) -> str | None:
     """Why a fuzzy region is not safe to edit (see :func:`trustworthy`), as a clause a
     refusal can quote; ``None`` when it is safe."""
-    pkeys = [unicode_key(p) for p in pattern]
+    pkeys = _pattern_keys(index, pattern)
     solid = [(p, k, s) for p, k, s in zip(pattern, pkeys, region.spans) if k and not is_elision(p)]
     if len(solid) < _MIN_FUZZY_LINES:
         return (
