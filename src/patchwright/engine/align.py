@@ -5,7 +5,7 @@ is paired with a similar window line or left out, window lines are free before a
 after the block and cost a gap inside it. It is exact but quadratic: a 5,000-line block
 against a 7,500-line window is 37 million cells in Python.
 
-:func:`align_lines` gets the same decisions in linear time. Lines equal on both sides
+:func:`align_lines` aims at the same decisions in linear time. Lines equal on both sides
 (by key) are found first with the engine's linear line diff
 (:func:`~patchwright.engine.diff.line_opcodes`); its equal blocks that hold a telling
 line occurring once on each side (patience-style) are kept as fixed pairs, and only
@@ -13,7 +13,7 @@ the gaps between them go through the programme: small gaps whole, large ones wit
 diagonal band, the free ends cut to the window lines that could still pair. Small
 problems go to the reference whole. A large window with little in common with the
 block (gaps costing more than ``CELLS_PER_LINE`` per line) is measured along the voted
-diagonal only: the fuzzy rung could not trust it anyway.
+diagonal only (see :func:`_diagonal`).
 
 What can differ from the reference: where the programme would pair two look-alike
 lines to save a gap next to a line equal on both sides, the fast path keeps the equal
@@ -122,9 +122,9 @@ def _diagonal(pkeys: Sequence[str], wkeys: Sequence[str], offset: int) -> list[P
     """Pairs along one diagonal, each similar enough: the alignment of a large window
     that has little in common with the block (gaps between runs of equal lines that
     would cost the programme more than ``CELLS_PER_LINE`` per line; a window holding
-    the block costs one or two). The fuzzy rung cannot trust such a region
-    (half of its lines must match exactly): only a similarity for the refusal message
-    is wanted, and the programme's cost would buy nothing."""
+    the block costs one or two). Such a region is hardly ever trustworthy: half of its
+    lines must match exactly, and a pair that slid off its exact twin is refused. The
+    trust checks still judge it; the programme's cost would buy nothing."""
     STATS.cells += len(pkeys)
     return [
         (i, i + offset)
@@ -211,11 +211,16 @@ def _plausible(runs: list[tuple[int, int, int]]) -> list[tuple[int, int, int]]:
         a0, a1, b0 = first
         return max(0, (second[2] - (b0 + a1 - a0)) - (second[0] - a1))
 
-    while len(runs) > 1 and (runs[0][1] - runs[0][0]) < -GAP * forced_skips(runs[0], runs[1]):
-        runs = runs[1:]
-    while len(runs) > 1 and (runs[-1][1] - runs[-1][0]) < -GAP * forced_skips(runs[-2], runs[-1]):
-        runs = runs[:-1]
-    return runs
+    first, last = 0, len(runs) - 1
+    while first < last and runs[first][1] - runs[first][0] < -GAP * forced_skips(
+        runs[first], runs[first + 1]
+    ):
+        first += 1
+    while first < last and runs[last][1] - runs[last][0] < -GAP * forced_skips(
+        runs[last - 1], runs[last]
+    ):
+        last -= 1
+    return runs[first : last + 1]
 
 
 def _gap(
