@@ -3,8 +3,9 @@
 Linear in the file size: candidate positions come from *votes* (where distinctive
 pattern lines occur, found by C-speed substring search), or, when every line is damaged,
 from ``rapidfuzz``'s best-matching single lines. Each candidate window is then aligned
-line by line with a small dynamic programme, so a dropped context line or an extra
-one still lines up; the similarity of the alignment must reach the threshold.
+line by line (runs of equal lines fixed first, a small dynamic programme for the gaps
+between them: see :mod:`patchwright.engine.align`), so a dropped context line or an
+extra one still lines up; the similarity of the alignment must reach the threshold.
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ from collections.abc import Sequence
 from rapidfuzz import process
 from rapidfuzz.fuzz import ratio
 
+from patchwright.engine.align import STATS, align_lines
+from patchwright.engine.align import similarity as line_similarity
 from patchwright.engine.index import MAX_ANCHOR_HITS, LineIndex
 from patchwright.engine.normalize import PUNCT_TABLE, is_elision, unicode_key
 from patchwright.engine.rungs import Match, Span
@@ -22,11 +25,7 @@ from patchwright.model.reports import Rung
 
 _MAX_CANDIDATES = 6
 _MAX_VOTING_LINES = 12
-# Lines less similar than this are never paired by the alignment.
-_MIN_PAIR = 0.5
 _MIN_FUZZY_LINES = 3
-# Score of a pair equal only when whitespace is ignored (exact pairs score 1.0).
-_LOOSE_EQUAL = 0.9
 
 
 # A scored alignment of a pattern against a file window: the ladder's match record.
@@ -34,10 +33,23 @@ Region = Match
 
 
 def best_regions(index: LineIndex, pattern: Sequence[str], lo: int = 0) -> list[Region]:
-    """Aligned candidate regions, best first, non-overlapping."""
+    """Aligned candidate regions, best first, non-overlapping.
+
+    Computed once per index, pattern and ``lo``: the refusal that explains a failed
+    fuzzy search asks again, and gets the same regions without aligning twice."""
     if not pattern or not index.lines:
         return []
-    pkeys = [unicode_key(p) for p in pattern]
+    key = ("fuzzy.best_regions", tuple(pattern), lo)
+    return list(index.memo(key, lambda: _best_regions(index, pattern, lo)))
+
+
+def _pattern_keys(index: LineIndex, pattern: Sequence[str]) -> list[str]:
+    """The pattern's unicode keys, computed once per index (regions, then their checks)."""
+    return index.memo(("fuzzy.keys", tuple(pattern)), lambda: [unicode_key(p) for p in pattern])
+
+
+def _best_regions(index: LineIndex, pattern: Sequence[str], lo: int) -> list[Region]:
+    pkeys = _pattern_keys(index, pattern)
     starts = _vote(index, pattern, lo) or _fallback_votes(index, pkeys, lo)
     regions: list[Region] = []
     for start in starts:
@@ -57,14 +69,14 @@ def trustworthy(index: LineIndex, pattern: Sequence[str], region: Region) -> boo
 def distrust(index: LineIndex, pattern: Sequence[str], region: Region) -> str | None:
     """Why a fuzzy region is not safe to edit (see :func:`trustworthy`), as a clause a
     refusal can quote; ``None`` when it is safe."""
-    solid = [(p, s) for p, s in zip(pattern, region.spans) if unicode_key(p) and not is_elision(p)]
+    pkeys = _pattern_keys(index, pattern)
+    solid = [(p, k, s) for p, k, s in zip(pattern, pkeys, region.spans) if k and not is_elision(p)]
     if len(solid) < _MIN_FUZZY_LINES:
         return (
             f"it has fewer than {_MIN_FUZZY_LINES} non-blank lines, too few to place by similarity"
         )
-    exact = [
-        p for p, (a, b) in solid if b == a + 1 and unicode_key(index.lines[a]) == unicode_key(p)
-    ]
+    found = index.keys_between("unicode", unicode_key, region.start, region.end)
+    exact = [p for p, k, (a, b) in solid if b == a + 1 and found[a - region.start] == k]
     if len(exact) * 2 < len(solid):
         return (
             f"fewer than half of its lines match exactly ({len(exact)} of {len(solid)}), "
@@ -203,8 +215,9 @@ def align_window(
     w1 = min(len(index.lines), start + size + slack)
     if w1 <= w0:
         return None
-    wkeys = [unicode_key(line) for line in index.lines[w0:w1]]
-    pairs = align(pkeys, wkeys, raw_pattern, index.lines[w0:w1])
+    wkeys = index.keys_between("unicode", unicode_key, w0, w1)
+    STATS.windows += 1
+    pairs = align_lines(pkeys, wkeys, raw_pattern, index.lines[w0:w1], offset=start - w0)
     if not pairs:
         return None
     spans: list[Span] = []
@@ -218,78 +231,17 @@ def align_window(
         else:
             spans.append((w0 + j, w0 + j + 1))
             pos = w0 + j + 1
-            total += _sim(pkeys[i], wkeys[j])
+            total += line_similarity(pkeys[i], wkeys[j])
     first = w0 + pairs[0][1]
     last = w0 + pairs[-1][1] + 1
     similarity = 2.0 * total / (size + (last - first))
     return Match(first, last, Rung.FUZZY, similarity, tuple(spans))
 
 
-def _sim(a: str, b: str) -> float:
-    if not a or not b:
-        return 1.0 if a == b else 0.0
-    return ratio(a, b) / 100.0
-
-
-def _pair_score(s: float) -> float:
-    """Alignment score of a line pair: 1 for equal lines, falling steeply with
-    similarity, so that a gap (a line the model dropped) is preferred to pairing every
-    line with a neighbour that merely looks alike."""
-    if s >= 1.0:
-        return 1.0
-    return 4.0 * s - 3.0
-
-
 def align(
     pkeys: list[str], wkeys: list[str], raw_p: list[str], raw_w: list[str]
 ) -> list[tuple[int, int]]:
     """Semi-global line alignment: every pattern line paired or skipped, window lines free
-    at both ends. Returns ``(pattern_index, window_index)`` pairs in order.
-
-    Lines equal byte for byte score a little higher than lines equal only once
-    whitespace is ignored, so among several ``}`` lines the one with the same
-    indentation is paired."""
-    m, n = len(pkeys), len(wkeys)
-    gap = -0.6
-    neg = float("-inf")
-    # score[i][j]: best score having consumed i pattern lines and j window lines
-    score = [[neg] * (n + 1) for _ in range(m + 1)]
-    move = [[0] * (n + 1) for _ in range(m + 1)]
-    for j in range(n + 1):
-        score[0][j] = 0.0  # free leading window lines
-    for i in range(1, m + 1):
-        pk = pkeys[i - 1]
-        row, prev = score[i], score[i - 1]
-        mrow = move[i]
-        row[0] = prev[0] + gap
-        mrow[0] = 1
-        for j in range(1, n + 1):
-            best, how = prev[j] + gap, 1  # pattern line unaligned
-            s = _sim(pk, wkeys[j - 1])
-            if s >= _MIN_PAIR:
-                loose = s == 1.0 and raw_p[i - 1] != raw_w[j - 1]
-                cand = prev[j - 1] + (_LOOSE_EQUAL if loose else _pair_score(s))
-                if cand > best:
-                    best, how = cand, 2
-            if i < m:  # window line skipped inside the block (free only at the ends)
-                cand = row[j - 1] + gap
-                if cand > best:
-                    best, how = cand, 3
-            else:
-                cand = row[j - 1]
-                if cand > best:
-                    best, how = cand, 3
-            row[j], mrow[j] = best, how
-    i, j = m, max(range(n + 1), key=lambda k: score[m][k])
-    pairs: list[tuple[int, int]] = []
-    while i > 0 and j >= 0:
-        how = move[i][j]
-        if how == 2:
-            pairs.append((i - 1, j - 1))
-            i, j = i - 1, j - 1
-        elif how == 1:
-            i -= 1
-        else:
-            j -= 1
-    pairs.reverse()
-    return pairs
+    at both ends. Returns ``(pattern_index, window_index)`` pairs in order; linear in
+    both lengths (see :mod:`patchwright.engine.align`)."""
+    return align_lines(pkeys, wkeys, raw_p, raw_w)

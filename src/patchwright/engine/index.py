@@ -8,7 +8,9 @@ the file size with a small constant, even on million-line files.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import heapq
+from collections.abc import Callable, Hashable
+from typing import TypeVar, cast
 
 from patchwright.engine.normalize import PUNCT_TABLE, fold_text
 
@@ -16,6 +18,8 @@ from patchwright.engine.normalize import PUNCT_TABLE, fold_text
 _HOT_AFTER = 4
 # A key occurring more often than this is a poor anchor; a better one is tried first.
 MAX_ANCHOR_HITS = 256
+
+T = TypeVar("T")
 
 
 class LineIndex:
@@ -27,6 +31,8 @@ class LineIndex:
         self._folded: str | None = None
         self._collapsed: str | None = None
         self._keys: dict[str, list[str]] = {}
+        self._some_keys: dict[str, list[str | None]] = {}
+        self._memo: dict[Hashable, object] = {}
         self._first: dict[str, int] | None = None
         self._last: dict[str, int] | None = None
         self.searches = 0
@@ -62,6 +68,32 @@ class LineIndex:
             cached = list(map(fn, self.lines))
             self._keys[name] = cached
         return cached
+
+    def memo(self, key: Hashable, make: Callable[[], T]) -> T:
+        """``make()``, computed once per index for ``key``: a result derived from the
+        lines that several callers ask for (the fuzzy rung's regions, asked again by
+        the refusal that explains them)."""
+        if key not in self._memo:
+            self._memo[key] = make()
+        return cast(T, self._memo[key])
+
+    def keys_between(self, name: str, fn: Callable[[str], str], a: int, b: int) -> list[str]:
+        """Lines ``a:b`` through ``fn``, each line's key computed once per index (the fuzzy
+        rung aligns overlapping windows, and checks its regions line by line)."""
+        full = self._keys.get(name)
+        if full is not None:
+            return full[a:b]
+        some = self._some_keys.get(name)
+        if some is None:
+            some = self._some_keys[name] = [None] * len(self.lines)
+        lines = self.lines
+        out: list[str] = []
+        for k in range(a, b):
+            key = some[k]
+            if key is None:
+                key = some[k] = fn(lines[k])
+            out.append(key)
+        return out
 
     def unique_line(self, line: str) -> int | bool | None:
         """Where ``line`` stands if it occurs exactly once (its 0-based number), ``False``
@@ -112,10 +144,18 @@ class LineIndex:
         return out
 
 
-def choose_anchors(keys: list[str], count: Callable[[str], int]) -> list[tuple[int, str]]:
-    """Pick anchor lines for a pattern: the longest distinct non-blank keys, rarest first.
+# Anchors tried per search. A probe stops after MAX_ANCHOR_HITS hits, so a common line
+# costs little; trying several finds the rare (or absent) line that settles the search:
+# in a file of near-copies, the longest lines are the ones every copy shares.
+_ANCHORS = 8
 
-    Returns ``(pattern_index, key)`` pairs; ``count`` says how often a key occurs.
+
+def choose_anchors(keys: list[str], count: Callable[[str], int]) -> list[tuple[int, str]]:
+    """Pick anchor lines for a pattern: the longest distinct non-blank keys, longest first
+    (callers stop at the first with few hits).
+
+    Returns ``(pattern_index, key)`` pairs; ``count`` says how often a key occurs (not
+    called: counting every key would scan the whole text once per key).
     """
     seen: set[str] = set()
     ranked: list[tuple[int, int, str]] = []
@@ -123,6 +163,5 @@ def choose_anchors(keys: list[str], count: Callable[[str], int]) -> list[tuple[i
         if key and key not in seen:
             seen.add(key)
             ranked.append((-len(key), i, key))
-    ranked.sort()
     _ = count
-    return [(i, k) for _, i, k in ranked[:3]]
+    return [(i, k) for _, i, k in heapq.nsmallest(_ANCHORS, ranked)]

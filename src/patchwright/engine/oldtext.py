@@ -9,6 +9,7 @@ from dataclasses import replace
 from difflib import SequenceMatcher
 
 from patchwright.engine.diagnose import not_found
+from patchwright.engine.diff import line_opcodes
 from patchwright.engine.evidence import extend_edges, fill_gaps, without_edge_elisions
 from patchwright.engine.index import LineIndex
 from patchwright.engine.locate import Hint, Match, locate_or_refuse
@@ -516,8 +517,14 @@ Opcode = tuple[str, int, int, int, int]
 
 
 def _opcodes(old: list[str], new: list[str]) -> Sequence[Opcode]:
-    """How ``new`` differs from ``old``, line by line (computed once per edit)."""
+    """How ``new`` differs from ``old``, line by line (computed once per edit). Large
+    blocks go through the engine's linear line diff: difflib's matcher is quadratic."""
+    if len(old) * len(new) > _LARGE_BLOCK:
+        return line_opcodes(old, new)
     return SequenceMatcher(None, old, new, autojunk=False).get_opcodes()
+
+
+_LARGE_BLOCK = 40_000
 
 
 def _diff_body(old: list[str], new: list[str], ops: Sequence[Opcode]) -> tuple[list[HunkLine], int]:
