@@ -18,6 +18,7 @@ mid-transaction) the call fails with a ``history`` error whose details carry
 from __future__ import annotations
 
 import atexit
+import logging
 import os
 import re
 import threading
@@ -92,6 +93,10 @@ class PostgresBackend:
             if pool is None:
                 from psycopg_pool import ConnectionPool  # lazy: see module docstring
 
+                # the pool logs each failed reconnection; the caller gets one clear
+                # error instead, and an application that configures logging still sees
+                # them (a handler here only keeps Python's last-resort one off stderr)
+                logging.getLogger("psycopg.pool").addHandler(logging.NullHandler())
                 pool = ConnectionPool(
                     self.url, min_size=1, max_size=4, open=False, timeout=self.timeout,
                     check=ConnectionPool.check_connection, name="patchwright-history",
@@ -120,6 +125,9 @@ class PostgresBackend:
                 unique=unique_column(name),
             ) from exc
         except (PoolTimeout, psycopg.OperationalError, psycopg.InterfaceError) as exc:
+            # a fresh pool connects at once when the server is back, where this one may
+            # be waiting out its reconnection back-off
+            self.close()
             raise self._unreachable(exc) from exc
         except psycopg.Error as exc:
             raise history_error(f"The history store {self.describe()} failed: {exc}.") from exc

@@ -1,0 +1,93 @@
+"""Fixtures for the history tests: a real, throwaway PostgreSQL server.
+
+One server serves the whole run (``pg_server``), each test gets a fresh database in it
+(``pg_url``, also set as ``PATCHWRIGHT_HISTORY_URL``). Without PostgreSQL the tests that
+need it are skipped with a reason printed at the end of the run, except under CI
+(``CI=true``), where .ci/run installs the package and a missing server is a failure.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pg_server import PgServer, find_binaries
+
+from patchwright.workspace import Workspace
+from patchwright.workspace.history.postgres import close_pools
+
+_MISSING: list[str] = []
+
+
+def _unavailable(reason: str) -> None:
+    if os.environ.get("CI") == "true":
+        pytest.fail(f"PostgreSQL is required under CI: {reason}", pytrace=False)
+    _MISSING.append(reason)
+    pytest.skip(f"PostgreSQL unavailable: {reason}")
+
+
+def start_server(*, fsync: bool = False) -> PgServer:
+    """A started throwaway server, or a skip (a failure under CI) saying why not."""
+    bin_dir = find_binaries()
+    if bin_dir is None:
+        _unavailable("pg_ctl/initdb not found (install Debian's postgresql package)")
+    assert bin_dir is not None
+    try:
+        server = PgServer(bin_dir, fsync=fsync)
+    except KeyError:
+        _unavailable("running as root and the 'postgres' user does not exist")
+    try:
+        return server.start()
+    except Exception as exc:
+        log = server.log.read_text(errors="replace") if server.log.exists() else ""
+        server.remove()
+        _unavailable(f"the server did not start ({exc}): {log[-2000:]}")
+        raise
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    if _MISSING:
+        terminalreporter.write_sep("!", "PostgreSQL history tests SKIPPED", red=True, bold=True)
+        for reason in sorted(set(_MISSING)):
+            terminalreporter.write_line(f"  {reason}", red=True)
+
+
+@pytest.fixture(scope="session")
+def pg_server() -> Iterator[PgServer]:
+    server = start_server()
+    try:
+        yield server
+    finally:
+        close_pools()
+        server.remove()
+
+
+@pytest.fixture
+def pg_url(pg_server: PgServer, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    url = pg_server.new_database()
+    monkeypatch.setenv("PATCHWRIGHT_HISTORY_URL", url)
+    yield url
+    close_pools()
+
+
+@pytest.fixture
+def make_root(tmp_path: Path) -> Callable[[str], Path]:
+    def make(name: str) -> Path:
+        folder = tmp_path / name
+        folder.mkdir()
+        return folder
+
+    return make
+
+
+@pytest.fixture
+def open_ws(tmp_path: Path) -> Callable[..., Workspace]:
+    """A workspace on ``root`` with the state folder ``tmp_path/<machine>`` (one per machine)."""
+
+    def make(root: Path, machine: str = "m1", **options: Any) -> Workspace:
+        return Workspace(root, state_dir=tmp_path / f"state-{machine}", **options)
+
+    return make
