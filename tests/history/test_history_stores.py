@@ -8,9 +8,12 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from patchwright.model import ErrorCode, PatchwrightError
 from patchwright.workspace import ChangeRecord, FileChange, Workspace, sha256_hex
+from patchwright.workspace.history.contents import MAX_DEPTH, common_ends
 
 OpenWs = Callable[..., Workspace]
 BIG = b"".join(b"line %d\n" % i for i in range(20_000))  # over the SQLite file threshold
@@ -105,3 +108,55 @@ def test_contents_are_stored_once(
         assert [p.name for p in (ws.state_folder / "blobs").iterdir()] == [sha256_hex(BIG)]
     else:
         assert in_table == sorted([sha256_hex(b"small"), sha256_hex(BIG)])
+
+
+def test_an_edit_of_a_large_file_stores_only_what_changed(
+    kind: str, make_root: Callable[[str], Path], open_ws: OpenWs
+) -> None:
+    ws = open_ws(make_root("r"))
+    versions = [BIG]
+    ws.commit([FileChange("big.txt", BIG)])
+    for i in range(MAX_DEPTH + 3):
+        line = b"\nline %d\n" % (5_000 + i)
+        new = versions[-1].replace(line, line[:-1] + b" edited\n", 1)
+        new = new if i % 2 else b"head %d\n" % i + versions[-1]  # shifts every byte
+        ws.commit([FileChange("big.txt", new, expected_sha256=sha256_hex(versions[-1]))])
+        versions.append(new)
+    with ws.history.backend.transaction(write=False) as tx:
+        deltas = tx.rows("SELECT sha256, depth, middle FROM deltas")
+    assert all(len(d["middle"]) < 10_000 for d in deltas)
+    # a chain never passes MAX_DEPTH: a content is then stored whole again
+    assert max(d["depth"] for d in deltas) == MAX_DEPTH
+    assert len(deltas) == MAX_DEPTH + 3 - 1
+    for data in versions:
+        assert ws.history.content(sha256_hex(data)) == data
+    for _ in versions[1:]:
+        ws.undo()
+    assert (ws.root / "big.txt").read_bytes() == BIG
+
+
+def test_a_damaged_delta_is_reported_not_returned(
+    kind: str, make_root: Callable[[str], Path], open_ws: OpenWs
+) -> None:
+    ws = open_ws(make_root("r"))
+    ws.commit([FileChange("big.txt", BIG)])
+    edited = BIG.replace(b"line 5\n", b"line five\n")
+    ws.commit([FileChange("big.txt", edited, expected_sha256=sha256_hex(BIG))])
+    with ws.history.backend.transaction(write=True) as tx:
+        tx.run("UPDATE deltas SET middle=?", (b"garbage",))
+    with pytest.raises(PatchwrightError) as info:
+        ws.history.content(sha256_hex(edited))
+    assert info.value.code == ErrorCode.HISTORY and "damaged" in info.value.message
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.binary(max_size=300), st.binary(max_size=300), st.binary(max_size=300))
+def test_common_ends_are_exact_and_never_overlap(head: bytes, a: bytes, b: bytes) -> None:
+    x, y = head + a + head, head + b
+    prefix, suffix = common_ends(x, y)
+    assert prefix + suffix <= min(len(x), len(y))
+    assert x[:prefix] == y[:prefix] and x[len(x) - suffix :] == y[len(y) - suffix :]
+    longer_prefix = prefix < min(len(x), len(y)) and x[prefix] == y[prefix]
+    assert not longer_prefix or prefix + suffix == min(len(x), len(y))
+    middle = y[prefix : len(y) - suffix]
+    assert x[:prefix] + middle + x[len(x) - suffix :] == y  # what a delta rebuilds

@@ -12,6 +12,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from patchwright.workspace.history.migrations import LATEST, MIGRATIONS
 from patchwright.workspace.history.postgres import close_pools
 
 
@@ -91,11 +92,13 @@ def test_migrate_command_and_first_use(pg_url: str, tmp_path: Path) -> None:
     migrated = cli("history", "migrate", "--json", state=tmp_path / "s", url=pg_url)
     assert migrated.returncode == 0, migrated.stderr
     report = json.loads(migrated.stdout)
-    assert (report["applied"], report["versions"]) == ([1, 2], [1, 2])
+    every = [m.version for m in MIGRATIONS]
+    assert (report["applied"], report["versions"]) == (every, every)
     assert "pwtest@" in report["store"]
-    assert tables() == {"schema_migrations", "batches", "files", "changes", "blobs"}
+    assert tables() == {"schema_migrations", "batches", "files", "changes", "blobs", "deltas"}
     again = cli("history", "migrate", state=tmp_path / "s", url=pg_url)
-    assert again.returncode == 0 and "schema version 2 (nothing to apply)" in again.stdout
+    assert again.returncode == 0, again.stderr
+    assert f"schema version {LATEST} (nothing to apply)" in again.stdout
     close_pools()
 
 

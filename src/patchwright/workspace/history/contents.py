@@ -1,18 +1,27 @@
 """Before and after contents, stored once each by SHA256 (content-addressed).
 
-Small contents live in the store's ``blobs(sha256, data)`` table; a content already
-there is never sent again (the store asks which of a commit's hashes it lacks first).
-With SQLite, contents of :data:`FILE_BLOB_MIN` bytes and more are kept as files beside
-the database instead, ``blobs/<sha256>``, written before the batch's rows so a row
-never names a missing content: writing megabytes into SQLite costs them twice (the WAL,
-then the checkpoint). A before-content is hard-linked from the commit journal's
-before-image (the old file itself, see journal.py) when it has no other name left, so
-keeping it costs no copy; an after-content is copied (a link to the file in the tree
-would change with it). Both are fsynced before the rows commit. PostgreSQL keeps every
-content in its table, where every machine can read it.
+A content is kept in one of three forms, and a content already kept in any of them is
+never stored again:
 
-Every content file is checked against its SHA256 when read: a damaged one is reported,
-never returned.
+* **whole, in the table** ``blobs(sha256, data)``: small contents, and with PostgreSQL
+  every content that has no form below (every machine can read it there);
+* **whole, as a file** ``blobs/<sha256>`` beside a SQLite database, for contents of
+  :data:`FILE_BLOB_MIN` bytes and more: writing megabytes into SQLite costs them twice
+  (the WAL, then the checkpoint). A before-content is hard-linked from the commit
+  journal's before-image (the old file itself, see journal.py) when that has no other
+  name left, so keeping it costs no copy; otherwise it is copied. Files are fsynced
+  before the batch's rows commit, so a row never names a missing content;
+* **as a change to the content it replaced**, ``deltas(sha256, base, depth, prefix,
+  suffix, middle)``: the after-content of a file whose before-content is kept is the
+  base's first ``prefix`` bytes, then ``middle``, then its last ``suffix`` bytes. An
+  edit of one region of a large file so stores only that region, in the batch's own
+  transaction (no file, no fsync of its own), instead of a fresh copy of the whole
+  file. A delta is used when its middle is at most half the content and its chain of
+  bases is shorter than :data:`MAX_DEPTH`; otherwise the content is stored whole, which
+  bounds what a read has to put together.
+
+Whatever its form, a content read back is checked against its SHA256: a damaged one is
+reported, never returned.
 """
 
 from __future__ import annotations
@@ -20,31 +29,141 @@ from __future__ import annotations
 import posixpath
 import re
 import secrets
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
 
 from patchwright.workspace.fs import FileSystem
-from patchwright.workspace.history.backend import history_error
-from patchwright.workspace.records import sha256_hex
+from patchwright.workspace.history.backend import Backend, Tx, history_error
+from patchwright.workspace.records import FileCommitRecord, sha256_hex
 
-#: Contents at least this large are stored as files, not in the database (SQLite).
+#: Contents at least this large are stored as files (SQLite) or as deltas when they can.
 FILE_BLOB_MIN = 64 * 1024
+#: The longest chain of deltas a content may sit at the end of.
+MAX_DEPTH = 16
 _SHA256 = re.compile(r"[0-9a-f]{64}")
+_BLOCK = 1 << 16
 
 
-class ContentFiles:
-    """Large contents as files named by their SHA256 in ``folder``."""
+def common_ends(a: bytes, b: bytes) -> tuple[int, int]:
+    """The lengths of the common prefix and of the common suffix of ``a`` and ``b``,
+    which never overlap (their sum is at most the shorter length)."""
+    prefix = _match_length(a, b, min(len(a), len(b)), from_end=False)
+    suffix = _match_length(a, b, min(len(a), len(b)) - prefix, from_end=True)
+    return prefix, suffix
 
-    def __init__(self, folder: str, fs: FileSystem) -> None:
-        self.folder = folder
+
+def _match_length(a: bytes, b: bytes, limit: int, *, from_end: bool) -> int:
+    """How many bytes from the start (or end) match, at most ``limit``: blocks compared
+    whole in C, halved around the first difference."""
+
+    def same(lo: int, hi: int) -> bool:
+        if from_end:
+            return a[len(a) - hi : len(a) - lo] == b[len(b) - hi : len(b) - lo]
+        return a[lo:hi] == b[lo:hi]
+
+    done, block = 0, _BLOCK
+    while done < limit:
+        step = min(block, limit - done)
+        if same(done, done + step):
+            done += step
+        elif step == 1:
+            break
+        else:
+            block = step // 2
+    return done
+
+
+@dataclass
+class Prepared:
+    """What a commit adds to the content tables, computed before its transaction."""
+
+    blobs: list[tuple[str, bytes]] = field(default_factory=list)
+    deltas: list[tuple[str, str, int, int, int, bytes]] = field(default_factory=list)
+
+
+class ContentStore:
+    """The contents of one history (see module docstring)."""
+
+    def __init__(self, backend: Backend, fs: FileSystem) -> None:
+        self.backend = backend
         self.fs = fs
+        self.folder = backend.blob_folder
 
-    def store(self, large: Mapping[str, bytes], images: Mapping[str, str]) -> None:
-        """Make every content of ``large`` durable as ``<folder>/<sha256>``.
+    # writing ---------------------------------------------------------------------------------
+    def prepare(
+        self,
+        contents: Mapping[str, bytes],
+        files: Sequence[FileCommitRecord],
+        images: Mapping[str, str],
+    ) -> Prepared:
+        """Decide each new content's form; write (and fsync) those kept as files.
 
-        ``images`` maps a SHA256 to a file holding that content that nothing else
-        writes to (a journal before-image), linked instead of copied when it can be.
+        Raises:
+            OSError: a content file could not be written.
+            PatchwrightError: ``history`` when the store cannot be read.
         """
-        if not large:
+        out = Prepared()
+        if not contents:
+            return out
+        depth = self._known(list(contents))
+        bases = {
+            f.after_sha256: f.before_sha256
+            for f in files
+            if f.after_sha256 is not None and f.before_sha256 in contents
+        }
+        whole: dict[str, bytes] = {}
+        # befores first: a before-content stored now is the base of its file's after
+        for sha in sorted(contents, key=lambda s: s in bases):
+            data = contents[sha]
+            if sha in depth:
+                continue
+            base = bases.get(sha)
+            delta = None
+            if len(data) >= FILE_BLOB_MIN and base is not None and base in depth:
+                delta = _delta(sha, data, base, contents[base], depth[base])
+            if delta is not None:
+                out.deltas.append(delta)
+                depth[sha] = delta[2]
+                continue
+            whole[sha] = data
+            depth[sha] = 0
+        if self.folder is not None:
+            self._store_files({s: d for s, d in whole.items() if len(d) >= FILE_BLOB_MIN}, images)
+            whole = {s: d for s, d in whole.items() if len(d) < FILE_BLOB_MIN}
+        out.blobs = list(whole.items())
+        return out
+
+    def _known(self, shas: list[str]) -> dict[str, int]:
+        """The depth of each of ``shas`` already stored (0: whole)."""
+        marks = ",".join("?" * len(shas))
+        with self.backend.transaction(write=False) as tx:
+            whole = tx.rows(f"SELECT sha256 FROM blobs WHERE sha256 IN ({marks})", shas)
+            known = {str(r["sha256"]): 0 for r in whole}
+            for r in tx.rows(f"SELECT sha256, depth FROM deltas WHERE sha256 IN ({marks})", shas):
+                known.setdefault(str(r["sha256"]), int(r["depth"]))
+        if self.folder is not None:
+            for sha in shas:
+                path = posixpath.join(self.folder, sha)
+                if sha not in known and self.fs.probe(path).kind == "file":
+                    known[sha] = 0
+        return known
+
+    def write(self, tx: Tx, prepared: Prepared) -> None:
+        """Add the prepared rows, inside the batch's transaction."""
+        tx.run_many(
+            "INSERT INTO blobs (sha256, data) VALUES (?, ?) ON CONFLICT DO NOTHING",
+            prepared.blobs,
+        )
+        tx.run_many(
+            "INSERT INTO deltas (sha256, base, depth, prefix, suffix, middle) "
+            "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+            prepared.deltas,
+        )
+
+    def _store_files(self, large: Mapping[str, bytes], images: Mapping[str, str]) -> None:
+        """Make every content of ``large`` durable as ``<folder>/<sha256>``."""
+        if not large or self.folder is None:
             return
         fs = self.fs
         fs.mkdir(self.folder)
@@ -52,7 +171,7 @@ class ContentFiles:
         for sha, data in large.items():
             final = posixpath.join(self.folder, sha)
             if fs.probe(final).kind == "file":
-                continue  # content-addressed: the same content is already stored
+                continue  # stored meanwhile by another commit
             image = images.get(sha)
             # a before-image with another name left (a hard link elsewhere in the tree)
             # could still be written through that name, so it is copied instead
@@ -70,22 +189,67 @@ class ContentFiles:
         if added:
             fs.fsync_dir(self.folder)
 
-    def read(self, sha256: str) -> bytes | None:
-        """The content stored as a file, ``None`` when there is no such file.
+    # reading ---------------------------------------------------------------------------------
+    def read(self, sha256: str) -> bytes:
+        """A content by its SHA256, put together and checked.
 
         Raises:
-            PatchwrightError: ``history`` when the file no longer has that hash.
+            PatchwrightError: ``history`` when it is missing or damaged.
         """
-        if not _SHA256.fullmatch(sha256):
-            return None
-        found = self.fs.read_file(posixpath.join(self.folder, sha256), 1 << 40)
-        if found.data is None:
-            return None
-        if sha256_hex(found.data) != sha256:
-            raise history_error(
-                f"The history's copy of the content with sha256 {sha256} is damaged "
-                "(its bytes no longer have that hash).",
-                "That batch can no longer be undone or shown from history.",
-                sha256=sha256,
-            )
-        return found.data
+        chain: list[dict[str, Any]] = []
+        with self.backend.transaction(write=False) as tx:
+            current = sha256
+            while True:
+                whole = self._whole(tx, current)
+                if whole is not None:
+                    break
+                rows = tx.rows(
+                    "SELECT base, prefix, suffix, middle FROM deltas WHERE sha256=?", (current,)
+                )
+                if not rows or len(chain) > MAX_DEPTH:
+                    raise history_error(
+                        f"The history store has no content with sha256 {current}.",
+                        "That batch can no longer be undone or shown from history.",
+                        sha256=current,
+                    )
+                chain.append(rows[0])
+                current = str(rows[0]["base"])
+        data = whole
+        for step in reversed(chain):
+            end = len(data) - int(step["suffix"])
+            data = data[: int(step["prefix"])] + bytes(step["middle"]) + data[end:]
+        if chain and sha256_hex(data) != sha256:
+            raise _damaged(sha256)
+        return data
+
+    def _whole(self, tx: Tx, sha256: str) -> bytes | None:
+        if self.folder is not None and _SHA256.fullmatch(sha256):
+            found = self.fs.read_file(posixpath.join(self.folder, sha256), 1 << 40)
+            if found.data is not None:
+                if sha256_hex(found.data) != sha256:
+                    raise _damaged(sha256)
+                return found.data
+        rows = tx.rows("SELECT data FROM blobs WHERE sha256=?", (sha256,))
+        return bytes(rows[0]["data"]) if rows else None
+
+
+def _delta(
+    sha: str, data: bytes, base_sha: str, base: bytes, base_depth: int
+) -> tuple[str, str, int, int, int, bytes] | None:
+    """``data`` as a change to ``base``, or ``None`` when storing it whole is better."""
+    if base_depth + 1 > MAX_DEPTH:
+        return None
+    prefix, suffix = common_ends(base, data)
+    middle = data[prefix : len(data) - suffix]
+    if len(middle) > len(data) // 2:
+        return None
+    return sha, base_sha, base_depth + 1, prefix, suffix, middle
+
+
+def _damaged(sha256: str) -> Exception:
+    return history_error(
+        f"The history's copy of the content with sha256 {sha256} is damaged "
+        "(its bytes no longer have that hash).",
+        "That batch can no longer be undone or shown from history.",
+        sha256=sha256,
+    )

@@ -12,7 +12,7 @@ Version 1 is the schema SQLite stores had before migrations existed, written wit
 how old stores are carried over. Version 2 records where each batch comes from
 (machine, workspace root, session); on an old SQLite store (one database per
 workspace) its batches are given the machine and workspace of the workspace opening
-it (``backfill``).
+it (``backfill``). Version 3 adds the table of contents kept as deltas (contents.py).
 
 To add a table (for instance pending proposals), append a migration with the next
 version; never edit one that has shipped.
@@ -99,6 +99,11 @@ _PLACE_COLUMNS = tuple(
 )
 _PLACE_INDEX = "CREATE INDEX batches_place ON batches(workspace, machine, seq)"
 
+_DELTAS = (
+    "CREATE TABLE deltas (sha256 TEXT PRIMARY KEY, base TEXT NOT NULL, depth INTEGER NOT NULL, "
+    "prefix {integer} NOT NULL, suffix {integer} NOT NULL, middle {blob} NOT NULL)"
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "batches, files, changes and contents", _SQLITE_V1, _POSTGRES_V1),
     Migration(
@@ -107,6 +112,12 @@ MIGRATIONS: tuple[Migration, ...] = (
         (*_PLACE_COLUMNS, _PLACE_INDEX),
         (*_PLACE_COLUMNS, _PLACE_INDEX),
         backfill=True,
+    ),
+    Migration(
+        3,
+        "contents kept as changes to the content they replaced",
+        (_DELTAS.format(integer="INTEGER", blob="BLOB"),),
+        (_DELTAS.format(integer="BIGINT", blob="BYTEA"),),
     ),
 )
 

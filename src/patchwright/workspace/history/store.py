@@ -28,7 +28,7 @@ from typing import Any
 
 from patchwright.workspace.fs import FileSystem, OsFileSystem
 from patchwright.workspace.history.backend import Backend, Row, Scope, Tx, history_error
-from patchwright.workspace.history.contents import FILE_BLOB_MIN, ContentFiles
+from patchwright.workspace.history.contents import ContentStore
 from patchwright.workspace.records import (
     ChangeCommitRecord,
     CommitRecord,
@@ -66,8 +66,7 @@ class History:
         self.backend = backend
         self.scope = scope
         self.fs: FileSystem = fs if fs is not None else OsFileSystem()
-        folder = backend.blob_folder
-        self._files = ContentFiles(folder, self.fs) if folder is not None else None
+        self.contents = ContentStore(backend, self.fs)
 
     @property
     def shared(self) -> bool:
@@ -126,14 +125,11 @@ class History:
             OSError: a content file could not be written (the commit rolls back and
                 reports it like any other failed write).
         """
-        table = dict(contents)
-        if self._files is not None:
-            table = {sha: data for sha, data in contents.items() if len(data) < FILE_BLOB_MIN}
-            large = {sha: data for sha, data in contents.items() if len(data) >= FILE_BLOB_MIN}
-            self._files.store(large, images or {})
+        prepared = self.contents.prepare(contents, record.files, images or {})
         try:
             with self.backend.transaction(write=True) as tx:
-                self._insert(tx, record, table)
+                self._insert(tx, record)
+                self.contents.write(tx, prepared)
         except Exception as exc:
             details = getattr(exc, "details", {})
             if record.reverts and details.get("unique") == "batches.reverts":
@@ -144,7 +140,7 @@ class History:
                 ) from exc
             raise
 
-    def _insert(self, tx: Tx, record: CommitRecord, contents: Mapping[str, bytes]) -> None:
+    def _insert(self, tx: Tx, record: CommitRecord) -> None:
         scope = self.scope
         tx.run(
             f"INSERT INTO batches ({_BATCH_COLUMNS}) VALUES ({_marks(10)})",
@@ -152,18 +148,6 @@ class History:
              json.dumps(record.meta), record.reverts, scope.machine, scope.workspace,
              scope.session),
         )  # fmt: skip
-        if contents:
-            shas = list(contents)
-            have = {
-                r["sha256"]
-                for r in tx.rows(
-                    f"SELECT sha256 FROM blobs WHERE sha256 IN ({_marks(len(shas))})", shas
-                )
-            }
-            tx.run_many(
-                "INSERT INTO blobs (sha256, data) VALUES (?, ?) ON CONFLICT DO NOTHING",
-                [(sha, contents[sha]) for sha in shas if sha not in have],
-            )
         tx.run_many(
             f"INSERT INTO files (position, {_FILE_COLUMNS}) VALUES ({_marks(14)})",
             [(position, f.file_id, record.batch_id, f.path, f.move_from, f.action, f.key,
@@ -239,15 +223,7 @@ class History:
         """A stored before/after content by its SHA256 (``None`` in, ``None`` out)."""
         if sha256 is None:
             return None
-        if self._files is not None:
-            data = self._files.read(sha256)
-            if data is not None:
-                return data
-        with self.backend.transaction(write=False) as tx:
-            rows = tx.rows("SELECT data FROM blobs WHERE sha256=?", (sha256,))
-        if not rows:
-            raise history_error(f"The history store has no content with sha256 {sha256}.")
-        return bytes(rows[0]["data"])
+        return self.contents.read(sha256)
 
     def load(self, batch_id: str) -> tuple[CommitRecord, str | None]:
         """A batch as a :class:`CommitRecord`, plus the ID of the batch that undid it."""
