@@ -8,50 +8,21 @@ need it are skipped with a reason printed at the end of the run, except under CI
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from pg_server import PgServer, find_binaries
+from pg_server import MISSING, PgServer, start_server
 
 from patchwright.workspace import Workspace
 from patchwright.workspace.history.postgres import close_pools
 
-_MISSING: list[str] = []
-
-
-def _unavailable(reason: str) -> None:
-    if os.environ.get("CI") == "true":
-        pytest.fail(f"PostgreSQL is required under CI: {reason}", pytrace=False)
-    _MISSING.append(reason)
-    pytest.skip(f"PostgreSQL unavailable: {reason}")
-
-
-def start_server(*, fsync: bool = False) -> PgServer:
-    """A started throwaway server, or a skip (a failure under CI) saying why not."""
-    bin_dir = find_binaries()
-    if bin_dir is None:
-        _unavailable("pg_ctl/initdb not found (install Debian's postgresql package)")
-    assert bin_dir is not None
-    try:
-        server = PgServer(bin_dir, fsync=fsync)
-    except KeyError:
-        _unavailable("running as root and the 'postgres' user does not exist")
-    try:
-        return server.start()
-    except Exception as exc:
-        log = server.log.read_text(errors="replace") if server.log.exists() else ""
-        server.remove()
-        _unavailable(f"the server did not start ({exc}): {log[-2000:]}")
-        raise
-
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:
-    if _MISSING:
+    if MISSING:
         terminalreporter.write_sep("!", "PostgreSQL history tests SKIPPED", red=True, bold=True)
-        for reason in sorted(set(_MISSING)):
+        for reason in sorted(set(MISSING)):
             terminalreporter.write_line(f"  {reason}", red=True)
 
 

@@ -19,6 +19,8 @@ from pathlib import Path
 from typing import Any
 
 _USER = "pwtest"
+#: Why PostgreSQL tests were skipped in this run (printed at its end by conftest.py).
+MISSING: list[str] = []
 
 
 def find_binaries() -> Path | None:
@@ -112,3 +114,33 @@ class PgServer:
                 self.stop("immediate")
         finally:
             shutil.rmtree(self.folder, ignore_errors=True)
+
+
+def _unavailable(reason: str) -> None:
+    import pytest
+
+    if os.environ.get("CI") == "true":
+        pytest.fail(f"PostgreSQL is required under CI: {reason}", pytrace=False)
+    MISSING.append(reason)
+    pytest.skip(f"PostgreSQL unavailable: {reason}")
+
+
+def start_server(*, fsync: bool = False) -> PgServer:
+    """A started throwaway server for a test, or a skip saying why not (under CI, where
+    .ci/run installs PostgreSQL, a failure instead)."""
+    bin_dir = find_binaries()
+    if bin_dir is None:
+        _unavailable("pg_ctl/initdb not found (install Debian's postgresql package)")
+    assert bin_dir is not None
+    try:
+        server = PgServer(bin_dir, fsync=fsync)
+    except KeyError:
+        _unavailable("running as root and the 'postgres' user does not exist")
+        raise
+    try:
+        return server.start()
+    except (OSError, subprocess.SubprocessError) as exc:
+        log = server.log.read_text(errors="replace") if server.log.exists() else ""
+        server.remove()
+        _unavailable(f"the server did not start ({exc}): {log[-2000:]}")
+        raise

@@ -13,8 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import start_server
-from pg_server import PgServer
+from pg_server import PgServer, start_server
 
 from patchwright.model import ErrorCode, PatchwrightError
 from patchwright.workspace import FileChange, OsFileSystem, Workspace, sha256_hex

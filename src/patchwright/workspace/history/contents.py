@@ -30,7 +30,6 @@ import posixpath
 import re
 import secrets
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 from patchwright.workspace.fs import FileSystem
@@ -74,14 +73,6 @@ def _match_length(a: bytes, b: bytes, limit: int, *, from_end: bool) -> int:
     return done
 
 
-@dataclass
-class Prepared:
-    """What a commit adds to the content tables, computed before its transaction."""
-
-    blobs: list[tuple[str, bytes]] = field(default_factory=list)
-    deltas: list[tuple[str, str, int, int, int, bytes]] = field(default_factory=list)
-
-
 class ContentStore:
     """The contents of one history (see module docstring)."""
 
@@ -91,75 +82,72 @@ class ContentStore:
         self.folder = backend.blob_folder
 
     # writing ---------------------------------------------------------------------------------
-    def prepare(
+    def store(
         self,
+        tx: Tx,
         contents: Mapping[str, bytes],
         files: Sequence[FileCommitRecord],
         images: Mapping[str, str],
-    ) -> Prepared:
-        """Decide each new content's form; write (and fsync) those kept as files.
+    ) -> None:
+        """Keep the contents not kept yet, inside the batch's transaction (content files
+        are written and fsynced before its rows commit).
 
         Raises:
             OSError: a content file could not be written.
-            PatchwrightError: ``history`` when the store cannot be read.
         """
-        out = Prepared()
         if not contents:
-            return out
-        depth = self._known(list(contents))
+            return
+        depth = self._known(tx, list(contents))
         bases = {
             f.after_sha256: f.before_sha256
             for f in files
             if f.after_sha256 is not None and f.before_sha256 in contents
         }
         whole: dict[str, bytes] = {}
+        deltas: list[tuple[str, str, int, int, int, bytes]] = []
         # befores first: a before-content stored now is the base of its file's after
         for sha in sorted(contents, key=lambda s: s in bases):
-            data = contents[sha]
+            data, base = contents[sha], bases.get(sha)
             if sha in depth:
                 continue
-            base = bases.get(sha)
             delta = None
             if len(data) >= FILE_BLOB_MIN and base is not None and base in depth:
                 delta = _delta(sha, data, base, contents[base], depth[base])
             if delta is not None:
-                out.deltas.append(delta)
-                depth[sha] = delta[2]
-                continue
-            whole[sha] = data
-            depth[sha] = 0
+                deltas.append(delta)
+            else:
+                whole[sha] = data
+            depth[sha] = delta[2] if delta is not None else 0
         if self.folder is not None:
             self._store_files({s: d for s, d in whole.items() if len(d) >= FILE_BLOB_MIN}, images)
             whole = {s: d for s, d in whole.items() if len(d) < FILE_BLOB_MIN}
-        out.blobs = list(whole.items())
-        return out
+        tx.run_many(
+            "INSERT INTO blobs (sha256, data) VALUES (?, ?) ON CONFLICT DO NOTHING",
+            list(whole.items()),
+        )
+        tx.run_many(
+            "INSERT INTO deltas (sha256, base, depth, prefix, suffix, middle) "
+            "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+            deltas,
+        )
 
-    def _known(self, shas: list[str]) -> dict[str, int]:
-        """The depth of each of ``shas`` already stored (0: whole)."""
+    def _known(self, tx: Tx, shas: list[str]) -> dict[str, int]:
+        """The depth of each of ``shas`` already kept (0: whole), in one query."""
         marks = ",".join("?" * len(shas))
-        with self.backend.transaction(write=False) as tx:
-            whole = tx.rows(f"SELECT sha256 FROM blobs WHERE sha256 IN ({marks})", shas)
-            known = {str(r["sha256"]): 0 for r in whole}
-            for r in tx.rows(f"SELECT sha256, depth FROM deltas WHERE sha256 IN ({marks})", shas):
-                known.setdefault(str(r["sha256"]), int(r["depth"]))
+        rows = tx.rows(
+            f"SELECT sha256, 0 AS depth FROM blobs WHERE sha256 IN ({marks}) UNION ALL "
+            f"SELECT sha256, depth FROM deltas WHERE sha256 IN ({marks})",
+            [*shas, *shas],
+        )
+        known: dict[str, int] = {}
+        for r in sorted(rows, key=lambda r: int(r["depth"])):
+            known.setdefault(str(r["sha256"]), int(r["depth"]))
         if self.folder is not None:
             for sha in shas:
                 path = posixpath.join(self.folder, sha)
                 if sha not in known and self.fs.probe(path).kind == "file":
                     known[sha] = 0
         return known
-
-    def write(self, tx: Tx, prepared: Prepared) -> None:
-        """Add the prepared rows, inside the batch's transaction."""
-        tx.run_many(
-            "INSERT INTO blobs (sha256, data) VALUES (?, ?) ON CONFLICT DO NOTHING",
-            prepared.blobs,
-        )
-        tx.run_many(
-            "INSERT INTO deltas (sha256, base, depth, prefix, suffix, middle) "
-            "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
-            prepared.deltas,
-        )
 
     def _store_files(self, large: Mapping[str, bytes], images: Mapping[str, str]) -> None:
         """Make every content of ``large`` durable as ``<folder>/<sha256>``."""

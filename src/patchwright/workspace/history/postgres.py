@@ -5,8 +5,10 @@ and its pool are imported only here and only when such a store is first used, so
 ``import patchwright`` and every command without that variable never load them.
 
 Each process keeps one small pool per URL (``psycopg_pool``; a pool is never used
-across ``fork``); a connection is checked before it is lent, so one broken by a server
-restart is replaced rather than failing a call. Migrations run once per process and
+across ``fork``) of autocommit connections: a read is one round trip, a write is one
+transaction sent as a pipeline. A connection idle for a second or more is checked
+before it is lent, so one broken by a server restart is replaced rather than failing a
+call. Migrations run once per process and
 URL, on the first connection, in one transaction that holds an advisory lock, so any
 number of processes may open a new database at once.
 
@@ -22,8 +24,10 @@ import logging
 import os
 import re
 import threading
+import time
+import weakref
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from typing import TYPE_CHECKING, Any
 
 from patchwright.model.errors import PatchwrightError
@@ -40,6 +44,23 @@ _MIGRATION_LOCK = 0x70617463  # "patc"
 _POOLS: dict[tuple[str, int], ConnectionPool[psycopg.Connection[Any]]] = {}
 _MIGRATED: dict[tuple[str, int], list[int]] = {}
 _GUARD = threading.Lock()
+# when each pooled connection was last used, and how long it is then taken as alive
+_LAST_USE: weakref.WeakKeyDictionary[psycopg.Connection[Any], float] = weakref.WeakKeyDictionary()
+_FRESH = 1.0
+
+
+def _check_if_idle(conn: psycopg.Connection[Any]) -> None:
+    """Check a pooled connection before lending it, unless it worked a moment ago.
+
+    A round trip per call is a noticeable part of a commit; a connection used within
+    the last second is taken as alive, and if the server went away in that second the
+    call fails like any lost connection (and the pool is replaced).
+    """
+    last = _LAST_USE.get(conn)
+    if last is None or time.monotonic() - last > _FRESH:
+        from psycopg_pool import ConnectionPool
+
+        ConnectionPool.check_connection(conn)
 
 
 def redact(url: str) -> str:
@@ -99,8 +120,8 @@ class PostgresBackend:
                 logging.getLogger("psycopg.pool").addHandler(logging.NullHandler())
                 pool = ConnectionPool(
                     self.url, min_size=1, max_size=4, open=False, timeout=self.timeout,
-                    check=ConnectionPool.check_connection, name="patchwright-history",
-                    kwargs={"connect_timeout": max(1, int(self.timeout))},
+                    check=_check_if_idle, name="patchwright-history",
+                    kwargs={"connect_timeout": max(1, int(self.timeout)), "autocommit": True},
                 )  # fmt: skip
                 pool.open()
                 _POOLS[key] = pool
@@ -116,8 +137,17 @@ class PostgresBackend:
         try:
             with self._pool().connection() as conn:
                 self._ensure_migrated(conn)
-                with conn.cursor(row_factory=dict_row) as cursor:
-                    yield _PostgresTx(cursor)
+                try:
+                    with ExitStack() as stack:
+                        if write:
+                            # one round trip for the batch's statements (a read inside
+                            # waits for its result) and one for the commit
+                            stack.enter_context(conn.pipeline())
+                            stack.enter_context(conn.transaction())
+                        cursor = stack.enter_context(conn.cursor(row_factory=dict_row))
+                        yield _PostgresTx(cursor)
+                finally:
+                    _LAST_USE[conn] = time.monotonic()
         except psycopg.errors.UniqueViolation as exc:
             name = exc.diag.constraint_name or str(exc)
             raise history_error(

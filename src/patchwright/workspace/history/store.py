@@ -125,11 +125,10 @@ class History:
             OSError: a content file could not be written (the commit rolls back and
                 reports it like any other failed write).
         """
-        prepared = self.contents.prepare(contents, record.files, images or {})
         try:
             with self.backend.transaction(write=True) as tx:
                 self._insert(tx, record)
-                self.contents.write(tx, prepared)
+                self.contents.store(tx, contents, record.files, images or {})
         except Exception as exc:
             details = getattr(exc, "details", {})
             if record.reverts and details.get("unique") == "batches.reverts":
