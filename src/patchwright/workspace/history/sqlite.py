@@ -2,9 +2,11 @@
 
 One connection per store (so per workspace), opened on first use and kept: opening a
 connection, setting it up and reading the schema cost more than the history write
-itself. Calls from several threads take turns on it (a lock); a process that inherited
-the store across ``fork`` opens its own connection, since SQLite connections must not
-cross a fork. The database runs in WAL mode, so readers in other processes never wait
+itself. Calls from several threads take turns on it (a lock). SQLite connections must
+never cross a ``fork`` (the child would share the parent's file locks' bookkeeping and
+could corrupt the database), so every open connection is closed just before the process
+forks, waiting for a transaction in progress; parent and child each open their own on
+next use. The database runs in WAL mode, so readers in other processes never wait
 for a writer, with ``synchronous=FULL``: each commit fsyncs the WAL once. That one
 fsync is what durability needs: the batch's row must be on disk before the commit
 journal's commit point (journal.py), or a power cut could keep a change in the tree
@@ -78,6 +80,7 @@ class SQLiteBackend:
         )
         # closed with this object, never left to the garbage collector's warning
         weakref.finalize(self, db.close)
+        _OPEN.add(self)
         db.row_factory = sqlite3.Row
         db.execute("PRAGMA journal_mode=WAL")
         db.execute("PRAGMA synchronous=FULL")
@@ -152,3 +155,15 @@ class SQLiteBackend:
             if self._db is not None and self._pid == os.getpid():
                 self._db.close()
             self._db = None
+
+
+_OPEN: weakref.WeakSet[SQLiteBackend] = weakref.WeakSet()
+
+
+def _close_before_fork() -> None:
+    for backend in list(_OPEN):
+        backend.close()
+
+
+if hasattr(os, "register_at_fork"):  # POSIX
+    os.register_at_fork(before=_close_before_fork)
