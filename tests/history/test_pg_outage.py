@@ -1,10 +1,10 @@
 """The PostgreSQL server stopped mid-run: edits are refused, no file is torn, nothing is lost.
 
 The documented behaviour (docs/history.md): while the shared history is unreachable,
-every edit is refused with a ``history`` error saying so and nothing is written. A
-commit in flight when the connection drops is rolled back; its journal stays until the
-store is reachable again, so the batch is removed from the history if it got there, and
-the next workspace opened once the server is back finishes that.
+every edit is refused with a ``history`` error saying so, and nothing is written. A
+commit in flight when the connection drops is rolled back at once; its batch, which
+may have reached the store, is remembered in the state folder and deleted from the
+store before this workspace's next use of it.
 """
 
 from __future__ import annotations
@@ -20,20 +20,32 @@ from patchwright.workspace import FileChange, OsFileSystem, Workspace, sha256_he
 from patchwright.workspace.history.postgres import close_pools
 
 
-class StopServerOnWrite(OsFileSystem):
-    """Stops the server when armed and the commit writes its first file into the tree,
-    after the batch's IDs were drawn from the history and before it is recorded."""
+class StopServer(OsFileSystem):
+    """Stops the server at one step of the next commit, when armed:
+
+    * ``write``: as it writes its first file into the tree (after the batch's IDs were
+      drawn from the history, before the batch is recorded);
+    * ``commit point``: as it removes its journal's manifest (after the batch was
+      recorded), and fails that step as a full disk would.
+    """
 
     def __init__(self, server: PgServer, root: Path) -> None:
         self.server = server
         self.root = str(root)
-        self.armed = False
+        self.armed = ""
 
     def write_new(self, path: str, data: bytes, mode_bits: int | None) -> None:
-        if self.armed and path.startswith(self.root):
-            self.armed = False
+        if self.armed == "write" and path.startswith(self.root):
+            self.armed = ""
             self.server.stop("fast")
         super().write_new(path, data, mode_bits)
+
+    def unlink(self, path: str) -> None:
+        if self.armed == "commit point" and path.endswith("/manifest.json"):
+            self.armed = ""
+            self.server.stop("fast")
+            raise OSError(28, "No space left on device (injected)")
+        super().unlink(path)
 
 
 @pytest.fixture
@@ -62,38 +74,37 @@ def test_server_stopped_mid_run(
     monkeypatch.setenv("PATCHWRIGHT_HISTORY_TIMEOUT", "1")
     root, state = tmp_path / "root", tmp_path / "state"
     root.mkdir()
-    fs = StopServerOnWrite(own_server, root)
+    fs = StopServer(own_server, root)
     ws = Workspace(root, state_dir=state, fs=fs)
     done = [ws.commit([FileChange("a.txt", _version(i))]).batch_id for i in range(5)]
 
     # the connection drops while the commit writes: rolled back, the file whole
-    fs.armed = True
+    fs.armed = "write"
     with pytest.raises(PatchwrightError) as info:
         ws.commit([FileChange("a.txt", _version(5), expected_sha256=sha256_hex(_version(4)))])
+    assert info.value.code == ErrorCode.HISTORY and info.value.details["unreachable"]
     _refused_unreachable(info.value)
     assert not own_server.running()
     assert sorted(p.name for p in root.iterdir()) == ["a.txt"]
     assert (root / "a.txt").read_bytes() == _version(4)
-    (in_flight,) = [p.name for p in (ws.state_folder / "journal").iterdir()]
+    assert list((ws.state_folder / "journal").iterdir()) == []
+    (in_flight,) = [p.name for p in (ws.state_folder / "history-forget").iterdir()]
 
-    # while the server is down: refused before anything is written
-    with pytest.raises(PatchwrightError) as info:
-        ws.commit([FileChange("b.txt", b"new")])
-    assert info.value.code == ErrorCode.HISTORY and info.value.details["unreachable"]
-    _refused_unreachable(info.value)
-    with pytest.raises(PatchwrightError) as info:
-        Workspace(root, state_dir=state)  # its recovery needs the store
-    _refused_unreachable(info.value)
+    # while the server is down: refused before anything is written, by every workspace
+    for attempt in (ws, Workspace(root, state_dir=state)):
+        with pytest.raises(PatchwrightError) as info:
+            attempt.commit([FileChange("b.txt", b"new")])
+        assert info.value.code == ErrorCode.HISTORY and info.value.details["unreachable"]
+        _refused_unreachable(info.value)
     assert sorted(p.name for p in root.iterdir()) == ["a.txt"]
     assert (root / "a.txt").read_bytes() == _version(4)
 
-    # back up: the in-flight batch is finished off, nothing recorded is lost
+    # back up: the in-flight batch is forgotten first, nothing recorded is lost
     monkeypatch.setenv("PATCHWRIGHT_HISTORY_TIMEOUT", "30")
     own_server.start()
     again = Workspace(root, state_dir=state)
-    assert again.recovered == [in_flight]
-    assert list((again.state_folder / "journal").iterdir()) == []
     assert [b["id"] for b in again.history.list_batches()] == done[::-1]
+    assert list((again.state_folder / "history-forget").iterdir()) == []
     with pytest.raises(PatchwrightError):
         again.history.get(in_flight)
     after = again.commit(
@@ -102,3 +113,34 @@ def test_server_stopped_mid_run(
     assert again.history.get(after.batch_id)["files"][0]["before_sha256"] == sha256_hex(_version(4))
     assert again.undo().reverts == after.batch_id
     assert (root / "a.txt").read_bytes() == _version(4)
+
+
+def test_a_recorded_batch_rolled_back_while_the_server_is_down_is_forgotten_later(
+    own_server: PgServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import psycopg
+
+    url = own_server.new_database()
+    monkeypatch.setenv("PATCHWRIGHT_HISTORY_URL", url)
+    monkeypatch.setenv("PATCHWRIGHT_HISTORY_TIMEOUT", "1")
+    root, state = tmp_path / "root", tmp_path / "state"
+    root.mkdir()
+    fs = StopServer(own_server, root)
+    ws = Workspace(root, state_dir=state, fs=fs)
+    kept = ws.commit([FileChange("a.txt", _version(0))]).batch_id
+    fs.armed = "commit point"
+    with pytest.raises(PatchwrightError) as info:
+        ws.commit([FileChange("a.txt", _version(1), expected_sha256=sha256_hex(_version(0)))])
+    assert info.value.code == ErrorCode.IO_ERROR and "put back" in info.value.message
+    assert (root / "a.txt").read_bytes() == _version(0)
+    assert list((ws.state_folder / "journal").iterdir()) == []
+    (rolled_back,) = [p.name for p in (ws.state_folder / "history-forget").iterdir()]
+
+    monkeypatch.setenv("PATCHWRIGHT_HISTORY_TIMEOUT", "30")
+    own_server.start()
+    with psycopg.connect(url) as conn:  # it did reach the store before the failure
+        ids = {r[0] for r in conn.execute("SELECT id FROM batches")}
+    assert ids == {kept, rolled_back}
+    again = Workspace(root, state_dir=state)
+    assert [b["id"] for b in again.history.list_batches()] == [kept]
+    assert list((again.state_folder / "history-forget").iterdir()) == []

@@ -8,6 +8,7 @@ Modules, each with one job:
   ``patchwright history migrate``;
 * ``contents``: contents stored once by SHA256 (large ones as files beside SQLite);
 * ``store``: :class:`History`, what the workspace, undo and the tools call;
+* ``deferred``: batches a rollback could not delete from an unreachable shared store;
 * ``identity``: which store, machine and session, from the environment.
 
 :func:`open_history` picks the store for a workspace: PostgreSQL when
@@ -79,7 +80,8 @@ def open_history(
     if url is not None:
         from patchwright.workspace.history.postgres import PostgresBackend
 
-        return History(PostgresBackend(url, timeout=history_timeout()), scope, fs)
+        backend = PostgresBackend(url, timeout=history_timeout())
+        return History(backend, scope, fs, deferred=str(state_folder / "history-forget"))
     history = History(SQLiteBackend(database, scope), scope, fs)
     history.migrate()  # opened now: a broken database is reported when the workspace opens
     return history

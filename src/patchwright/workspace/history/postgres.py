@@ -63,6 +63,19 @@ def _check_if_idle(conn: psycopg.Connection[Any]) -> None:
         ConnectionPool.check_connection(conn)
 
 
+def _connection_lost(exc: Exception) -> bool:
+    """Whether ``exc`` means the server cannot be reached or went away, rather than a
+    refused statement: no connection from the pool, a broken client connection, or a
+    connection-class (08) or shutdown (57P) error."""
+    import psycopg
+
+    if type(exc).__name__ == "PoolTimeout" or isinstance(exc, psycopg.InterfaceError):
+        return True
+    state = getattr(exc, "sqlstate", None)
+    lost = state is None or state.startswith(("08", "57P"))
+    return isinstance(exc, psycopg.OperationalError) and lost
+
+
 def redact(url: str) -> str:
     """``url`` without its password."""
     return re.sub(r"(//[^:/@]*):[^@/]*@", r"\1:***@", url)
@@ -154,12 +167,13 @@ class PostgresBackend:
                 f"The history store {self.describe()} refused a record: {exc}.",
                 unique=unique_column(name),
             ) from exc
-        except (PoolTimeout, psycopg.OperationalError, psycopg.InterfaceError) as exc:
+        except (PoolTimeout, psycopg.Error) as exc:
+            if not _connection_lost(exc):
+                raise history_error(f"The history store {self.describe()} failed: {exc}.") from exc
             # a fresh pool connects at once when the server is back, where this one may
             # be waiting out its reconnection back-off
             self.close()
             raise self._unreachable(exc) from exc
-        except psycopg.Error as exc:
             raise history_error(f"The history store {self.describe()} failed: {exc}.") from exc
 
     def _unreachable(self, exc: Exception) -> PatchwrightError:

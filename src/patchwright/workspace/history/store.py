@@ -23,12 +23,15 @@ unless asked for all; undo itself is refused for a batch recorded elsewhere
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from typing import Any
 
+from patchwright.model.errors import PatchwrightError
 from patchwright.workspace.fs import FileSystem, OsFileSystem
 from patchwright.workspace.history.backend import Backend, Row, Scope, Tx, history_error
 from patchwright.workspace.history.contents import ContentStore
+from patchwright.workspace.history.deferred import DeferredDeletions
 from patchwright.workspace.records import (
     ChangeCommitRecord,
     CommitRecord,
@@ -60,13 +63,23 @@ class History:
         backend: the database (SQLite of this workspace, or a shared PostgreSQL).
         scope: this workspace's machine, root and session, recorded with each batch.
         fs: the file system that content files are written through.
+        deferred: where to remember batches a rollback could not delete from an
+            unreachable shared store (deferred.py); ``None`` raises instead.
     """
 
-    def __init__(self, backend: Backend, scope: Scope, fs: FileSystem | None = None) -> None:
+    def __init__(
+        self,
+        backend: Backend,
+        scope: Scope,
+        fs: FileSystem | None = None,
+        *,
+        deferred: str | None = None,
+    ) -> None:
         self.backend = backend
         self.scope = scope
         self.fs: FileSystem = fs if fs is not None else OsFileSystem()
         self.contents = ContentStore(backend, self.fs)
+        self.deferred = DeferredDeletions(deferred, self.fs) if deferred is not None else None
 
     @property
     def shared(self) -> bool:
@@ -89,11 +102,23 @@ class History:
         """Release this process's connection(s); the next call opens them again."""
         self.backend.close()
 
+    @contextmanager
+    def _transaction(self, *, write: bool) -> Iterator[Tx]:
+        """A transaction of the backend, once the deletions left waiting are done."""
+        waiting = self.deferred.pending() if self.deferred is not None else []
+        if waiting and self.deferred is not None:
+            with self.backend.transaction(write=True) as tx:
+                for batch_id in waiting:
+                    _delete(tx, batch_id)
+            self.deferred.done(waiting)
+        with self.backend.transaction(write=write) as tx:
+            yield tx
+
     # writing ---------------------------------------------------------------------------------
     def fresh_ids(self, counts: Mapping[str, int]) -> dict[str, list[str]]:
         """New IDs per prefix (``b``, ``f``, ``c``), unused in the store and distinct."""
         ids = draw_ids(counts)
-        with self.backend.transaction(write=False) as tx:
+        with self._transaction(write=False) as tx:
             taken = _existing(tx, ids)
             while taken:  # one in four billion per ID: draw again the few taken
                 avoid = {i for drawn in ids.values() for i in drawn}
@@ -126,7 +151,7 @@ class History:
                 reports it like any other failed write).
         """
         try:
-            with self.backend.transaction(write=True) as tx:
+            with self._transaction(write=True) as tx:
                 self._insert(tx, record)
                 self.contents.store(tx, contents, record.files, images or {})
         except Exception as exc:
@@ -162,11 +187,18 @@ class History:
         )  # fmt: skip
 
     def delete_batch(self, batch_id: str) -> None:
-        """Forget a batch (its commit was rolled back); unknown IDs are ignored."""
-        with self.backend.transaction(write=True) as tx:
-            tx.run("DELETE FROM changes WHERE batch_id=?", (batch_id,))
-            tx.run("DELETE FROM files WHERE batch_id=?", (batch_id,))
-            tx.run("DELETE FROM batches WHERE id=?", (batch_id,))
+        """Forget a batch (its commit was rolled back); unknown IDs are ignored.
+
+        When a shared store cannot be reached, the batch is remembered locally and
+        deleted before this workspace's next use of the store (deferred.py).
+        """
+        try:
+            with self._transaction(write=True) as tx:
+                _delete(tx, batch_id)
+        except PatchwrightError as exc:
+            if self.deferred is None or not exc.details.get("unreachable"):
+                raise
+            self.deferred.add(batch_id)
 
     # reading ---------------------------------------------------------------------------------
     def _here(self) -> tuple[str, list[Any]]:
@@ -184,7 +216,7 @@ class History:
         a shared store).
         """
         where, params = ("1=1", []) if all_workspaces else self._here()
-        with self.backend.transaction(write=False) as tx:
+        with self._transaction(write=False) as tx:
             rows = tx.rows(
                 f"SELECT {_BATCH_COLUMNS} FROM batches WHERE {where} "
                 "ORDER BY seq DESC LIMIT ? OFFSET ?",
@@ -201,7 +233,7 @@ class History:
         table = _ID_TABLES.get(item_id[:1]) if item_id[1:2] == "-" else None
         if table is not None:
             columns = {"batches": _BATCH_COLUMNS, "files": _FILE_COLUMNS}.get(table)
-            with self.backend.transaction(write=False) as tx:
+            with self._transaction(write=False) as tx:
                 found = tx.rows(
                     f"SELECT {columns or _CHANGE_COLUMNS} FROM {table} WHERE id=?", (item_id,)
                 )
@@ -250,7 +282,7 @@ class History:
     def latest_undoable(self) -> str | None:
         """This workspace's newest batch that is neither undone nor itself an undo."""
         where, params = self._here()
-        with self.backend.transaction(write=False) as tx:
+        with self._transaction(write=False) as tx:
             rows = tx.rows(
                 f"SELECT id FROM batches b WHERE {where} AND reverts IS NULL AND NOT EXISTS "
                 "(SELECT 1 FROM batches u WHERE u.reverts = b.id) ORDER BY seq DESC LIMIT 1",
@@ -285,6 +317,12 @@ class History:
 
 
 # row shapes ----------------------------------------------------------------------------------
+def _delete(tx: Tx, batch_id: str) -> None:
+    tx.run("DELETE FROM changes WHERE batch_id=?", (batch_id,))
+    tx.run("DELETE FROM files WHERE batch_id=?", (batch_id,))
+    tx.run("DELETE FROM batches WHERE id=?", (batch_id,))
+
+
 def _existing(tx: Tx, ids: Mapping[str, Sequence[str]]) -> set[str]:
     """The IDs of ``ids`` (by prefix) already used, in one query per few hundred."""
     parts: list[str] = []
