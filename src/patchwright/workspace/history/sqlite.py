@@ -90,11 +90,12 @@ class SQLiteBackend:
         return db
 
     def _migrate(self, db: sqlite3.Connection) -> list[int]:
+        if not pending(_versions(db)):
+            return []  # the usual case, decided without taking the write lock
         db.execute("BEGIN IMMEDIATE")
         try:
             db.execute(VERSIONS_TABLE)
-            have = {row[0] for row in db.execute("SELECT version FROM schema_migrations")}
-            todo = pending(have)
+            todo = pending(_versions(db))
             for migration in todo:
                 for statement in migration.sqlite:
                     db.execute(statement)
@@ -155,6 +156,13 @@ class SQLiteBackend:
             if self._db is not None and self._pid == os.getpid():
                 self._db.close()
             self._db = None
+
+
+def _versions(db: sqlite3.Connection) -> set[int]:
+    try:
+        return {int(row[0]) for row in db.execute("SELECT version FROM schema_migrations")}
+    except sqlite3.OperationalError:  # no such table: a new or pre-migrations store
+        return set()
 
 
 _OPEN: weakref.WeakSet[SQLiteBackend] = weakref.WeakSet()
