@@ -105,3 +105,21 @@ def test_a_malformed_history_url_is_a_clear_error(
     assert info.value.code == ErrorCode.INVALID_REQUEST
     assert info.value.field == "PATCHWRIGHT_HISTORY_URL"
     assert "mysql://..." in info.value.message and "postgresql://" in info.value.hint
+
+
+def test_a_postgres_url_without_psycopg_installed_is_a_clear_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import importlib.util
+
+    from patchwright.model import ErrorCode, PatchwrightError
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name, *a: None if name == "psycopg" else real(name)
+    )
+    monkeypatch.setenv("PATCHWRIGHT_HISTORY_URL", "postgresql://nobody@/nothing")
+    with pytest.raises(PatchwrightError) as info:
+        Workspace(tmp_path, state_dir=tmp_path / "s")
+    assert info.value.code == ErrorCode.HISTORY and "psycopg is not installed" in info.value.message
+    assert "patchwright[postgres]" in info.value.hint

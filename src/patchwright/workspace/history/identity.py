@@ -17,7 +17,6 @@ from __future__ import annotations
 import os
 import re
 import secrets
-import socket
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -78,6 +77,8 @@ def machine_name(state_base: Path, environ: Mapping[str, str] | None = None) -> 
         return marker.read_text(encoding="utf-8").strip()
     except FileNotFoundError:
         pass
+    import socket  # lazy: needed once per state folder, and start-up time counts
+
     host = re.sub(r"[^A-Za-z0-9._-]+", "-", socket.gethostname())[:40] or "host"
     name = f"{host}-{secrets.token_hex(4)}"
     temp = state_base / f".machine.{secrets.token_hex(4)}.tmp"

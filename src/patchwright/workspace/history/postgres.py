@@ -20,6 +20,7 @@ mid-transaction) the call fails with a ``history`` error whose details carry
 from __future__ import annotations
 
 import atexit
+import importlib.util
 import logging
 import os
 import re
@@ -115,6 +116,14 @@ class PostgresBackend:
     def __init__(self, url: str, *, timeout: float = 10.0) -> None:
         self.url = url
         self.timeout = timeout
+        missing = [m for m in ("psycopg", "psycopg_pool") if importlib.util.find_spec(m) is None]
+        if missing:  # found without importing them: a workspace opens lazily
+            raise history_error(
+                f"PATCHWRIGHT_HISTORY_URL asks for a PostgreSQL history, but "
+                f"{' and '.join(missing)} {'is' if len(missing) == 1 else 'are'} not installed.",
+                "Install them with `pip install 'patchwright[postgres]'`, or unset "
+                "PATCHWRIGHT_HISTORY_URL to keep the history in SQLite.",
+            )
 
     def describe(self) -> str:
         """The URL without its password."""
