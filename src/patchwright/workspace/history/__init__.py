@@ -33,6 +33,7 @@ from patchwright.workspace.history.identity import (
 )
 from patchwright.workspace.history.sqlite import SQLiteBackend
 from patchwright.workspace.history.store import History
+from patchwright.workspace.state import StatePaths
 
 __all__ = [
     "FILE_BLOB_MIN",
@@ -42,9 +43,6 @@ __all__ = [
     "list_all_workspaces",
     "open_history",
 ]
-
-#: The SQLite database's name in a workspace's state folder.
-DATABASE_NAME = "history.sqlite3"
 
 
 def _scope(state_base: Path, root: str) -> Scope:
@@ -73,7 +71,7 @@ def open_history(
     """
     url = history_url()
     state_base = state_folder.parent.parent  # <state>/workspaces/<name>-<hash>
-    database = state_folder / DATABASE_NAME
+    database = StatePaths(state_folder).database
     if url is None and not create and not database.exists():
         return None
     scope = _scope(state_base, root)
@@ -98,7 +96,8 @@ def list_all_workspaces(state_base: Path, limit: int = 20) -> list[dict[str, Any
         shared = History(PostgresBackend(url, timeout=history_timeout()), scope)
         return shared.list_batches(limit, all_workspaces=True)
     batches: list[dict[str, Any]] = []
-    for database in sorted((state_base / "workspaces").glob(f"*/{DATABASE_NAME}")):
+    name = StatePaths(state_base).database.name
+    for database in sorted((state_base / "workspaces").glob(f"*/{name}")):
         marker = database.parent / "root.txt"
         if not marker.exists():
             continue  # not a workspace's state folder
