@@ -26,14 +26,25 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
             terminalreporter.write_line(f"  {reason}", red=True)
 
 
-@pytest.fixture(scope="session")
-def pg_server() -> Iterator[PgServer]:
+def _serve() -> Iterator[PgServer]:
     server = start_server()
     try:
         yield server
     finally:
         close_pools()
         server.remove()
+
+
+@pytest.fixture(scope="session")
+def pg_server() -> Iterator[PgServer]:
+    """One server for the run (each test takes a fresh database in it: ``pg_url``)."""
+    yield from _serve()
+
+
+@pytest.fixture
+def own_server() -> Iterator[PgServer]:
+    """A server of the test's own, which it may stop and start."""
+    yield from _serve()
 
 
 @pytest.fixture

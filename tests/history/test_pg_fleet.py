@@ -10,6 +10,7 @@ from collections import Counter
 from pathlib import Path
 
 from patchwright.workspace import Workspace, sha256_hex
+from patchwright.workspace.history.migrations import MIGRATIONS
 
 PROCESSES, COMMITS = 8, 50
 CHILD = str(Path(__file__).with_name("fleet_child.py"))
@@ -33,6 +34,11 @@ def test_eight_processes_lose_and_duplicate_nothing(pg_url: str, tmp_path: Path)
     everything = Workspace(tmp_path / "root0", state_dir=state).history.list_batches(
         limit=10_000, all_workspaces=True
     )
+    with Workspace(tmp_path / "root0", state_dir=state).history.backend.transaction(
+        write=False
+    ) as tx:  # eight processes migrated a new database at once: each version once
+        versions = [r["version"] for r in tx.rows("SELECT version FROM schema_migrations")]
+    assert sorted(versions) == [m.version for m in MIGRATIONS]
     ids = [b["id"] for b in everything]
     assert len(ids) == PROCESSES * COMMITS == len(set(ids))
     assert sorted(ids) == sorted(i for batch in reported.values() for i in batch)

@@ -9,15 +9,13 @@ store before this workspace's next use of it.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from pg_server import PgServer, start_server
+from pg_server import PgServer
 
 from patchwright.model import ErrorCode, PatchwrightError
 from patchwright.workspace import FileChange, OsFileSystem, Workspace, sha256_hex
-from patchwright.workspace.history.postgres import close_pools
 
 
 class StopServer(OsFileSystem):
@@ -46,16 +44,6 @@ class StopServer(OsFileSystem):
             self.server.stop("fast")
             raise OSError(28, "No space left on device (injected)")
         super().unlink(path)
-
-
-@pytest.fixture
-def own_server() -> Iterator[PgServer]:
-    server = start_server()
-    try:
-        yield server
-    finally:
-        close_pools()
-        server.remove()
 
 
 def _version(i: int) -> bytes:
