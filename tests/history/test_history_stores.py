@@ -160,3 +160,23 @@ def test_common_ends_are_exact_and_never_overlap(head: bytes, a: bytes, b: bytes
     assert not longer_prefix or prefix + suffix == min(len(x), len(y))
     middle = y[prefix : len(y) - suffix]
     assert x[:prefix] + middle + x[len(x) - suffix :] == y  # what a delta rebuilds
+
+
+def test_a_commit_of_hundreds_of_files_in_both_stores(
+    kind: str, make_root: Callable[[str], Path], open_ws: OpenWs
+) -> None:
+    ws = open_ws(make_root("r"))
+    first = ws.commit([FileChange(f"f{i}.txt", b"%d\n" % i) for i in range(700)])
+    second = ws.commit(
+        [
+            FileChange(f"f{i}.txt", b"%d\n" % (i + 1), expected_sha256=sha256_hex(b"%d\n" % i))
+            for i in range(700)
+        ]
+    )
+    with ws.history.backend.transaction(write=False) as tx:
+        (count,) = tx.rows("SELECT count(*) AS n FROM blobs")
+    assert count["n"] == 701  # 0..700, each content once
+    assert len(ws.history.get(second.batch_id)["files"]) == 700
+    ws.undo()
+    assert (ws.root / "f699.txt").read_bytes() == b"699\n"
+    assert ws.history.latest_undoable() == first.batch_id

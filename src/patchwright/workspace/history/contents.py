@@ -42,6 +42,7 @@ FILE_BLOB_MIN = 64 * 1024
 MAX_DEPTH = 16
 _SHA256 = re.compile(r"[0-9a-f]{64}")
 _BLOCK = 1 << 16
+_CHUNK = 300  # hashes per query, well under both databases' parameter limits
 
 
 def common_ends(a: bytes, b: bytes) -> tuple[int, int]:
@@ -97,7 +98,7 @@ class ContentStore:
         """
         if not contents:
             return
-        depth = self._known(tx, list(contents))
+        depth = self._known(tx, contents)
         bases = {
             f.after_sha256: f.before_sha256
             for f in files
@@ -131,21 +132,24 @@ class ContentStore:
             deltas,
         )
 
-    def _known(self, tx: Tx, shas: list[str]) -> dict[str, int]:
-        """The depth of each of ``shas`` already kept (0: whole), in one query."""
-        marks = ",".join("?" * len(shas))
-        rows = tx.rows(
-            f"SELECT sha256, 0 AS depth FROM blobs WHERE sha256 IN ({marks}) UNION ALL "
-            f"SELECT sha256, depth FROM deltas WHERE sha256 IN ({marks})",
-            [*shas, *shas],
-        )
+    def _known(self, tx: Tx, contents: Mapping[str, bytes]) -> dict[str, int]:
+        """The depth of each content already kept (0: whole), a query per few hundred."""
+        shas = list(contents)
         known: dict[str, int] = {}
-        for r in sorted(rows, key=lambda r: int(r["depth"])):
-            known.setdefault(str(r["sha256"]), int(r["depth"]))
+        for start in range(0, len(shas), _CHUNK):
+            chunk = shas[start : start + _CHUNK]
+            marks = ",".join("?" * len(chunk))
+            rows = tx.rows(
+                f"SELECT sha256, 0 AS depth FROM blobs WHERE sha256 IN ({marks}) UNION ALL "
+                f"SELECT sha256, depth FROM deltas WHERE sha256 IN ({marks})",
+                [*chunk, *chunk],
+            )
+            for r in sorted(rows, key=lambda r: int(r["depth"])):
+                known.setdefault(str(r["sha256"]), int(r["depth"]))
         if self.folder is not None:
-            for sha in shas:
-                path = posixpath.join(self.folder, sha)
-                if sha not in known and self.fs.probe(path).kind == "file":
+            for sha, data in contents.items():
+                large = len(data) >= FILE_BLOB_MIN and sha not in known
+                if large and self.fs.probe(posixpath.join(self.folder, sha)).kind == "file":
                     known[sha] = 0
         return known
 
