@@ -157,7 +157,7 @@ class PostgresBackend:
         from psycopg_pool import PoolTimeout
 
         try:
-            with self._pool().connection() as conn:
+            with self._pool().connection(timeout=self.timeout) as conn:
                 self._ensure_migrated(conn)
                 try:
                     with ExitStack() as stack:
