@@ -89,6 +89,9 @@ def machine_name(state_base: Path, environ: Mapping[str, str] | None = None) -> 
         os.link(temp, marker)
     except FileExistsError:
         pass
+    except OSError:
+        if not marker.exists():  # no hard links on this file system: rename instead
+            os.replace(temp, marker)
     finally:
         temp.unlink(missing_ok=True)
     return marker.read_text(encoding="utf-8").strip()
