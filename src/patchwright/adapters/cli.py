@@ -27,6 +27,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "call": ("patchwright.adapters.cli_tools", "call one tool with JSON arguments"),
     "tools": ("patchwright.adapters.cli_tools", "print the tool schemas"),
     "log": ("patchwright.adapters.cli_history", "list recent batches of changes"),
+    "history": ("patchwright.adapters.cli_history", "manage the history store (migrate)"),
     "mcp": (
         "patchwright.adapters.cli_mcp",
         "serve the tools over MCP (stdio, or HTTP with --http)",

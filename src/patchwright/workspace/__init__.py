@@ -9,7 +9,8 @@ Modules, each with one job:
   state folder;
 * ``journal`` / ``recovery``: crash-safe all-or-nothing commits and their rollback;
 * ``commit``: the read-check-write sequence of one commit inside the locks;
-* ``history`` / ``undo``: the SQLite history store and the inverse of a batch;
+* ``history`` / ``undo``: the history store (SQLite per workspace, or a shared
+  PostgreSQL; see docs/history.md) and the inverse of a batch;
 * ``listing``: case-insensitive lookup (spec 001 ``docPath``) and file listing;
 * ``state``: where the per-user state folder is;
 * ``workspace``: the :class:`Workspace` facade the tools layer uses.

@@ -10,10 +10,14 @@ The per-user state folder is the first of:
 Each workspace root gets its own folder below it, ``workspaces/<name>-<hash>/`` (the hash
 is of the real root path), holding::
 
-    history.sqlite3   the history store
+    history.sqlite3   the history store (unless a shared one is configured)
+    blobs/            large history contents (see history/contents.py)
+    history-forget/   batches to delete from an unreachable shared history
     journal/          unfinished commits (see journal.py)
     locks/            lock files (never in the user's tree)
     root.txt          the root path, for people browsing the folder
+
+and the state folder itself holds ``machine``, this machine's name in the history.
 """
 
 from __future__ import annotations

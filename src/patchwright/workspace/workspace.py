@@ -18,7 +18,7 @@ from patchwright.workspace.commit import BatchInfo, CommitContext, run_commit
 from patchwright.workspace.fs import FileSystem, OsFileSystem
 from patchwright.workspace.gate import Mode, ModeGate
 from patchwright.workspace.globs import DEFAULT_DENY
-from patchwright.workspace.history import History
+from patchwright.workspace.history import History, open_history
 from patchwright.workspace.journal import Journal
 from patchwright.workspace.listing import find_case_insensitive, list_files
 from patchwright.workspace.locks import PathLocks
@@ -78,10 +78,10 @@ class Workspace:
         self._state = paths
         locks = PathLocks(paths.locks, lock_timeout)
         journal = Journal(paths.journal, real_root, self._fs)
-        store = History(paths.database, fs=self._fs) if history else None
+        store = open_history(paths.folder, real_root, self._fs) if history else None
         # a commit recorded by a process that keeps history is forgotten on rollback
         # even by one that does not
-        known = store or (History(paths.database, fs=self._fs) if paths.database.exists() else None)
+        known = store or open_history(paths.folder, real_root, self._fs, create=False)
         recovery = Recovery(journal, locks, known)
         self._ctx = CommitContext(self._sandbox, self._fs, locks, journal, recovery, store)
         self.recovered: list[str] = recovery.recover_all()

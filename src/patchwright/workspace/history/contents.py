@@ -1,0 +1,247 @@
+"""Before and after contents, stored once each by SHA256 (content-addressed).
+
+A content is kept in one of three forms, and a content already kept in any of them is
+never stored again:
+
+* **whole, in the table** ``blobs(sha256, data)``: small contents, and with PostgreSQL
+  every content that has no form below (every machine can read it there);
+* **whole, as a file** ``blobs/<sha256>`` beside a SQLite database, for contents of
+  :data:`FILE_BLOB_MIN` bytes and more: writing megabytes into SQLite costs them twice
+  (the WAL, then the checkpoint). A before-content is hard-linked from the commit
+  journal's before-image (the old file itself, see journal.py) when that has no other
+  name left, so keeping it costs no copy; otherwise it is copied. Files are fsynced
+  before the batch's rows commit, so a row never names a missing content;
+* **as a change to the content it replaced**, ``deltas(sha256, base, depth, prefix,
+  suffix, middle)``: the after-content of a file whose before-content is kept is the
+  base's first ``prefix`` bytes, then ``middle``, then its last ``suffix`` bytes. An
+  edit of one region of a large file so stores only that region, in the batch's own
+  transaction (no file, no fsync of its own), instead of a fresh copy of the whole
+  file. A delta is used when its middle is at most half the content and its chain of
+  bases is shorter than :data:`MAX_DEPTH`; otherwise the content is stored whole, which
+  bounds what a read has to put together.
+
+Whatever its form, a content read back is checked against its SHA256: a damaged one is
+reported, never returned.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+import secrets
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from patchwright.workspace.fs import FileSystem
+from patchwright.workspace.history.backend import Backend, Tx, history_error
+from patchwright.workspace.records import FileCommitRecord, sha256_hex
+
+#: Contents at least this large are stored as files (SQLite) or as deltas when they can.
+FILE_BLOB_MIN = 64 * 1024
+#: The longest chain of deltas a content may sit at the end of.
+MAX_DEPTH = 16
+_SHA256 = re.compile(r"[0-9a-f]{64}")
+_BLOCK = 1 << 16
+_CHUNK = 300  # hashes per query, well under both databases' parameter limits
+
+
+def common_ends(a: bytes, b: bytes) -> tuple[int, int]:
+    """The lengths of the common prefix and of the common suffix of ``a`` and ``b``,
+    which never overlap (their sum is at most the shorter length)."""
+    prefix = _match_length(a, b, min(len(a), len(b)), from_end=False)
+    suffix = _match_length(a, b, min(len(a), len(b)) - prefix, from_end=True)
+    return prefix, suffix
+
+
+def _match_length(a: bytes, b: bytes, limit: int, *, from_end: bool) -> int:
+    """How many bytes from the start (or end) match, at most ``limit``: blocks compared
+    whole in C, halved around the first difference."""
+
+    def same(lo: int, hi: int) -> bool:
+        if from_end:
+            return a[len(a) - hi : len(a) - lo] == b[len(b) - hi : len(b) - lo]
+        return a[lo:hi] == b[lo:hi]
+
+    done, block = 0, _BLOCK
+    while done < limit:
+        step = min(block, limit - done)
+        if same(done, done + step):
+            done += step
+        elif step == 1:
+            break
+        else:
+            block = step // 2
+    return done
+
+
+class ContentStore:
+    """The contents of one history (see module docstring)."""
+
+    def __init__(self, backend: Backend, fs: FileSystem) -> None:
+        self.backend = backend
+        self.fs = fs
+        self.folder = backend.blob_folder
+
+    # writing ---------------------------------------------------------------------------------
+    def store(
+        self,
+        tx: Tx,
+        contents: Mapping[str, bytes],
+        files: Sequence[FileCommitRecord],
+        images: Mapping[str, str],
+    ) -> None:
+        """Keep the contents not kept yet, inside the batch's transaction (content files
+        are written and fsynced before its rows commit).
+
+        Raises:
+            OSError: a content file could not be written.
+        """
+        if not contents:
+            return
+        depth = self._known(tx, contents)
+        bases = {
+            f.after_sha256: f.before_sha256
+            for f in files
+            if f.after_sha256 is not None and f.before_sha256 in contents
+        }
+        whole: dict[str, bytes] = {}
+        deltas: list[tuple[str, str, int, int, int, bytes]] = []
+        # befores first: a before-content stored now is the base of its file's after
+        for sha in sorted(contents, key=lambda s: s in bases):
+            data, base = contents[sha], bases.get(sha)
+            if sha in depth:
+                continue
+            delta = None
+            if len(data) >= FILE_BLOB_MIN and base is not None and base in depth:
+                delta = _delta(sha, data, base, contents[base], depth[base])
+            if delta is not None:
+                deltas.append(delta)
+            else:
+                whole[sha] = data
+            depth[sha] = delta[2] if delta is not None else 0
+        if self.folder is not None:
+            self._store_files({s: d for s, d in whole.items() if len(d) >= FILE_BLOB_MIN}, images)
+            whole = {s: d for s, d in whole.items() if len(d) < FILE_BLOB_MIN}
+        tx.run_many(
+            "INSERT INTO blobs (sha256, data) VALUES (?, ?) ON CONFLICT DO NOTHING",
+            list(whole.items()),
+        )
+        tx.run_many(
+            "INSERT INTO deltas (sha256, base, depth, prefix, suffix, middle) "
+            "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+            deltas,
+        )
+
+    def _known(self, tx: Tx, contents: Mapping[str, bytes]) -> dict[str, int]:
+        """The depth of each content already kept (0: whole), a query per few hundred."""
+        shas = list(contents)
+        known: dict[str, int] = {}
+        for start in range(0, len(shas), _CHUNK):
+            chunk = shas[start : start + _CHUNK]
+            marks = ",".join("?" * len(chunk))
+            rows = tx.rows(
+                f"SELECT sha256, 0 AS depth FROM blobs WHERE sha256 IN ({marks}) UNION ALL "
+                f"SELECT sha256, depth FROM deltas WHERE sha256 IN ({marks})",
+                [*chunk, *chunk],
+            )
+            for r in sorted(rows, key=lambda r: int(r["depth"])):
+                known.setdefault(str(r["sha256"]), int(r["depth"]))
+        if self.folder is not None:
+            for sha, data in contents.items():
+                large = len(data) >= FILE_BLOB_MIN and sha not in known
+                if large and self.fs.probe(posixpath.join(self.folder, sha)).kind == "file":
+                    known[sha] = 0
+        return known
+
+    def _store_files(self, large: Mapping[str, bytes], images: Mapping[str, str]) -> None:
+        """Make every content of ``large`` durable as ``<folder>/<sha256>``."""
+        if not large or self.folder is None:
+            return
+        fs = self.fs
+        fs.mkdir(self.folder)
+        added = False
+        for sha, data in large.items():
+            final = posixpath.join(self.folder, sha)
+            if fs.probe(final).kind == "file":
+                continue  # stored meanwhile by another commit
+            image = images.get(sha)
+            # a before-image with another name left (a hard link elsewhere in the tree)
+            # could still be written through that name, so it is copied instead
+            if image is not None and fs.probe(image).nlink == 1:
+                try:
+                    if fs.link(image, final).kind == "file":
+                        added = True
+                        continue
+                except FileExistsError:
+                    continue  # stored meanwhile by another commit
+            temp = posixpath.join(self.folder, f".{sha}.{secrets.token_hex(4)}.tmp")
+            fs.write_new(temp, data, None)
+            fs.replace(temp, final)
+            added = True
+        if added:
+            fs.fsync_dir(self.folder)
+
+    # reading ---------------------------------------------------------------------------------
+    def read(self, sha256: str) -> bytes:
+        """A content by its SHA256, put together and checked.
+
+        Raises:
+            PatchwrightError: ``history`` when it is missing or damaged.
+        """
+        chain: list[dict[str, Any]] = []
+        with self.backend.transaction(write=False) as tx:
+            current = sha256
+            while True:
+                whole = self._whole(tx, current)
+                if whole is not None:
+                    break
+                rows = tx.rows(
+                    "SELECT base, prefix, suffix, middle FROM deltas WHERE sha256=?", (current,)
+                )
+                if not rows or len(chain) > MAX_DEPTH:
+                    raise history_error(
+                        f"The history store has no content with sha256 {current}.",
+                        "That batch can no longer be undone or shown from history.",
+                        sha256=current,
+                    )
+                chain.append(rows[0])
+                current = str(rows[0]["base"])
+        data = whole
+        for step in reversed(chain):
+            end = len(data) - int(step["suffix"])
+            data = data[: int(step["prefix"])] + bytes(step["middle"]) + data[end:]
+        if chain and sha256_hex(data) != sha256:
+            raise _damaged(sha256)
+        return data
+
+    def _whole(self, tx: Tx, sha256: str) -> bytes | None:
+        if self.folder is not None and _SHA256.fullmatch(sha256):
+            found = self.fs.read_file(posixpath.join(self.folder, sha256), 1 << 40)
+            if found.data is not None:
+                if sha256_hex(found.data) != sha256:
+                    raise _damaged(sha256)
+                return found.data
+        rows = tx.rows("SELECT data FROM blobs WHERE sha256=?", (sha256,))
+        return bytes(rows[0]["data"]) if rows else None
+
+
+def _delta(
+    sha: str, data: bytes, base_sha: str, base: bytes, base_depth: int
+) -> tuple[str, str, int, int, int, bytes] | None:
+    """``data`` as a change to ``base``, or ``None`` when storing it whole is better."""
+    if base_depth + 1 > MAX_DEPTH:
+        return None
+    prefix, suffix = common_ends(base, data)
+    middle = data[prefix : len(data) - suffix]
+    if len(middle) > len(data) // 2:
+        return None
+    return sha, base_sha, base_depth + 1, prefix, suffix, middle
+
+
+def _damaged(sha256: str) -> Exception:
+    return history_error(
+        f"The history's copy of the content with sha256 {sha256} is damaged "
+        "(its bytes no longer have that hash).",
+        "That batch can no longer be undone or shown from history.",
+        sha256=sha256,
+    )

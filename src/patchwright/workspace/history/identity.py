@@ -1,0 +1,107 @@
+"""Which store, which machine, which session: read from the environment and state folder.
+
+* ``PATCHWRIGHT_HISTORY_URL``: a ``postgresql://`` URL selects the shared PostgreSQL
+  history; unset (or empty), each workspace keeps its SQLite history.
+* ``PATCHWRIGHT_HISTORY_TIMEOUT``: seconds to wait for the shared history (default 10).
+* ``PATCHWRIGHT_MACHINE``: this machine's name in the history. Unset, the name is the
+  host name and a random suffix drawn once and kept in the state folder
+  (``<state>/machine``): the state folder is what holds a workspace's journal and locks,
+  so two state folders are two machines even on one host, and undo is offered only
+  where the workspace's state is.
+* ``PATCHWRIGHT_SESSION``: the session recorded with each batch; unset, each process is
+  one session (``s-`` and eight hex digits), as one MCP server process is.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import secrets
+from collections.abc import Mapping
+from pathlib import Path
+
+from patchwright.model.errors import ErrorCode, PatchwrightError
+
+URL_VARIABLE = "PATCHWRIGHT_HISTORY_URL"
+# this process's session, drawn again in a forked child (a session of its own)
+_SESSION = {"pid": os.getpid(), "name": f"s-{secrets.token_hex(4)}"}
+
+
+def history_url(environ: Mapping[str, str] | None = None) -> str | None:
+    """The shared history's URL, ``None`` for the SQLite history.
+
+    Raises:
+        PatchwrightError: ``invalid_request`` naming the variable when it is set to
+            something other than a PostgreSQL URL.
+    """
+    env = os.environ if environ is None else environ
+    url = env.get(URL_VARIABLE, "").strip()
+    if not url:
+        return None
+    if not re.match(r"postgres(ql)?://", url):
+        raise PatchwrightError(
+            ErrorCode.INVALID_REQUEST,
+            f"{URL_VARIABLE} must be a PostgreSQL URL (postgresql://user@host/database), "
+            f"got {url.split('://')[0] + '://...' if '://' in url else url!r}.",
+            f"Set {URL_VARIABLE}=postgresql://..., or unset it to keep the history in SQLite.",
+            field=URL_VARIABLE,
+        )
+    return url
+
+
+def history_timeout(environ: Mapping[str, str] | None = None) -> float:
+    """Seconds to wait for the shared history (``PATCHWRIGHT_HISTORY_TIMEOUT``, default 10)."""
+    env = os.environ if environ is None else environ
+    raw = env.get("PATCHWRIGHT_HISTORY_TIMEOUT", "").strip()
+    try:
+        value = float(raw) if raw else 10.0
+    except ValueError:
+        value = -1.0
+    if value <= 0:
+        raise PatchwrightError(
+            ErrorCode.INVALID_REQUEST,
+            f"PATCHWRIGHT_HISTORY_TIMEOUT must be a positive number of seconds, got {raw!r}.",
+            "Set it to a number such as 10, or unset it.",
+            field="PATCHWRIGHT_HISTORY_TIMEOUT",
+        )
+    return value
+
+
+def machine_name(state_base: Path, environ: Mapping[str, str] | None = None) -> str:
+    """This machine's name (see module docstring); created in ``state_base`` on first use."""
+    env = os.environ if environ is None else environ
+    if env.get("PATCHWRIGHT_MACHINE", "").strip():
+        return env["PATCHWRIGHT_MACHINE"].strip()
+    marker = state_base / "machine"
+    try:
+        return marker.read_text(encoding="utf-8").strip()
+    except FileNotFoundError:
+        pass
+    import socket  # lazy: needed once per state folder, and start-up time counts
+
+    host = re.sub(r"[^A-Za-z0-9._-]+", "-", socket.gethostname())[:40] or "host"
+    name = f"{host}-{secrets.token_hex(4)}"
+    temp = state_base / f".machine.{secrets.token_hex(4)}.tmp"
+    try:
+        state_base.mkdir(parents=True, exist_ok=True)
+        temp.write_text(name + "\n", encoding="utf-8")
+        # the first writer's name wins: link fails when another process got there first
+        os.link(temp, marker)
+    except FileExistsError:
+        pass
+    except OSError:
+        if not marker.exists():  # no hard links on this file system: rename instead
+            os.replace(temp, marker)
+    finally:
+        temp.unlink(missing_ok=True)
+    return marker.read_text(encoding="utf-8").strip()
+
+
+def session_name(environ: Mapping[str, str] | None = None) -> str:
+    """This process's session (see module docstring)."""
+    env = os.environ if environ is None else environ
+    if env.get("PATCHWRIGHT_SESSION", "").strip():
+        return env["PATCHWRIGHT_SESSION"].strip()
+    if _SESSION["pid"] != os.getpid():
+        _SESSION.update(pid=os.getpid(), name=f"s-{secrets.token_hex(4)}")
+    return str(_SESSION["name"])

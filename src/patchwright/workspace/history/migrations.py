@@ -1,0 +1,130 @@
+"""Versioned schema migrations of the history store, one list for both databases.
+
+Each :class:`Migration` has a version, a name and its statements in each dialect; a
+store records the versions it has in ``schema_migrations(version, name, applied_at)``.
+:func:`pending` says which migrations a store still lacks; the backends apply them in
+order, in one transaction each, holding a lock that serialises migrators (SQLite's
+write lock, a PostgreSQL advisory lock), so two processes opening a new store at once
+apply each migration once.
+
+Version 1 is the schema SQLite stores had before migrations existed, written with
+``IF NOT EXISTS``: on such a store it changes nothing and is only recorded, which is
+how old stores are carried over. Version 2 records where each batch comes from
+(machine, workspace root, session); on an old SQLite store (one database per
+workspace) its batches are given the machine and workspace of the workspace opening
+it (``backfill``). Version 3 adds the table of contents kept as deltas (contents.py).
+
+To add a table (for instance pending proposals), append a migration with the next
+version; never edit one that has shipped.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+#: How the table of applied versions is created (same text in both dialects).
+VERSIONS_TABLE = (
+    "CREATE TABLE IF NOT EXISTS schema_migrations ("
+    "version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)"
+)
+
+
+@dataclass(frozen=True)
+class Migration:
+    """One schema change.
+
+    Attributes:
+        version: its number (1, 2, ...), applied in increasing order.
+        name: what it does, recorded beside the version.
+        sqlite / postgres: its statements in each dialect.
+        backfill: after the statements, give batches without a machine the machine and
+            workspace of the store's opener (SQLite only: one database per workspace).
+    """
+
+    version: int
+    name: str
+    sqlite: tuple[str, ...]
+    postgres: tuple[str, ...]
+    backfill: bool = False
+
+
+_SQLITE_V1 = (
+    """CREATE TABLE IF NOT EXISTS batches (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE, created_at TEXT NOT NULL,
+    tool TEXT NOT NULL, label TEXT NOT NULL, key TEXT, meta TEXT NOT NULL, reverts TEXT UNIQUE)""",
+    """CREATE TABLE IF NOT EXISTS files (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE,
+    batch_id TEXT NOT NULL REFERENCES batches(id) ON DELETE CASCADE, position INTEGER NOT NULL,
+    path TEXT NOT NULL, move_from TEXT, action TEXT NOT NULL, key TEXT, label TEXT NOT NULL,
+    before_sha256 TEXT, after_sha256 TEXT, before_mode INTEGER, after_mode INTEGER,
+    diff TEXT NOT NULL, meta TEXT NOT NULL)""",
+    """CREATE TABLE IF NOT EXISTS changes (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE,
+    file_id TEXT NOT NULL REFERENCES files(id) ON DELETE CASCADE, batch_id TEXT NOT NULL,
+    position INTEGER NOT NULL, key TEXT, description TEXT NOT NULL, op TEXT NOT NULL,
+    old_start INTEGER, old_end INTEGER, new_start INTEGER, new_end INTEGER, meta TEXT NOT NULL)""",
+    "CREATE TABLE IF NOT EXISTS blobs (sha256 TEXT PRIMARY KEY, data BLOB NOT NULL)",
+    "CREATE INDEX IF NOT EXISTS files_batch ON files(batch_id)",
+    "CREATE INDEX IF NOT EXISTS changes_file ON changes(file_id)",
+)
+
+# Constraint names are spelled out: a unique violation is reported by them (see
+# backend.unique_column).
+_POSTGRES_V1 = (
+    """CREATE TABLE batches (
+    seq BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    id TEXT NOT NULL CONSTRAINT batches_id_key UNIQUE, created_at TEXT NOT NULL,
+    tool TEXT NOT NULL, label TEXT NOT NULL, key TEXT, meta TEXT NOT NULL,
+    reverts TEXT CONSTRAINT batches_reverts_key UNIQUE)""",
+    """CREATE TABLE files (
+    seq BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    id TEXT NOT NULL CONSTRAINT files_id_key UNIQUE,
+    batch_id TEXT NOT NULL REFERENCES batches(id) ON DELETE CASCADE, position INTEGER NOT NULL,
+    path TEXT NOT NULL, move_from TEXT, action TEXT NOT NULL, key TEXT, label TEXT NOT NULL,
+    before_sha256 TEXT, after_sha256 TEXT, before_mode INTEGER, after_mode INTEGER,
+    diff TEXT NOT NULL, meta TEXT NOT NULL)""",
+    """CREATE TABLE changes (
+    seq BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    id TEXT NOT NULL CONSTRAINT changes_id_key UNIQUE,
+    file_id TEXT NOT NULL REFERENCES files(id) ON DELETE CASCADE, batch_id TEXT NOT NULL,
+    position INTEGER NOT NULL, key TEXT, description TEXT NOT NULL, op TEXT NOT NULL,
+    old_start INTEGER, old_end INTEGER, new_start INTEGER, new_end INTEGER, meta TEXT NOT NULL)""",
+    "CREATE TABLE blobs (sha256 TEXT PRIMARY KEY, data BYTEA NOT NULL)",
+    "CREATE INDEX files_batch ON files(batch_id)",
+    "CREATE INDEX changes_file ON changes(file_id)",
+)
+
+_PLACE_COLUMNS = tuple(
+    f"ALTER TABLE batches ADD COLUMN {name} TEXT" for name in ("machine", "workspace", "session")
+)
+_PLACE_INDEX = "CREATE INDEX batches_place ON batches(workspace, machine, seq)"
+
+_DELTAS = (
+    "CREATE TABLE deltas (sha256 TEXT PRIMARY KEY, base TEXT NOT NULL, depth INTEGER NOT NULL, "
+    "prefix {integer} NOT NULL, suffix {integer} NOT NULL, middle {blob} NOT NULL)"
+)
+
+MIGRATIONS: tuple[Migration, ...] = (
+    Migration(1, "batches, files, changes and contents", _SQLITE_V1, _POSTGRES_V1),
+    Migration(
+        2,
+        "machine, workspace and session of every batch",
+        (*_PLACE_COLUMNS, _PLACE_INDEX),
+        (*_PLACE_COLUMNS, _PLACE_INDEX),
+        backfill=True,
+    ),
+    Migration(
+        3,
+        "contents kept as changes to the content they replaced",
+        (_DELTAS.format(integer="INTEGER", blob="BLOB"),),
+        (_DELTAS.format(integer="BIGINT", blob="BYTEA"),),
+    ),
+)
+
+#: The schema version this patchwright writes and reads.
+LATEST = MIGRATIONS[-1].version
+
+
+def pending(applied: set[int]) -> list[Migration]:
+    """The migrations not in ``applied``, in the order they are applied."""
+    return [m for m in MIGRATIONS if m.version not in applied]

@@ -1,0 +1,177 @@
+"""The embedded history: one SQLite database per workspace, in its state folder.
+
+One connection per store (so per workspace), opened on first use and kept: opening a
+connection, setting it up and reading the schema cost more than the history write
+itself. Calls from several threads take turns on it (a lock). SQLite connections must
+never cross a ``fork`` (the child would share the parent's file locks' bookkeeping and
+could corrupt the database), so every open connection is closed just before the process
+forks, waiting for a transaction in progress; parent and child each open their own on
+next use. The database runs in WAL mode, so readers in other processes never wait
+for a writer, with ``synchronous=FULL``: each commit fsyncs the WAL once. That one
+fsync is what durability needs: the batch's row must be on disk before the commit
+journal's commit point (journal.py), or a power cut could keep a change in the tree
+that its history has lost; ``NORMAL`` would drop it.
+
+Migrations run on the first connection, inside ``BEGIN IMMEDIATE`` (SQLite's write
+lock), so two processes opening a new store apply each one once.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import threading
+import weakref
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager, suppress
+from pathlib import Path
+from typing import Any
+
+from patchwright.workspace.history.backend import Row, Scope, Tx, history_error, unique_column
+from patchwright.workspace.history.migrations import VERSIONS_TABLE, pending
+from patchwright.workspace.records import utc_now
+
+
+class _SQLiteTx:
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self.db = db
+
+    def rows(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        return [dict(row) for row in self.db.execute(sql, params).fetchall()]
+
+    def run(self, sql: str, params: Sequence[Any] = ()) -> None:
+        self.db.execute(sql, params)
+
+    def run_many(self, sql: str, params: Sequence[Sequence[Any]]) -> None:
+        self.db.executemany(sql, params)
+
+
+class SQLiteBackend:
+    """The history database of one workspace (see module docstring).
+
+    Args:
+        database: the SQLite file (created with its folder on first use).
+        scope: the workspace opening it (old batches without a place get this one).
+        timeout: how long to wait for another writer, in seconds.
+    """
+
+    shared = False
+
+    def __init__(self, database: Path, scope: Scope, *, timeout: float = 30.0) -> None:
+        self.database = database
+        self.scope = scope
+        self.timeout = timeout
+        self.blob_folder: str | None = str(database.parent / "blobs")
+        self._lock = threading.RLock()
+        self._db: sqlite3.Connection | None = None
+        self._pid = 0
+        self._applied: list[int] = []
+
+    def describe(self) -> str:
+        """The database file."""
+        return str(self.database)
+
+    def _connection(self) -> sqlite3.Connection:
+        if self._db is not None and self._pid == os.getpid():
+            return self._db
+        self.database.parent.mkdir(parents=True, exist_ok=True)
+        db = sqlite3.connect(
+            self.database, timeout=self.timeout, isolation_level=None, check_same_thread=False
+        )
+        # closed with this object, never left to the garbage collector's warning
+        weakref.finalize(self, db.close)
+        _OPEN.add(self)
+        db.row_factory = sqlite3.Row
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=FULL")
+        db.execute("PRAGMA foreign_keys=ON")
+        self._db, self._pid = db, os.getpid()
+        self._applied = self._migrate(db)
+        return db
+
+    def _migrate(self, db: sqlite3.Connection) -> list[int]:
+        if not pending(_versions(db)):
+            return []  # the usual case, decided without taking the write lock
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            db.execute(VERSIONS_TABLE)
+            todo = pending(_versions(db))
+            for migration in todo:
+                for statement in migration.sqlite:
+                    db.execute(statement)
+                if migration.backfill:
+                    db.execute(
+                        "UPDATE batches SET machine=?, workspace=? WHERE machine IS NULL",
+                        (self.scope.machine, self.scope.workspace),
+                    )
+                db.execute(
+                    "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
+                    (migration.version, migration.name, utc_now()),
+                )
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        db.execute("COMMIT")
+        return [m.version for m in todo]
+
+    @contextmanager
+    def transaction(self, *, write: bool) -> Iterator[Tx]:
+        """A transaction on the store's one connection (``BEGIN IMMEDIATE`` to write)."""
+        with self._lock:
+            try:
+                db = self._connection()
+                db.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+                try:
+                    yield _SQLiteTx(db)
+                except BaseException:
+                    with suppress(sqlite3.Error):
+                        db.execute("ROLLBACK")
+                    raise
+                db.execute("COMMIT")
+            except sqlite3.IntegrityError as exc:
+                raise history_error(
+                    f"The history store {self.database} refused a record: {exc}.",
+                    unique=unique_column(str(exc)),
+                ) from exc
+            except sqlite3.Error as exc:
+                raise history_error(f"The history store {self.database} failed: {exc}.") from exc
+
+    def migrate(self) -> list[int]:
+        """Apply missing migrations (done on first use); the versions applied by this store."""
+        with self._lock:
+            try:
+                self._connection()
+            except sqlite3.Error as exc:
+                raise history_error(f"The history store {self.database} failed: {exc}.") from exc
+            return list(self._applied)
+
+    def versions(self) -> list[int]:
+        """The schema versions recorded in the database."""
+        with self.transaction(write=False) as tx:
+            return [int(r["version"]) for r in tx.rows("SELECT version FROM schema_migrations")]
+
+    def close(self) -> None:
+        """Close this process's connection (the next use opens a new one)."""
+        with self._lock:
+            if self._db is not None and self._pid == os.getpid():
+                self._db.close()
+            self._db = None
+
+
+def _versions(db: sqlite3.Connection) -> set[int]:
+    try:
+        return {int(row[0]) for row in db.execute("SELECT version FROM schema_migrations")}
+    except sqlite3.OperationalError:  # no such table: a new or pre-migrations store
+        return set()
+
+
+_OPEN: weakref.WeakSet[SQLiteBackend] = weakref.WeakSet()
+
+
+def _close_before_fork() -> None:
+    for backend in list(_OPEN):
+        backend.close()
+
+
+if hasattr(os, "register_at_fork"):  # POSIX
+    os.register_at_fork(before=_close_before_fork)

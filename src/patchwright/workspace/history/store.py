@@ -1,0 +1,402 @@
+"""The :class:`History`: batches, file patches, changes and contents, on any backend.
+
+Tables (see migrations.py)::
+
+    batches(seq, id, created_at, tool, label, key, meta, reverts UNIQUE,
+            machine, workspace, session)
+    files(seq, id, batch_id, position, path, move_from, action, key, label,
+          before_sha256, after_sha256, before_mode, after_mode, diff, meta)
+    changes(seq, id, file_id, batch_id, position, key, description, op,
+            old_start, old_end, new_start, new_end, meta)
+    blobs(sha256, data)      before and after contents, stored once per content
+
+IDs are short and readable (``b-``/``f-``/``c-`` and eight hex digits); they are drawn at
+random and checked against the store before use (one query for all of a commit's IDs).
+``reverts`` is unique, so a batch can be undone once even when two processes try at the
+same instant. :meth:`History.get` answers spec 001's ``get_patch_change``: a batch, a
+file patch or a change by ID, as a JSON-ready dict, from any workspace and machine of
+the store. Listing and "the latest batch to undo" are of this workspace on this machine
+unless asked for all; undo itself is refused for a batch recorded elsewhere
+(:meth:`History.check_local`). One :class:`History` is safe to share between threads.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+from patchwright.model.errors import PatchwrightError
+from patchwright.workspace.fs import FileSystem, OsFileSystem
+from patchwright.workspace.history.backend import Backend, Row, Scope, Tx, history_error
+from patchwright.workspace.history.contents import ContentStore
+from patchwright.workspace.history.deferred import DeferredDeletions
+from patchwright.workspace.records import (
+    ChangeCommitRecord,
+    CommitRecord,
+    FileCommitRecord,
+    draw_ids,
+)
+
+# IDs checked against the store per query (well under SQLite's bound-parameter limit)
+_ID_CHUNK = 300
+_ID_TABLES = {"b": "batches", "f": "files", "c": "changes"}
+_BATCH_COLUMNS = "id, created_at, tool, label, key, meta, reverts, machine, workspace, session"
+_FILE_COLUMNS = (
+    "id, batch_id, path, move_from, action, key, label, before_sha256, after_sha256, "
+    "before_mode, after_mode, diff, meta"
+)
+_CHANGE_COLUMNS = (
+    "id, batch_id, file_id, key, description, op, old_start, old_end, new_start, new_end, meta"
+)
+
+
+def _marks(count: int) -> str:
+    return ",".join("?" * count)
+
+
+class History:
+    """The history of one workspace, in a store that may hold others' too.
+
+    Args:
+        backend: the database (SQLite of this workspace, or a shared PostgreSQL).
+        scope: this workspace's machine, root and session, recorded with each batch.
+        fs: the file system that content files are written through.
+        deferred: where to remember batches a rollback could not delete from an
+            unreachable shared store (deferred.py); ``None`` raises instead.
+    """
+
+    def __init__(
+        self,
+        backend: Backend,
+        scope: Scope,
+        fs: FileSystem | None = None,
+        *,
+        deferred: str | None = None,
+    ) -> None:
+        self.backend = backend
+        self.scope = scope
+        self.fs: FileSystem = fs if fs is not None else OsFileSystem()
+        self.contents = ContentStore(backend, self.fs)
+        self.deferred = DeferredDeletions(deferred, self.fs) if deferred is not None else None
+
+    @property
+    def shared(self) -> bool:
+        """Whether the store holds the history of other workspaces and machines too."""
+        return self.backend.shared
+
+    def describe(self) -> str:
+        """The store for people: a database path or a URL without its password."""
+        return self.backend.describe()
+
+    def migrate(self) -> list[int]:
+        """Apply missing schema migrations (done on first use anyway); versions applied."""
+        return self.backend.migrate()
+
+    def versions(self) -> list[int]:
+        """The schema versions the store has."""
+        return self.backend.versions()
+
+    def close(self) -> None:
+        """Release this process's connection(s); the next call opens them again."""
+        self.backend.close()
+
+    @contextmanager
+    def _transaction(self, *, write: bool) -> Iterator[Tx]:
+        """A transaction of the backend, once the deletions left waiting are done."""
+        waiting = self.deferred.pending() if self.deferred is not None else []
+        if waiting and self.deferred is not None:
+            with self.backend.transaction(write=True) as tx:
+                for batch_id in waiting:
+                    _delete(tx, batch_id)
+            self.deferred.done(waiting)
+        with self.backend.transaction(write=write) as tx:
+            yield tx
+
+    # writing ---------------------------------------------------------------------------------
+    def fresh_ids(self, counts: Mapping[str, int]) -> dict[str, list[str]]:
+        """New IDs per prefix (``b``, ``f``, ``c``), unused in the store and distinct."""
+        ids = draw_ids(counts)
+        with self._transaction(write=False) as tx:
+            taken = _existing(tx, ids)
+            while taken:  # one in four billion per ID: draw again the few taken
+                avoid = {i for drawn in ids.values() for i in drawn}
+                again = {}
+                for prefix, drawn in ids.items():
+                    ids[prefix] = [i for i in drawn if i not in taken]
+                    more = draw_ids({prefix: len(drawn) - len(ids[prefix])}, avoid.__contains__)
+                    again[prefix] = more[prefix]
+                    ids[prefix] += again[prefix]
+                taken = _existing(tx, again)
+        return ids
+
+    def insert(
+        self,
+        record: CommitRecord,
+        contents: Mapping[str, bytes],
+        images: Mapping[str, str] | None = None,
+    ) -> None:
+        """Record a commit with the contents (by SHA256) its files had before and after.
+
+        ``images`` maps a SHA256 to a file that holds that content and that nothing
+        else writes to (a journal before-image); a large content may be stored as a
+        hard link to it instead of a copy.
+
+        Raises:
+            PatchwrightError: ``history`` when the store refuses it (for instance the
+                batch it reverts was undone by someone else meanwhile) or cannot be
+                reached.
+            OSError: a content file could not be written (the commit rolls back and
+                reports it like any other failed write).
+        """
+        try:
+            with self._transaction(write=True) as tx:
+                self._insert(tx, record)
+                self.contents.store(tx, contents, record.files, images or {})
+        except Exception as exc:
+            details = getattr(exc, "details", {})
+            if record.reverts and details.get("unique") == "batches.reverts":
+                raise history_error(
+                    f"Batch {record.reverts} was undone by another edit meanwhile.",
+                    "Nothing to do: the batch is already undone.",
+                    batch_id=record.reverts,
+                ) from exc
+            raise
+
+    def _insert(self, tx: Tx, record: CommitRecord) -> None:
+        scope = self.scope
+        tx.run(
+            f"INSERT INTO batches ({_BATCH_COLUMNS}) VALUES ({_marks(10)})",
+            (record.batch_id, record.created_at, record.tool, record.label, record.key,
+             json.dumps(record.meta), record.reverts, scope.machine, scope.workspace,
+             scope.session),
+        )  # fmt: skip
+        tx.run_many(
+            f"INSERT INTO files (position, {_FILE_COLUMNS}) VALUES ({_marks(14)})",
+            [(position, f.file_id, record.batch_id, f.path, f.move_from, f.action, f.key,
+              f.label, f.before_sha256, f.after_sha256, f.before_mode, f.after_mode, f.diff,
+              json.dumps(f.meta))
+             for position, f in enumerate(record.files)],
+        )  # fmt: skip
+        tx.run_many(
+            f"INSERT INTO changes (position, {_CHANGE_COLUMNS}) VALUES ({_marks(12)})",
+            [(i, c.change_id, record.batch_id, f.file_id, c.key, c.description, c.op,
+              c.old_start, c.old_end, c.new_start, c.new_end, json.dumps(c.meta))
+             for f in record.files for i, c in enumerate(f.changes)],
+        )  # fmt: skip
+
+    def delete_batch(self, batch_id: str) -> None:
+        """Forget a batch (its commit was rolled back); unknown IDs are ignored.
+
+        When a shared store cannot be reached, the batch is remembered locally and
+        deleted before this workspace's next use of the store (deferred.py).
+        """
+        try:
+            with self._transaction(write=True) as tx:
+                _delete(tx, batch_id)
+        except PatchwrightError as exc:
+            if self.deferred is None or not exc.details.get("unreachable"):
+                raise
+            self.deferred.add(batch_id)
+
+    # reading ---------------------------------------------------------------------------------
+    def _here(self) -> tuple[str, list[Any]]:
+        """The condition selecting this workspace's batches in a shared store."""
+        if not self.shared:
+            return "1=1", []
+        return "machine=? AND workspace=?", [self.scope.machine, self.scope.workspace]
+
+    def list_batches(
+        self, limit: int = 20, offset: int = 0, *, all_workspaces: bool = False
+    ) -> list[dict[str, Any]]:
+        """The newest batches first, each with its files (no diffs or contents).
+
+        Only this workspace's, unless ``all_workspaces`` (every workspace and machine of
+        a shared store).
+        """
+        where, params = ("1=1", []) if all_workspaces else self._here()
+        with self._transaction(write=False) as tx:
+            rows = tx.rows(
+                f"SELECT {_BATCH_COLUMNS} FROM batches WHERE {where} "
+                "ORDER BY seq DESC LIMIT ? OFFSET ?",
+                [*params, limit, offset],
+            )
+            return _brief_batches(tx, rows)
+
+    def get(self, item_id: str) -> dict[str, Any]:
+        """A batch (``b-``), file patch (``f-``) or change (``c-``) by ID, as a dict.
+
+        Raises:
+            PatchwrightError: ``history`` when no record has that ID.
+        """
+        table = _ID_TABLES.get(item_id[:1]) if item_id[1:2] == "-" else None
+        if table is not None:
+            columns = {"batches": _BATCH_COLUMNS, "files": _FILE_COLUMNS}.get(table)
+            with self._transaction(write=False) as tx:
+                found = tx.rows(
+                    f"SELECT {columns or _CHANGE_COLUMNS} FROM {table} WHERE id=?", (item_id,)
+                )
+                if found and table == "batches":
+                    return _batch_dict(tx, found[0])
+                if found and table == "files":
+                    return _file_dict(tx, found[0])
+                if found:
+                    return _change_dict(tx, found[0])
+        raise history_error(
+            f"No batch, file patch or change has the ID {item_id!r}.",
+            "Use an ID returned by an earlier edit: batch IDs start with 'b-', file patch "
+            "IDs with 'f-', change IDs with 'c-'.",
+            id=item_id,
+        )
+
+    def content(self, sha256: str | None) -> bytes | None:
+        """A stored before/after content by its SHA256 (``None`` in, ``None`` out)."""
+        if sha256 is None:
+            return None
+        return self.contents.read(sha256)
+
+    def load(self, batch_id: str) -> tuple[CommitRecord, str | None]:
+        """A batch as a :class:`CommitRecord`, plus the ID of the batch that undid it."""
+        data = self.get(batch_id)
+        if data["kind"] != "batch":
+            raise history_error(
+                f"{batch_id!r} is a {data['kind']} ID, not a batch ID.", batch_id=batch_id
+            )
+        files = tuple(
+            FileCommitRecord(
+                file_id=f["id"], path=f["path"], action=f["action"],
+                before_sha256=f["before_sha256"], after_sha256=f["after_sha256"],
+                diff=f["diff"], move_from=f["move_from"], before_mode=f["before_mode"],
+                after_mode=f["after_mode"], key=f["key"], label=f["label"],
+                changes=tuple(_change_record(c) for c in f["changes"]), meta=f["meta"],
+            )
+            for f in data["files"]
+        )  # fmt: skip
+        record = CommitRecord(
+            data["id"], files, data["created_at"], data["tool"], data["label"], data["key"],
+            data["meta"], data["reverts"],
+        )  # fmt: skip
+        return record, data["reverted_by"]
+
+    def latest_undoable(self) -> str | None:
+        """This workspace's newest batch that is neither undone nor itself an undo."""
+        where, params = self._here()
+        with self._transaction(write=False) as tx:
+            rows = tx.rows(
+                f"SELECT id FROM batches b WHERE {where} AND reverts IS NULL AND NOT EXISTS "
+                "(SELECT 1 FROM batches u WHERE u.reverts = b.id) ORDER BY seq DESC LIMIT 1",
+                params,
+            )
+        return str(rows[0]["id"]) if rows else None
+
+    def check_local(self, batch: Mapping[str, Any]) -> None:
+        """Refuse to undo ``batch`` (a :meth:`get` dict) unless it is this workspace's.
+
+        Raises:
+            PatchwrightError: ``history`` naming the machine and workspace to undo it on.
+        """
+        machine, workspace = batch.get("machine"), batch.get("workspace")
+        if not self.shared or machine is None:
+            return
+        if machine != self.scope.machine:
+            raise history_error(
+                f"Batch {batch['id']} was recorded on machine {machine!r} in workspace "
+                f"{workspace}; undo works only on the machine that holds the workspace "
+                f"(this is {self.scope.machine!r}).",
+                f"Run `patchwright undo {batch['id']} --root {workspace}` on {machine}.",
+                batch_id=batch["id"], machine=machine, workspace=workspace,
+            )  # fmt: skip
+        if workspace != self.scope.workspace:
+            raise history_error(
+                f"Batch {batch['id']} belongs to workspace {workspace}, not to "
+                f"{self.scope.workspace}.",
+                f"Run `patchwright undo {batch['id']} --root {workspace}`.",
+                batch_id=batch["id"], machine=machine, workspace=workspace,
+            )  # fmt: skip
+
+
+# row shapes ----------------------------------------------------------------------------------
+def _delete(tx: Tx, batch_id: str) -> None:
+    tx.run("DELETE FROM changes WHERE batch_id=?", (batch_id,))
+    tx.run("DELETE FROM files WHERE batch_id=?", (batch_id,))
+    tx.run("DELETE FROM batches WHERE id=?", (batch_id,))
+
+
+def _existing(tx: Tx, ids: Mapping[str, Sequence[str]]) -> set[str]:
+    """The IDs of ``ids`` (by prefix) already used, in one query per few hundred."""
+    parts: list[str] = []
+    params: list[str] = []
+    for prefix, drawn in ids.items():
+        for start in range(0, len(drawn), _ID_CHUNK):
+            chunk = list(drawn[start : start + _ID_CHUNK])
+            parts.append(f"SELECT id FROM {_ID_TABLES[prefix]} WHERE id IN ({_marks(len(chunk))})")
+            params.extend(chunk)
+    if not parts:
+        return set()
+    return {str(r["id"]) for r in tx.rows(" UNION ALL ".join(parts), params)}
+
+
+def _plain(row: Row) -> dict[str, Any]:
+    data = dict(row)
+    if "meta" in data:
+        data["meta"] = json.loads(data["meta"])
+    return data
+
+
+def _brief_batches(tx: Tx, rows: list[Row]) -> list[dict[str, Any]]:
+    """Batches with their files' paths, in three queries however many batches."""
+    if not rows:
+        return []
+    ids = [r["id"] for r in rows]
+    marks = _marks(len(ids))
+    undone = {
+        r["reverts"]: r["id"]
+        for r in tx.rows(f"SELECT id, reverts FROM batches WHERE reverts IN ({marks})", ids)
+    }
+    files: dict[str, list[dict[str, Any]]] = {i: [] for i in ids}
+    for f in tx.rows(
+        f"SELECT id, batch_id, path, action, move_from FROM files WHERE batch_id IN ({marks}) "
+        "ORDER BY batch_id, position",
+        ids,
+    ):
+        files[f["batch_id"]].append(
+            {"id": f["id"], "path": f["path"], "action": f["action"], "move_from": f["move_from"]}
+        )
+    return [
+        {**_plain(r), "kind": "batch", "reverted_by": undone.get(r["id"]), "files": files[r["id"]]}
+        for r in rows
+    ]
+
+
+def _batch_dict(tx: Tx, row: Row) -> dict[str, Any]:
+    undo = tx.rows("SELECT id FROM batches WHERE reverts=?", (row["id"],))
+    files = tx.rows(
+        f"SELECT {_FILE_COLUMNS} FROM files WHERE batch_id=? ORDER BY position", (row["id"],)
+    )
+    return {
+        **_plain(row),
+        "kind": "batch",
+        "reverted_by": undo[0]["id"] if undo else None,
+        "files": [_file_dict(tx, f) for f in files],
+    }
+
+
+def _file_dict(tx: Tx, row: Row) -> dict[str, Any]:
+    changes = tx.rows(
+        f"SELECT {_CHANGE_COLUMNS} FROM changes WHERE file_id=? ORDER BY position", (row["id"],)
+    )
+    listed = [_plain(c) | {"kind": "change"} for c in changes]
+    return {**_plain(row), "kind": "file", "changes": listed}
+
+
+def _change_dict(tx: Tx, row: Row) -> dict[str, Any]:
+    path = tx.rows("SELECT path FROM files WHERE id=?", (row["file_id"],))
+    return {**_plain(row), "kind": "change", "path": path[0]["path"] if path else None}
+
+
+def _change_record(data: dict[str, Any]) -> ChangeCommitRecord:
+    return ChangeCommitRecord(
+        data["id"], data["key"], data["description"], data["op"], data["old_start"],
+        data["old_end"], data["new_start"], data["new_end"], data["meta"],
+    )  # fmt: skip
