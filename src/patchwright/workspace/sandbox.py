@@ -20,19 +20,32 @@ devices: ``not_a_file``) and files over the size limit (``too_large``). A commit
 every path it writes through it, so a folder or FIFO in the way of a write is refused
 the same way, and :meth:`Sandbox.missing_dirs` refuses a parent that is not a folder.
 
-A symlink swapped in between the check and the use is not followed when reading
-(``O_NOFOLLOW``) nor when creating a temp file; a parent folder swapped for a symlink in
-that instant is a race this layer narrows (every check runs again inside the file locks)
-but cannot close without ``openat`` on every component.
+Every file-system call goes through the :class:`~patchwright.workspace.fs.FileSystem`
+seam, which reaches paths from the root's directory descriptor without following a
+symlink on the way: a folder swapped for a symlink between the check above and the use
+is refused (``path_outside_root``, nothing read or written), never followed.
+
+Two variants serve commits (:meth:`Sandbox.variant`):
+
+* ``writing``: :meth:`Sandbox.read` also refuses (``path_denied``) a file the commit may
+  not write: a read-only file (no write permission for this user; for root, no write bit
+  at all, since root's own permission bypass is no reason to rewrite it), and a file with
+  several hard links (replacing it would split the links; writing in place could leave it
+  torn by a crash; the choice is to refuse, and say how to split it on purpose);
+* ``follow_links=False`` (undo): a path is used as recorded, and a symlink on it, at
+  any component, is refused (``not_a_file``) rather than followed.
 """
 
 from __future__ import annotations
 
+import copy
+import os
 import posixpath
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 
 from patchwright.model.errors import ErrorCode, PatchwrightError
-from patchwright.workspace.fs import FileSystem, Probe
+from patchwright.workspace.fs import FileSystem, Probe, SymlinkInPath
 from patchwright.workspace.globs import GlobSet
 from patchwright.workspace.records import FileState, sha256_hex
 
@@ -80,6 +93,15 @@ class Sandbox:
         self.allow = GlobSet(allow or ())
         hidden_rel = [posixpath.relpath(h, self.root) for h in hidden if _within(self.root, h)]
         self.deny = GlobSet([*deny, *hidden_rel], ignore_case=True)
+        self.follow_links = True
+        self.writing = False
+        fs.hold_root(self.root)
+
+    def variant(self, *, follow_links: bool = True, writing: bool = False) -> Sandbox:
+        """The same sandbox, following symlinks or not, checking writability or not."""
+        other = copy.copy(self)
+        other.follow_links, other.writing = follow_links, writing
+        return other
 
     # paths -----------------------------------------------------------------------------------
     def abspath(self, rel: str) -> str:
@@ -90,6 +112,8 @@ class Sandbox:
         """Normalise ``path`` to a posix path relative to the root, or refuse it (see module)."""
         lexical = self._lexical(path, field)
         self._check_rules(lexical, path, field)
+        if not self.follow_links:
+            return self._unlinked(lexical, path, field)
         real = self.fs.realpath(posixpath.join(self.root, lexical))
         if not _within(self.root, real):
             link = self._first_link(lexical)
@@ -185,19 +209,65 @@ class Sandbox:
         parts = lexical.split("/")
         for n in range(1, len(parts) + 1):
             prefix = "/".join(parts[:n])
-            if self.fs.probe(self.abspath(prefix)).kind == "symlink":
-                return prefix
+            with self.guard():
+                if self.fs.probe(self.abspath(prefix)).kind == "symlink":
+                    return prefix
         return None
+
+    def _unlinked(self, lexical: str, path: str, field: str) -> str:
+        link = self._first_link(lexical) if lexical != "." else None
+        if link is None and lexical != ".":
+            return lexical
+        if link is None:
+            raise PatchwrightError(
+                ErrorCode.NOT_A_FILE,
+                f"Path {path!r} names the workspace root folder, not a file.",
+                "Name a file inside the workspace.",
+                path=path,
+                field=field,
+            )
+        raise PatchwrightError(
+            ErrorCode.NOT_A_FILE,
+            f"{link!r} is now a symlink; {path!r} is used only as it was recorded, "
+            "never through a symlink.",
+            "Put the file back where it was, or edit it by hand.",
+            path=path,
+            field=field,
+            details={"kind": "symlink", "symlink": link},
+        )
+
+    @contextmanager
+    def guard(self) -> Iterator[None]:
+        """Turn a symlink met on the way to a path (a folder swapped mid-call) into a
+        ``path_outside_root`` refusal."""
+        try:
+            yield
+        except SymlinkInPath as exc:
+            link = posixpath.relpath(exc.component, self.root)
+            rel = posixpath.relpath(exc.path, self.root)
+            raise PatchwrightError(
+                ErrorCode.PATH_OUTSIDE_ROOT,
+                f"The folder {link!r} on the way to {rel!r} is a symlink now (it was "
+                "replaced while patchwright worked); patchwright never reads or writes "
+                "through it. Nothing was written.",
+                "Check that folder: if it should be a folder again, retry; edit files at "
+                "their real location inside the workspace.",
+                path=rel,
+                details={"symlink": link},
+            ) from None
 
     # file types ------------------------------------------------------------------------------
     def read(self, rel: str) -> FileState | None:
         """A resolved path's state, ``None`` when missing; refuses non-files and big files."""
-        found = self.fs.read_file(self.abspath(rel), self.max_file_bytes)
+        with self.guard():
+            found = self.fs.read_file(self.abspath(rel), self.max_file_bytes)
         if found.kind == "missing":
             return None
         self._require_file(rel, found)
         if found.data is None:
             raise self._too_large(rel, found.size)
+        if self.writing:
+            _require_writable(rel, found)
         return FileState(
             rel, found.data, sha256_hex(found.data), found.mode_bits, identity=found.identity
         )
@@ -216,7 +286,8 @@ class Sandbox:
         missing: list[str] = []
         parent = posixpath.dirname(rel)
         while parent:
-            found = self.fs.probe(self.abspath(parent))
+            with self.guard():
+                found = self.fs.probe(self.abspath(parent))
             if found.kind == "dir":
                 break
             if found.kind != "missing":
@@ -258,3 +329,41 @@ class Sandbox:
             path=rel,
             details={"size": size, "limit": self.max_file_bytes},
         )
+
+
+def _require_writable(rel: str, found: Probe) -> None:
+    """Refuse a read-only file and a file with several hard links (see module)."""
+    mode = found.mode_bits or 0
+    if not _may_write(mode, found.uid, found.gid):
+        raise PatchwrightError(
+            ErrorCode.PATH_DENIED,
+            f"{rel!r} is read-only (mode {mode:04o}): patchwright does not change a file "
+            "its permissions protect. Nothing was written.",
+            f"Ask the user whether {rel!r} should change; if so, they can make it writable "
+            f"(chmod u+w {rel}) and you retry.",
+            path=rel,
+            details={"reason": "read_only", "mode": f"{mode:04o}"},
+        )
+    if found.nlink > 1:
+        raise PatchwrightError(
+            ErrorCode.PATH_DENIED,
+            f"{rel!r} has {found.nlink} hard links: replacing it would split them, and "
+            "writing it in place could leave every link torn by a crash. Nothing was written.",
+            f"Ask the user: to change this name alone, they can split it (cp {rel} {rel}.new "
+            f"&& mv {rel}.new {rel}) and you retry; the other links stay as they are.",
+            path=rel,
+            details={"reason": "hard_links", "nlink": found.nlink},
+        )
+
+
+def _may_write(mode: int, uid: int | None, gid: int | None) -> bool:
+    euid = os.geteuid() if hasattr(os, "geteuid") else None
+    if euid is None:
+        return bool(mode & 0o200)
+    if euid == 0:
+        return bool(mode & 0o222)  # root could; an editor still asks first
+    if uid == euid:
+        return bool(mode & 0o200)
+    if gid is not None and (gid == os.getegid() or gid in os.getgroups()):
+        return bool(mode & 0o020)
+    return bool(mode & 0o002)
