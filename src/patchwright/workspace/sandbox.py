@@ -60,6 +60,16 @@ _KIND_TEXT = {
 }
 
 
+_PATH_MAX = 4096  # Linux's; a longer path cannot be opened in one call anyway
+
+
+def _name_max(root: str) -> int:
+    try:
+        return int(os.pathconf(root, "PC_NAME_MAX"))
+    except (OSError, ValueError, AttributeError):
+        return 255
+
+
 def _within(base: str, path: str) -> bool:
     return path == base or path.startswith(base.rstrip("/") + "/")
 
@@ -95,6 +105,7 @@ class Sandbox:
         self.deny = GlobSet([*deny, *hidden_rel], ignore_case=True)
         self.follow_links = True
         self.writing = False
+        self.name_max = _name_max(self.root)
         fs.hold_root(self.root)
 
     def variant(self, *, follow_links: bool = True, writing: bool = False) -> Sandbox:
@@ -163,6 +174,7 @@ class Sandbox:
                 field=field,
             )
         normal = posixpath.normpath(path)
+        self._check_length(normal, path, field)
         if posixpath.isabs(normal):
             for base in (self.root, self.given_root):
                 if _within(base, normal):
@@ -171,6 +183,29 @@ class Sandbox:
         if normal == ".." or normal.startswith("../"):
             raise self._outside(path, field, "climbs with '..' above")
         return normal
+
+    def _check_length(self, normal: str, path: str, field: str) -> None:
+        # the file system would refuse it mid-commit with ENAMETOOLONG; say so up front
+        for name in normal.split("/"):
+            size = len(name.encode("utf-8", "surrogateescape"))
+            if size > self.name_max:
+                raise PatchwrightError(
+                    ErrorCode.INVALID_REQUEST,
+                    f"The {field} has a name of {size} bytes ({name[:40]!r}...), longer than "
+                    f"the {self.name_max} bytes a file or folder name can have here.",
+                    f"Use a name of at most {self.name_max} bytes.",
+                    path=path[:300],
+                    field=field,
+                    details={"name_bytes": size, "limit": self.name_max},
+                )
+        if len(normal.encode("utf-8", "surrogateescape")) > _PATH_MAX:
+            raise PatchwrightError(
+                ErrorCode.INVALID_REQUEST,
+                f"The {field} is longer than the {_PATH_MAX} bytes a path can have.",
+                "Use a shorter path.",
+                field=field,
+                details={"limit": _PATH_MAX},
+            )
 
     def _outside(self, path: str, field: str, how: str) -> PatchwrightError:
         return PatchwrightError(
@@ -263,7 +298,7 @@ class Sandbox:
             found = self.fs.read_file(self.abspath(rel), self.max_file_bytes)
         if found.kind == "missing":
             return None
-        self._require_file(rel, found)
+        self.require_file(rel, found)
         if found.data is None:
             raise self._too_large(rel, found.size)
         if self.writing:
@@ -302,10 +337,14 @@ class Sandbox:
             parent = posixpath.dirname(parent)
         return missing[::-1]
 
-    def _require_file(self, rel: str, found: Probe) -> None:
+    def require_file(self, rel: str, found: Probe) -> None:
+        """Refuse (``not_a_file``) what ``found`` shows is not a regular file."""
         if found.kind == "file":
             return
         what = _KIND_TEXT.get(found.kind, "a special file")
+        if found.kind == "symlink":
+            # a resolved path is symlink-free: this one never resolves (a loop)
+            what = "a symlink that cannot be followed (a loop, or one swapped in just now)"
         hint = (
             "Name a file inside the folder; list the folder to see its files."
             if found.kind == "dir"

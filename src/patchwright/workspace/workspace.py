@@ -154,11 +154,21 @@ class Workspace:
         return self._sandbox.resolve(path)
 
     def exists(self, path: str) -> bool:
-        """Whether a regular file exists at ``path`` (sandbox refusals are raised)."""
+        """Whether a regular file exists at ``path`` (``False`` for a folder).
+
+        Raises:
+            PatchwrightError: sandbox refusals; ``not_a_file`` when a special file stands
+                there (a FIFO, a socket, a device, a symlink loop): no file of that name
+                can be read or created, so "missing" would mislead.
+        """
         with self._gate.operation(writing=False), self._on_disk():
             rel = self._sandbox.resolve(path)
             with self._sandbox.guard():
-                return self._fs.probe(self._sandbox.abspath(rel)).kind == "file"
+                found = self._fs.probe(self._sandbox.abspath(rel))
+            if found.kind in ("missing", "dir"):
+                return False
+            self._sandbox.require_file(rel, found)
+            return True
 
     def read(self, path: str) -> FileState:
         """Read a file.
