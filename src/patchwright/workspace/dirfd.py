@@ -66,7 +66,8 @@ def open_dir_at(parent: int | None, name: str, whole: str, where: str) -> int:
             st = os.stat(name, dir_fd=parent, follow_symlinks=False)
         except OSError:
             raise exc from None
-        if stat.S_ISLNK(st.st_mode):
+        if stat.S_ISLNK(st.st_mode) or stat.S_ISDIR(st.st_mode):
+            # a folder now, but not when it was opened: it was swapped in the meantime
             raise SymlinkInPath(whole, where) from None
         raise NotADirectoryError(errno.ENOTDIR, "Not a directory", where) from None
 

@@ -189,6 +189,7 @@ def _read_at_most(fd: int, count: int, expected: int) -> bytes:
     return b"".join(chunks)
 
 
+_REALPATH_TRIES = 3
 _READ_FLAGS = os.O_RDONLY | _NOFOLLOW | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
 # a symlink, or a socket, where a file was expected when opening it
 _NOT_OPENABLE = frozenset({errno.ELOOP, errno.ENXIO, errno.EOPNOTSUPP})
@@ -336,4 +337,11 @@ class OsFileSystem:
 
     def realpath(self, path: str) -> str:
         """See :meth:`FileSystem.realpath`."""
+        for _attempt in range(_REALPATH_TRIES - 1):
+            try:
+                return os.path.realpath(path)
+            except OSError:
+                # a symlink on the way vanished between its lstat and its readlink: the
+                # next attempt sees the path as it is now
+                continue
         return os.path.realpath(path)

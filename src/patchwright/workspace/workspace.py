@@ -151,7 +151,8 @@ class Workspace:
     # reading ---------------------------------------------------------------------------------
     def resolve(self, path: str) -> str:
         """The normalised posix path of ``path`` relative to the root (see sandbox.py)."""
-        return self._sandbox.resolve(path)
+        with self._on_disk():
+            return self._sandbox.resolve(path)
 
     def exists(self, path: str) -> bool:
         """Whether a regular file exists at ``path`` (``False`` for a folder).
