@@ -48,6 +48,7 @@ from patchwright.model.errors import ErrorCode, PatchwrightError
 from patchwright.workspace.fs import FileSystem, Probe, SymlinkInPath
 from patchwright.workspace.globs import GlobSet
 from patchwright.workspace.records import FileState, sha256_hex
+from patchwright.workspace.writable import require_writable
 
 _KIND_TEXT = {
     "dir": "a folder",
@@ -68,6 +69,16 @@ def _name_max(root: str) -> int:
         return int(os.pathconf(root, "PC_NAME_MAX"))
     except (OSError, ValueError, AttributeError):
         return 255
+
+
+def _names_root(path: str, field: str) -> PatchwrightError:
+    return PatchwrightError(
+        ErrorCode.NOT_A_FILE,
+        f"Path {path!r} names the workspace root folder, not a file.",
+        "Name a file inside the workspace.",
+        path=path,
+        field=field,
+    )
 
 
 def _within(base: str, path: str) -> bool:
@@ -141,13 +152,7 @@ class Sandbox:
             )
         rel = posixpath.relpath(real, self.root)
         if rel == ".":
-            raise PatchwrightError(
-                ErrorCode.NOT_A_FILE,
-                f"Path {path!r} names the workspace root folder, not a file.",
-                "Name a file inside the workspace.",
-                path=path,
-                field=field,
-            )
+            raise _names_root(path, field)
         if rel != lexical:
             self._check_rules(rel, path, field)
         return rel
@@ -254,13 +259,7 @@ class Sandbox:
         if link is None and lexical != ".":
             return lexical
         if link is None:
-            raise PatchwrightError(
-                ErrorCode.NOT_A_FILE,
-                f"Path {path!r} names the workspace root folder, not a file.",
-                "Name a file inside the workspace.",
-                path=path,
-                field=field,
-            )
+            raise _names_root(path, field)
         raise PatchwrightError(
             ErrorCode.NOT_A_FILE,
             f"{link!r} is now a symlink; {path!r} is used only as it was recorded, "
@@ -302,7 +301,7 @@ class Sandbox:
         if found.data is None:
             raise self._too_large(rel, found.size)
         if self.writing:
-            _require_writable(rel, found)
+            require_writable(rel, found)
         return FileState(
             rel, found.data, sha256_hex(found.data), found.mode_bits, identity=found.identity
         )
@@ -368,41 +367,3 @@ class Sandbox:
             path=rel,
             details={"size": size, "limit": self.max_file_bytes},
         )
-
-
-def _require_writable(rel: str, found: Probe) -> None:
-    """Refuse a read-only file and a file with several hard links (see module)."""
-    mode = found.mode_bits or 0
-    if not _may_write(mode, found.uid, found.gid):
-        raise PatchwrightError(
-            ErrorCode.PATH_DENIED,
-            f"{rel!r} is read-only (mode {mode:04o}): patchwright does not change a file "
-            "its permissions protect. Nothing was written.",
-            f"Ask the user whether {rel!r} should change; if so, they can make it writable "
-            f"(chmod u+w {rel}) and you retry.",
-            path=rel,
-            details={"reason": "read_only", "mode": f"{mode:04o}"},
-        )
-    if found.nlink > 1:
-        raise PatchwrightError(
-            ErrorCode.PATH_DENIED,
-            f"{rel!r} has {found.nlink} hard links: replacing it would split them, and "
-            "writing it in place could leave every link torn by a crash. Nothing was written.",
-            f"Ask the user: to change this name alone, they can split it (cp {rel} {rel}.new "
-            f"&& mv {rel}.new {rel}) and you retry; the other links stay as they are.",
-            path=rel,
-            details={"reason": "hard_links", "nlink": found.nlink},
-        )
-
-
-def _may_write(mode: int, uid: int | None, gid: int | None) -> bool:
-    euid = os.geteuid() if hasattr(os, "geteuid") else None
-    if euid is None:
-        return bool(mode & 0o200)
-    if euid == 0:
-        return bool(mode & 0o222)  # root could; an editor still asks first
-    if uid == euid:
-        return bool(mode & 0o200)
-    if gid is not None and (gid == os.getegid() or gid in os.getgroups()):
-        return bool(mode & 0o020)
-    return bool(mode & 0o002)
