@@ -120,6 +120,7 @@ def test_ctrl_c_during_apply_exits_130_and_tears_nothing(tmp_path: Path) -> None
         deadline = time.monotonic() + TIMEOUT
         while not _journal_has_a_batch(state) and proc.poll() is None:
             assert time.monotonic() < deadline, "the commit never started"
+            time.sleep(0.001)  # polling for the event, not waiting in its place
         if proc.poll() is None:
             proc.send_signal(signal.SIGINT)
             landed += 1

@@ -21,8 +21,8 @@ from pathlib import Path
 from patchwright.tools import Toolbox
 from patchwright.workspace import Workspace
 
-CALLS = 240
-ROUNDS = 150
+CALLS = 400
+ROUNDS = 200
 FILES = 4
 _DEADLINE_SECONDS = 600  # a guard, not a pace: the loop ends on the counts above
 FLIPPER = Path(__file__).with_name("flipper.py")
