@@ -6,7 +6,10 @@ runs. ``--version`` answers before anything else is loaded.
 
 Subcommands live in sibling modules ``cli_<name>.py``, each exposing
 ``configure(parser)`` and ``run(args) -> int``. Exit codes: 0 success, 1 refused (nothing
-changed), 2 usage error.
+changed), 2 usage error, 70 internal error (one line on standard error, never a
+traceback), 130 interrupted by Ctrl-C (a commit in progress is rolled back, at the latest
+when the workspace next opens), 141 standard output closed early (``patchwright tools |
+head``: nothing more is written, quietly, as for SIGPIPE).
 """
 
 from __future__ import annotations
@@ -60,8 +63,59 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+EXIT_INTERNAL = 70
+EXIT_INTERRUPTED = 130
+EXIT_BROKEN_PIPE = 141
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Entry point of the console script; returns the exit code."""
+    """Entry point of the console script; returns the exit code.
+
+    Whatever happens below, no traceback reaches the user (see the exit codes above).
+    """
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:
+        _say(
+            "patchwright: interrupted. No file is left half-written: a commit that had not "
+            "finished was rolled back (or is, when the workspace next opens)."
+        )
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        _silence_stdout()
+        return EXIT_BROKEN_PIPE
+    except RecursionError:
+        _say("patchwright: the input is nested too deeply to process; nothing was changed.")
+        return EXIT_INTERNAL
+    except Exception as exc:
+        _say(
+            f"patchwright: internal error ({type(exc).__name__}: {exc}); nothing was changed "
+            "beyond what a completed commit wrote. Please report it."
+        )
+        return EXIT_INTERNAL
+
+
+def _say(line: str) -> None:
+    try:  # noqa: SIM105 (contextlib is not imported here: start-up time)
+        print(line, file=sys.stderr, flush=True)
+    except (OSError, ValueError):
+        pass  # standard error is gone too: the exit code is all that is left
+
+
+def _silence_stdout() -> None:
+    # the reader went away: point stdout at /dev/null so the interpreter's final flush
+    # does not fail again on exit
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):
+        pass
+
+
+def _main(argv: list[str] | None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if args in (["--version"], ["-V"]):
         print(f"patchwright {_version()}")

@@ -60,12 +60,25 @@ def configure_apply(parser: argparse.ArgumentParser) -> None:
         metavar="MB",
         help="refuse files larger than this (default 16)",
     )
+    parser.add_argument(
+        "--max-patch-mb",
+        type=float,
+        default=64.0,
+        metavar="MB",
+        help="refuse a patch larger than this, before reading it whole (default 64)",
+    )
 
 
 def run_apply(args: argparse.Namespace) -> int:
     """Exit 0 when applied (or would apply), 1 when refused, 2 on a usage error."""
+    from patchwright.adapters.limits import mb_to_bytes
+    from patchwright.model.errors import PatchwrightError
+
     try:
-        text = _read_patch(args.patch)
+        text = _read_patch(args.patch, mb_to_bytes(args.max_patch_mb))
+    except PatchwrightError as exc:  # over --max-patch-mb: refused before reading it whole
+        print(f"patchwright apply: {exc.render()}", file=sys.stderr)
+        return 2
     except OSError as exc:
         print(f"patchwright apply: cannot read {args.patch}: {exc.strerror}", file=sys.stderr)
         return 2
@@ -112,8 +125,11 @@ def _option(name: str | None) -> str:
     return "--" + (name or "").replace("_", "-")
 
 
-def _read_patch(name: str) -> str:
+def _read_patch(name: str, limit: int) -> str:
+    from patchwright.adapters.limits import read_limited
+
+    what = "The patch on standard input" if name == "-" else f"The patch {name}"
     if name == "-":
-        return sys.stdin.buffer.read().decode("utf-8")
+        return read_limited(sys.stdin.buffer, limit, what, "--max-patch-mb").decode("utf-8")
     with open(name, "rb") as fh:
-        return fh.read().decode("utf-8")
+        return read_limited(fh, limit, what, "--max-patch-mb").decode("utf-8")

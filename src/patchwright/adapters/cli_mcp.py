@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 from patchwright.adapters.cli_tools import add_selection, parse_names, parse_renames
 
 if TYPE_CHECKING:  # pragma: no cover
+    from patchwright.adapters.mcp_http import HttpAccess
     from patchwright.tools import Toolbox
 
 DEFAULT_HOST = "127.0.0.1"
@@ -50,6 +51,27 @@ def configure_mcp(parser: argparse.ArgumentParser) -> None:
         metavar="HOST:PORT",
         help="serve streamable HTTP at http://HOST:PORT/mcp instead of stdio; "
         f"HOST defaults to {DEFAULT_HOST}, PORT 0 picks a free port",
+    )
+    parser.add_argument(
+        "--allow-origin",
+        action="append",
+        default=[],
+        metavar="ORIGIN",
+        help="HTTP: also accept browser requests from ORIGIN, e.g. http://localhost:3000 "
+        "(repeatable; by default only the server's own origin)",
+    )
+    parser.add_argument(
+        "--token",
+        metavar="TOKEN",
+        help="HTTP: require 'Authorization: Bearer TOKEN' ('generate' makes one and prints "
+        "it once; also read from PATCHWRIGHT_MCP_TOKEN); required off loopback",
+    )
+    parser.add_argument(
+        "--max-message-mb",
+        type=float,
+        default=64.0,
+        metavar="MB",
+        help="refuse MCP messages larger than this, before reading them whole (default 64)",
     )
 
 
@@ -85,6 +107,7 @@ def run_mcp(args: argparse.Namespace) -> int:
 
     try:
         endpoint = parse_endpoint(args.http) if args.http is not None else None
+        access = _access(args, endpoint)
         renames = parse_renames(args.rename)
         toolbox = Toolbox(
             Workspace(args.root, mode=args.mode),
@@ -97,10 +120,29 @@ def run_mcp(args: argparse.Namespace) -> int:
         return _fail(str(exc))
     except PatchwrightError as err:
         return _fail(err.render())
-    return _serve(toolbox, endpoint)
+    return _serve(toolbox, endpoint, access, int(args.max_message_mb * 2**20))
 
 
-def _serve(toolbox: Toolbox, endpoint: tuple[str, int] | None) -> int:
+def _access(args: argparse.Namespace, endpoint: tuple[str, int] | None) -> HttpAccess | None:
+    """The HTTP access rules (ValueError: no token off loopback); a made token is shown."""
+    if endpoint is None:
+        return None
+    from patchwright.adapters.mcp_http import http_access
+
+    access, shown = http_access(
+        endpoint[0],
+        allow_origins=args.allow_origin,
+        token=args.token,
+        max_message_mb=args.max_message_mb,
+    )
+    if shown is not None:
+        print(f"patchwright mcp: bearer token (shown once): {shown}", file=sys.stderr)
+    return access
+
+
+def _serve(
+    toolbox: Toolbox, endpoint: tuple[str, int] | None, access: HttpAccess | None, limit: int
+) -> int:
     import logging
 
     import anyio
@@ -113,7 +155,7 @@ def _serve(toolbox: Toolbox, endpoint: tuple[str, int] | None) -> int:
     if endpoint is None:
         print(f"patchwright mcp: serving {summary} over stdio", file=sys.stderr, flush=True)
         with contextlib.suppress(KeyboardInterrupt):
-            anyio.run(serve_stdio, server)
+            anyio.run(serve_stdio, server, limit)
         return 0
     from patchwright.adapters.mcp_http import bind, serve_http
 
@@ -127,7 +169,7 @@ def _serve(toolbox: Toolbox, endpoint: tuple[str, int] | None) -> int:
 
     try:
         with contextlib.suppress(KeyboardInterrupt):
-            anyio.run(lambda: serve_http(server, sock, on_ready=ready))
+            anyio.run(lambda: serve_http(server, sock, on_ready=ready, access=access))
     finally:
         sock.close()
     return 0

@@ -54,6 +54,13 @@ def configure_call(parser: argparse.ArgumentParser) -> None:
         help="the arguments as one JSON object; '-' reads them from standard input",
     )
     parser.add_argument("--root", default=".", help="the workspace folder (default: here)")
+    parser.add_argument(
+        "--max-args-mb",
+        type=float,
+        default=64.0,
+        metavar="MB",
+        help="refuse arguments larger than this, before reading them whole (default 64)",
+    )
     parser.add_argument("--session", default="default", help="session name (default: default)")
     parser.add_argument(
         "--mode",
@@ -121,9 +128,14 @@ def run_tools(args: argparse.Namespace) -> int:
     return 0
 
 
-def _read_arguments(value: str) -> str:
+def _read_arguments(value: str, limit: int) -> str:
+    from patchwright.adapters.limits import read_limited, too_large
+
+    what = "The arguments"
     if value == "-":
-        return sys.stdin.read()
+        return read_limited(sys.stdin.buffer, limit, what, "--max-args-mb").decode("utf-8")
+    if len(value) > limit:
+        raise too_large(what, limit, "--max-args-mb")
     return value
 
 
@@ -135,7 +147,7 @@ def run_call(args: argparse.Namespace) -> int:
     from patchwright.workspace import Workspace
 
     try:
-        arguments = parse_arguments(_read_arguments(args.arguments))
+        arguments = parse_arguments(_read_arguments(args.arguments, int(args.max_args_mb * 2**20)))
         workspace = Workspace(args.root, mode=args.mode)
         path = where(workspace.state_folder, args.session)
         session = load_session(path)
@@ -148,8 +160,8 @@ def run_call(args: argparse.Namespace) -> int:
             use_patch_edits=not args.legacy_edits,
         )
         toolbox.spec(args.tool)
-    except (PatchwrightError, ValueError) as exc:
-        error = exc if isinstance(exc, PatchwrightError) else _usage_error(str(exc))
+    except (PatchwrightError, ValueError, RecursionError) as exc:
+        error = exc if isinstance(exc, PatchwrightError) else _usage_error(_why(exc))
         _print(ToolResult.failure(error).to_dict())
         return 2
     result = toolbox.call(args.tool, arguments)
@@ -159,6 +171,12 @@ def run_call(args: argparse.Namespace) -> int:
         result.warnings.append(exc.message)
     _print(result.to_dict())
     return 0 if result.ok else 1
+
+
+def _why(exc: Exception) -> str:
+    if isinstance(exc, RecursionError):
+        return "The arguments are nested too deeply to parse; send a flat JSON object."
+    return str(exc)
 
 
 def _usage_error(message: str) -> PatchwrightError:

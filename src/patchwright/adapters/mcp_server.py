@@ -155,7 +155,15 @@ def build_server(toolbox: Toolbox, *, name: str = SERVER_NAME) -> Server[Any]:
     )
 
 
-async def serve_stdio(server: Server[Any]) -> None:
-    """Serve one client over standard input and output until it disconnects."""
-    async with stdio_server() as (read_stream, write_stream):
+async def serve_stdio(server: Server[Any], max_message_bytes: int | None = None) -> None:
+    """Serve one client over standard input and output until it disconnects.
+
+    A message longer than ``max_message_bytes`` (default: limits.DEFAULT_MAX_INPUT_MB) is
+    refused without being read whole (see limits.py).
+    """
+    from patchwright.adapters.limits import DEFAULT_MAX_INPUT_MB, limited_stdin, mb_to_bytes
+
+    limit = max_message_bytes or mb_to_bytes(DEFAULT_MAX_INPUT_MB)
+    stdin = limited_stdin(limit, "--max-message-mb")
+    async with stdio_server(stdin=stdin) as (read_stream, write_stream):
         await server.run(read_stream, write_stream, server.create_initialization_options())

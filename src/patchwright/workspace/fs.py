@@ -5,12 +5,17 @@ protocol, on absolute paths. :class:`OsFileSystem` is the real implementation. T
 exists so tests can wrap the real implementation (pause or fail before a given step,
 block a read) and so the sandbox and the commit logic never call ``os`` directly.
 
-Reading never follows a symlink in the last component (``O_NOFOLLOW``) and never blocks on
-a FIFO (``O_NONBLOCK``); it reports what it found as a :class:`Probe` and the caller
-decides what to refuse. Writing only ever creates new files exclusively (``O_EXCL``) and
-puts them in place with an atomic rename, or adds a hard link to an existing file
-(:meth:`FileSystem.link`, which the journal and the history use to keep a file's old
-content without copying its bytes).
+Below a root the workspace holds (:meth:`FileSystem.hold_root`), every path is reached
+from the root's directory descriptor, one folder at a time, never through a symlink
+(dirfd.py): a folder swapped for a symlink mid-call raises :class:`SymlinkInPath` instead
+of redirecting a read or a write. Reading never follows a symlink in the last component
+(``O_NOFOLLOW``) and never blocks on a FIFO (``O_NONBLOCK``); it reports what it found as
+a :class:`Probe` and the caller decides what to refuse. Replacing a file carries its
+owner, group and extended attributes over to the new one (metadata.py).
+
+Writing only ever creates new files exclusively (``O_EXCL``) and puts them in place with
+an atomic rename, or adds a hard link to an existing file (:meth:`FileSystem.link`, which
+the journal and the history use to keep a file's old content without copying its bytes).
 """
 
 from __future__ import annotations
@@ -21,6 +26,11 @@ import os
 import stat
 from dataclasses import dataclass
 from typing import Literal, Protocol
+
+from patchwright.workspace.dirfd import Anchors, SymlinkInPath
+from patchwright.workspace.metadata import carry_over
+
+__all__ = ["MISSING", "FileSystem", "Kind", "OsFileSystem", "Probe", "SymlinkInPath", "kind_of"]
 
 Kind = Literal[
     "file", "dir", "symlink", "fifo", "socket", "char_device", "block_device", "missing", "other"
@@ -40,6 +50,7 @@ class Probe:
         identity: ``(device, inode, size, mtime_ns)``, ``None`` when missing: two probes
             with the same identity saw the same, unmodified file.
         nlink: the number of hard links to the file (0 when missing).
+        uid / gid: the owner and group, ``None`` when missing.
     """
 
     kind: Kind
@@ -48,6 +59,8 @@ class Probe:
     data: bytes | None = None
     identity: tuple[int, int, int, int] | None = None
     nlink: int = 0
+    uid: int | None = None
+    gid: int | None = None
 
 
 MISSING = Probe("missing")
@@ -83,7 +96,15 @@ def kind_of(mode: int) -> Kind:
 
 
 class FileSystem(Protocol):
-    """The operations the workspace needs, on absolute paths. ``OSError`` passes through."""
+    """The operations the workspace needs, on absolute paths. ``OSError`` passes through.
+
+    Below a held root (:meth:`hold_root`), a symlink met on the way to a path raises
+    :class:`SymlinkInPath` (an ``OSError``) in every operation but :meth:`realpath`.
+    """
+
+    def hold_root(self, path: str) -> None:
+        """Hold the folder ``path`` (real, existing) open; reach every path below it
+        from that descriptor, folder by folder, never through a symlink."""
 
     def probe(self, path: str) -> Probe:
         """What stands at ``path`` (``lstat``); :data:`MISSING` when nothing does."""
@@ -104,7 +125,8 @@ class FileSystem(Protocol):
         """
 
     def replace(self, src: str, dst: str) -> None:
-        """Atomically rename ``src`` over ``dst``."""
+        """Atomically rename ``src`` over ``dst``, giving ``src`` first the owner, group and
+        extended attributes of the regular file ``dst`` (as far as permitted)."""
 
     def unlink(self, path: str) -> None:
         """Remove a file."""
@@ -119,7 +141,7 @@ class FileSystem(Protocol):
         """Make the entries of directory ``path`` durable."""
 
     def listdir(self, path: str) -> list[str]:
-        """The names in directory ``path``."""
+        """The names in directory ``path`` (a symlink to a folder is listed)."""
 
     def realpath(self, path: str) -> str:
         """``path`` with every symlink resolved (missing tail components kept)."""
@@ -147,6 +169,8 @@ def _probe_of(st: os.stat_result) -> Probe:
         stat.S_IMODE(st.st_mode),
         identity=(st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns),
         nlink=st.st_nlink,
+        uid=st.st_uid,
+        gid=st.st_gid,
     )
 
 
@@ -165,34 +189,56 @@ def _read_at_most(fd: int, count: int, expected: int) -> bytes:
     return b"".join(chunks)
 
 
+_REALPATH_TRIES = 3
+_READ_FLAGS = os.O_RDONLY | _NOFOLLOW | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+# a symlink, or a socket, where a file was expected when opening it
+_NOT_OPENABLE = frozenset({errno.ELOOP, errno.ENXIO, errno.EOPNOTSUPP})
+
+
 class OsFileSystem:
     """:class:`FileSystem` on the real disk."""
+
+    @property
+    def _anchors(self) -> Anchors:
+        # created on first use: subclasses (test doubles) need not call __init__
+        anchors = vars(self).get("_held")
+        if anchors is None:
+            anchors = vars(self).setdefault("_held", Anchors())
+        assert isinstance(anchors, Anchors)
+        return anchors
+
+    def hold_root(self, path: str) -> None:
+        """See :meth:`FileSystem.hold_root`."""
+        self._anchors.hold(path)
 
     def probe(self, path: str) -> Probe:
         """See :meth:`FileSystem.probe`."""
         try:
-            st = os.lstat(path)
-        except FileNotFoundError:
-            return MISSING
-        except NotADirectoryError:
+            with self._anchors.parent(path) as (folder, name):
+                st = os.stat(name, dir_fd=folder, follow_symlinks=False)
+        except (FileNotFoundError, NotADirectoryError):
             return MISSING
         return _probe_of(st)
 
     def read_file(self, path: str, limit: int) -> Probe:
         """See :meth:`FileSystem.read_file`."""
+        try:
+            with self._anchors.parent(path) as (folder, name):
+                return self._read_in(folder, name, limit)
+        except (FileNotFoundError, NotADirectoryError):
+            return MISSING
+
+    def _read_in(self, folder: int | None, name: str, limit: int) -> Probe:
         # lstat first so a device is never opened (opening one can have side effects).
-        found = self.probe(path)
+        found = _probe_of(os.stat(name, dir_fd=folder, follow_symlinks=False))
         if found.kind != "file" or found.size > limit:
             return found
-        flags = os.O_RDONLY | _NOFOLLOW | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
         try:
-            fd = os.open(path, flags)
-        except FileNotFoundError:
-            return MISSING
+            fd = os.open(name, _READ_FLAGS, dir_fd=folder)
         except OSError as exc:
-            if exc.errno in (errno.ELOOP, errno.ENXIO, errno.EOPNOTSUPP):
+            if exc.errno in _NOT_OPENABLE:
                 # swapped for a symlink or a socket since the lstat
-                return self.probe(path)
+                return _probe_of(os.stat(name, dir_fd=folder, follow_symlinks=False))
             raise
         try:
             found = _probe_of(os.fstat(fd))
@@ -211,7 +257,8 @@ class OsFileSystem:
     def write_new(self, path: str, data: bytes, mode_bits: int | None) -> None:
         """See :meth:`FileSystem.write_new`."""
         flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
-        fd = os.open(path, flags, 0o666)  # the umask decides the bits of a new file
+        with self._anchors.parent(path) as (folder, name):
+            fd = os.open(name, flags, 0o666, dir_fd=folder)  # the umask decides new bits
         try:
             if mode_bits is not None:
                 os.fchmod(fd, mode_bits)
@@ -225,19 +272,22 @@ class OsFileSystem:
 
     def link(self, src: str, dst: str) -> Probe:
         """See :meth:`FileSystem.link`."""
-        try:
-            os.link(src, dst, follow_symlinks=False)
-        except OSError as exc:
-            if exc.errno in _NO_LINK:
-                return MISSING
-            raise
-        flags = os.O_RDONLY | _NOFOLLOW | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
-        try:
-            fd = os.open(dst, flags)
-        except OSError as exc:
-            if exc.errno in (errno.ELOOP, errno.ENXIO, errno.EOPNOTSUPP):
-                return self.probe(dst)  # linked a symlink or a socket: the caller refuses it
-            raise
+        anchors = self._anchors
+        with anchors.parent(src) as (src_dir, src_name), anchors.parent(dst) as (dst_dir, name):
+            try:
+                os.link(
+                    src_name, name, src_dir_fd=src_dir, dst_dir_fd=dst_dir, follow_symlinks=False
+                )
+            except OSError as exc:
+                if exc.errno in _NO_LINK:
+                    return MISSING
+                raise
+            try:
+                fd = os.open(name, _READ_FLAGS, dir_fd=dst_dir)
+            except OSError as exc:
+                if exc.errno in _NOT_OPENABLE:  # linked a symlink or a socket: refused above
+                    return _probe_of(os.stat(name, dir_fd=dst_dir, follow_symlinks=False))
+                raise
         try:
             found = _probe_of(os.fstat(fd))
             if found.kind == "file":
@@ -250,36 +300,48 @@ class OsFileSystem:
 
     def replace(self, src: str, dst: str) -> None:
         """See :meth:`FileSystem.replace`."""
-        os.replace(src, dst)
+        anchors = self._anchors
+        with anchors.parent(src) as (src_dir, src_name), anchors.parent(dst) as (dst_dir, name):
+            carry_over(src_dir, src_name, dst_dir, name)
+            os.replace(src_name, name, src_dir_fd=src_dir, dst_dir_fd=dst_dir)
 
     def unlink(self, path: str) -> None:
         """See :meth:`FileSystem.unlink`."""
-        os.unlink(path)
+        with self._anchors.parent(path) as (folder, name):
+            os.unlink(name, dir_fd=folder)
 
     def mkdir(self, path: str) -> None:
         """See :meth:`FileSystem.mkdir`."""
-        try:
-            os.mkdir(path)
-        except FileExistsError:
-            if not os.path.isdir(path):
-                raise
+        with self._anchors.parent(path) as (folder, name):
+            try:
+                os.mkdir(name, dir_fd=folder)
+            except FileExistsError:
+                if not stat.S_ISDIR(os.stat(name, dir_fd=folder, follow_symlinks=False).st_mode):
+                    raise
 
     def rmdir(self, path: str) -> None:
         """See :meth:`FileSystem.rmdir`."""
-        os.rmdir(path)
+        with self._anchors.parent(path) as (folder, name):
+            os.rmdir(name, dir_fd=folder)
 
     def fsync_dir(self, path: str) -> None:
         """See :meth:`FileSystem.fsync_dir`."""
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
-        try:
+        with self._anchors.folder(path) as fd:
             os.fsync(fd)
-        finally:
-            os.close(fd)
 
     def listdir(self, path: str) -> list[str]:
         """See :meth:`FileSystem.listdir`."""
+        # names only: a symlinked folder inside the root is listed like a folder, and
+        # whoever uses a name reaches it again through the checks above
         return os.listdir(path)
 
     def realpath(self, path: str) -> str:
         """See :meth:`FileSystem.realpath`."""
+        for _attempt in range(_REALPATH_TRIES - 1):
+            try:
+                return os.path.realpath(path)
+            except OSError:
+                # a symlink on the way vanished between its lstat and its readlink: the
+                # next attempt sees the path as it is now
+                continue
         return os.path.realpath(path)

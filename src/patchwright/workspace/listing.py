@@ -37,12 +37,13 @@ def find_case_insensitive(sandbox: Sandbox, path: str) -> list[str]:
         folded = segment.casefold()
         following: list[str] = []
         for folder in frontier:
-            absolute = sandbox.abspath(folder) if folder else sandbox.root
-            if sandbox.fs.probe(absolute).kind not in ("dir", "symlink"):
-                continue
             try:
+                # a symlinked folder is listed at its real place, if that is inside
+                absolute = sandbox.abspath(sandbox.resolve(folder)) if folder else sandbox.root
+                if sandbox.fs.probe(absolute).kind != "dir":
+                    continue
                 names = sandbox.fs.listdir(absolute)
-            except OSError:
+            except (OSError, PatchwrightError):
                 continue
             following.extend(
                 posixpath.join(folder, n) if folder else n for n in names if n.casefold() == folded

@@ -20,21 +20,35 @@ devices: ``not_a_file``) and files over the size limit (``too_large``). A commit
 every path it writes through it, so a folder or FIFO in the way of a write is refused
 the same way, and :meth:`Sandbox.missing_dirs` refuses a parent that is not a folder.
 
-A symlink swapped in between the check and the use is not followed when reading
-(``O_NOFOLLOW``) nor when creating a temp file; a parent folder swapped for a symlink in
-that instant is a race this layer narrows (every check runs again inside the file locks)
-but cannot close without ``openat`` on every component.
+Every file-system call goes through the :class:`~patchwright.workspace.fs.FileSystem`
+seam, which reaches paths from the root's directory descriptor without following a
+symlink on the way: a folder swapped for a symlink between the check above and the use
+is refused (``path_outside_root``, nothing read or written), never followed.
+
+Two variants serve commits (:meth:`Sandbox.variant`):
+
+* ``writing``: :meth:`Sandbox.read` also refuses (``path_denied``) a file the commit may
+  not write: a read-only file (no write permission for this user; for root, no write bit
+  at all, since root's own permission bypass is no reason to rewrite it), and a file with
+  several hard links (replacing it would split the links; writing in place could leave it
+  torn by a crash; the choice is to refuse, and say how to split it on purpose);
+* ``follow_links=False`` (undo): a path is used as recorded, and a symlink on it, at
+  any component, is refused (``not_a_file``) rather than followed.
 """
 
 from __future__ import annotations
 
+import copy
+import os
 import posixpath
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 
 from patchwright.model.errors import ErrorCode, PatchwrightError
-from patchwright.workspace.fs import FileSystem, Probe
+from patchwright.workspace.fs import FileSystem, Probe, SymlinkInPath
 from patchwright.workspace.globs import GlobSet
 from patchwright.workspace.records import FileState, sha256_hex
+from patchwright.workspace.writable import require_writable
 
 _KIND_TEXT = {
     "dir": "a folder",
@@ -45,6 +59,26 @@ _KIND_TEXT = {
     "symlink": "a symlink",
     "other": "a special file",
 }
+
+
+_PATH_MAX = 4096  # Linux's; a longer path cannot be opened in one call anyway
+
+
+def _name_max(root: str) -> int:
+    try:
+        return int(os.pathconf(root, "PC_NAME_MAX"))
+    except (OSError, ValueError, AttributeError):
+        return 255
+
+
+def _names_root(path: str, field: str) -> PatchwrightError:
+    return PatchwrightError(
+        ErrorCode.NOT_A_FILE,
+        f"Path {path!r} names the workspace root folder, not a file.",
+        "Name a file inside the workspace.",
+        path=path,
+        field=field,
+    )
 
 
 def _within(base: str, path: str) -> bool:
@@ -80,6 +114,16 @@ class Sandbox:
         self.allow = GlobSet(allow or ())
         hidden_rel = [posixpath.relpath(h, self.root) for h in hidden if _within(self.root, h)]
         self.deny = GlobSet([*deny, *hidden_rel], ignore_case=True)
+        self.follow_links = True
+        self.writing = False
+        self.name_max = _name_max(self.root)
+        fs.hold_root(self.root)
+
+    def variant(self, *, follow_links: bool = True, writing: bool = False) -> Sandbox:
+        """The same sandbox, following symlinks or not, checking writability or not."""
+        other = copy.copy(self)
+        other.follow_links, other.writing = follow_links, writing
+        return other
 
     # paths -----------------------------------------------------------------------------------
     def abspath(self, rel: str) -> str:
@@ -90,6 +134,8 @@ class Sandbox:
         """Normalise ``path`` to a posix path relative to the root, or refuse it (see module)."""
         lexical = self._lexical(path, field)
         self._check_rules(lexical, path, field)
+        if not self.follow_links:
+            return self._unlinked(lexical, path, field)
         real = self.fs.realpath(posixpath.join(self.root, lexical))
         if not _within(self.root, real):
             link = self._first_link(lexical)
@@ -106,13 +152,7 @@ class Sandbox:
             )
         rel = posixpath.relpath(real, self.root)
         if rel == ".":
-            raise PatchwrightError(
-                ErrorCode.NOT_A_FILE,
-                f"Path {path!r} names the workspace root folder, not a file.",
-                "Name a file inside the workspace.",
-                path=path,
-                field=field,
-            )
+            raise _names_root(path, field)
         if rel != lexical:
             self._check_rules(rel, path, field)
         return rel
@@ -139,6 +179,7 @@ class Sandbox:
                 field=field,
             )
         normal = posixpath.normpath(path)
+        self._check_length(normal, path, field)
         if posixpath.isabs(normal):
             for base in (self.root, self.given_root):
                 if _within(base, normal):
@@ -147,6 +188,29 @@ class Sandbox:
         if normal == ".." or normal.startswith("../"):
             raise self._outside(path, field, "climbs with '..' above")
         return normal
+
+    def _check_length(self, normal: str, path: str, field: str) -> None:
+        # the file system would refuse it mid-commit with ENAMETOOLONG; say so up front
+        for name in normal.split("/"):
+            size = len(name.encode("utf-8", "surrogateescape"))
+            if size > self.name_max:
+                raise PatchwrightError(
+                    ErrorCode.INVALID_REQUEST,
+                    f"The {field} has a name of {size} bytes ({name[:40]!r}...), longer than "
+                    f"the {self.name_max} bytes a file or folder name can have here.",
+                    f"Use a name of at most {self.name_max} bytes.",
+                    path=path[:300],
+                    field=field,
+                    details={"name_bytes": size, "limit": self.name_max},
+                )
+        if len(normal.encode("utf-8", "surrogateescape")) > _PATH_MAX:
+            raise PatchwrightError(
+                ErrorCode.INVALID_REQUEST,
+                f"The {field} is longer than the {_PATH_MAX} bytes a path can have.",
+                "Use a shorter path.",
+                field=field,
+                details={"limit": _PATH_MAX},
+            )
 
     def _outside(self, path: str, field: str, how: str) -> PatchwrightError:
         return PatchwrightError(
@@ -185,19 +249,59 @@ class Sandbox:
         parts = lexical.split("/")
         for n in range(1, len(parts) + 1):
             prefix = "/".join(parts[:n])
-            if self.fs.probe(self.abspath(prefix)).kind == "symlink":
-                return prefix
+            with self.guard():
+                if self.fs.probe(self.abspath(prefix)).kind == "symlink":
+                    return prefix
         return None
+
+    def _unlinked(self, lexical: str, path: str, field: str) -> str:
+        link = self._first_link(lexical) if lexical != "." else None
+        if link is None and lexical != ".":
+            return lexical
+        if link is None:
+            raise _names_root(path, field)
+        raise PatchwrightError(
+            ErrorCode.NOT_A_FILE,
+            f"{link!r} is now a symlink; {path!r} is used only as it was recorded, "
+            "never through a symlink.",
+            "Put the file back where it was, or edit it by hand.",
+            path=path,
+            field=field,
+            details={"kind": "symlink", "symlink": link},
+        )
+
+    @contextmanager
+    def guard(self) -> Iterator[None]:
+        """Turn a symlink met on the way to a path (a folder swapped mid-call) into a
+        ``path_outside_root`` refusal."""
+        try:
+            yield
+        except SymlinkInPath as exc:
+            link = posixpath.relpath(exc.component, self.root)
+            rel = posixpath.relpath(exc.path, self.root)
+            raise PatchwrightError(
+                ErrorCode.PATH_OUTSIDE_ROOT,
+                f"The folder {link!r} on the way to {rel!r} is a symlink now (it was "
+                "replaced while patchwright worked); patchwright never reads or writes "
+                "through it. Nothing was written.",
+                "Check that folder: if it should be a folder again, retry; edit files at "
+                "their real location inside the workspace.",
+                path=rel,
+                details={"symlink": link},
+            ) from None
 
     # file types ------------------------------------------------------------------------------
     def read(self, rel: str) -> FileState | None:
         """A resolved path's state, ``None`` when missing; refuses non-files and big files."""
-        found = self.fs.read_file(self.abspath(rel), self.max_file_bytes)
+        with self.guard():
+            found = self.fs.read_file(self.abspath(rel), self.max_file_bytes)
         if found.kind == "missing":
             return None
-        self._require_file(rel, found)
+        self.require_file(rel, found)
         if found.data is None:
             raise self._too_large(rel, found.size)
+        if self.writing:
+            require_writable(rel, found)
         return FileState(
             rel, found.data, sha256_hex(found.data), found.mode_bits, identity=found.identity
         )
@@ -216,7 +320,8 @@ class Sandbox:
         missing: list[str] = []
         parent = posixpath.dirname(rel)
         while parent:
-            found = self.fs.probe(self.abspath(parent))
+            with self.guard():
+                found = self.fs.probe(self.abspath(parent))
             if found.kind == "dir":
                 break
             if found.kind != "missing":
@@ -231,10 +336,14 @@ class Sandbox:
             parent = posixpath.dirname(parent)
         return missing[::-1]
 
-    def _require_file(self, rel: str, found: Probe) -> None:
+    def require_file(self, rel: str, found: Probe) -> None:
+        """Refuse (``not_a_file``) what ``found`` shows is not a regular file."""
         if found.kind == "file":
             return
         what = _KIND_TEXT.get(found.kind, "a special file")
+        if found.kind == "symlink":
+            # a resolved path is symlink-free: this one never resolves (a loop)
+            what = "a symlink that cannot be followed (a loop, or one swapped in just now)"
         hint = (
             "Name a file inside the folder; list the folder to see its files."
             if found.kind == "dir"

@@ -5,7 +5,10 @@ it back: a creation becomes a deletion, a deletion a creation with the old conte
 permission bits, an update a write of the old content, a move a move back. Every inverse
 change carries the batch's *after* hash as its precondition (or "must not exist" for a
 deleted file), so the commit that applies it refuses when a file changed since; the
-workspace reports that as ``conflict``, naming the file and both hashes. The new batch
+workspace reports that as ``conflict``, naming the file and both hashes. Undo uses each
+path exactly as recorded: when a symlink, a folder or a special file now stands on it,
+the commit refuses (``not_a_file``) and that too is a ``conflict``, never a write
+through the symlink. The new batch
 records which batch it ``reverts``; the history store lets a batch be reverted only once.
 
 The diff of each inverse change is rendered by the engine's ``unified_diff``, imported
@@ -95,6 +98,15 @@ def conflict(batch_id: str, exc: PatchwrightError) -> PatchwrightError:
         after, actual = exc.details.get("expected_sha256"), exc.details.get("actual_sha256")
         now = f"now has sha256 {actual}" if actual else "is now missing"
         what = f"{path!r} changed after batch {batch_id}: it had sha256 {after} then, {now}."
+    elif exc.code == ErrorCode.NOT_A_FILE:
+        path = exc.path or "?"
+        kind = exc.details.get("kind", "something else")
+        what = (
+            f"{path!r} no longer holds the regular file batch {batch_id} wrote (there is "
+            f"{'a ' + kind if kind != 'something else' else kind} on its path now); undo "
+            "never writes through it."
+        )
+        after, actual = None, kind
     else:
         path = exc.path or "?"
         what = f"{path!r} was created again after batch {batch_id} moved or deleted it."

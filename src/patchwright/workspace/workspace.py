@@ -4,12 +4,22 @@ It ties together the sandbox (paths, file types, size limit), the mode gate (res
 / unrestricted, waiting for idle on a change), the per-file locks, the journal (crash-safe
 commits), the history store and undo. Opening a workspace rolls back any commit a
 crashed process left unfinished on that root.
+
+The root is held open as a directory descriptor from the start (see fs.py), so every
+read and write stays below it even when a folder inside is swapped for a symlink
+mid-call. No ``OSError`` leaves the facade: a symlink met on the way is
+``path_outside_root``, any other refusal of the file system ``io_error``. Commits use
+the sandbox's ``writing`` variant (read-only and multiply-linked files refused); undo
+also never follows a symlink (a path that no longer holds a regular file is a
+``conflict``).
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -69,6 +79,8 @@ class Workspace:
         self._gate = ModeGate(mode)
         real_root = _existing_folder(self._fs, os.fspath(root))
         base = Path(state_dir) if state_dir is not None else default_state_dir()
+        # real, so that a state folder inside the root is reached without a symlink
+        base = Path(self._fs.realpath(os.path.abspath(base.expanduser())))
         paths = state_paths(real_root, base)
         hidden = [self._fs.realpath(str(p)) for p in (base, paths.folder)]
         self._sandbox = Sandbox(
@@ -83,8 +95,13 @@ class Workspace:
         # even by one that does not
         known = store or open_history(paths.folder, real_root, self._fs, create=False)
         recovery = Recovery(journal, locks, known)
-        self._ctx = CommitContext(self._sandbox, self._fs, locks, journal, recovery, store)
-        self.recovered: list[str] = recovery.recover_all()
+        writer = self._sandbox.variant(writing=True)
+        self._ctx = CommitContext(writer, self._fs, locks, journal, recovery, store)
+        self._undo_ctx = replace(
+            self._ctx, sandbox=self._sandbox.variant(follow_links=False, writing=True)
+        )
+        with self._on_disk():
+            self.recovered: list[str] = recovery.recover_all()
         """Batch IDs of interrupted commits rolled back when this workspace opened."""
 
     # state -----------------------------------------------------------------------------------
@@ -134,13 +151,25 @@ class Workspace:
     # reading ---------------------------------------------------------------------------------
     def resolve(self, path: str) -> str:
         """The normalised posix path of ``path`` relative to the root (see sandbox.py)."""
-        return self._sandbox.resolve(path)
+        with self._on_disk():
+            return self._sandbox.resolve(path)
 
     def exists(self, path: str) -> bool:
-        """Whether a regular file exists at ``path`` (sandbox refusals are raised)."""
-        with self._gate.operation(writing=False):
+        """Whether a regular file exists at ``path`` (``False`` for a folder).
+
+        Raises:
+            PatchwrightError: sandbox refusals; ``not_a_file`` when a special file stands
+                there (a FIFO, a socket, a device, a symlink loop): no file of that name
+                can be read or created, so "missing" would mislead.
+        """
+        with self._gate.operation(writing=False), self._on_disk():
             rel = self._sandbox.resolve(path)
-            return self._fs.probe(self._sandbox.abspath(rel)).kind == "file"
+            with self._sandbox.guard():
+                found = self._fs.probe(self._sandbox.abspath(rel))
+            if found.kind in ("missing", "dir"):
+                return False
+            self._sandbox.require_file(rel, found)
+            return True
 
     def read(self, path: str) -> FileState:
         """Read a file.
@@ -149,7 +178,7 @@ class Workspace:
             PatchwrightError: sandbox refusals; ``not_a_file``, ``too_large``;
                 ``file_not_found`` (suggesting files whose name differs only in case).
         """
-        with self._gate.operation(writing=False):
+        with self._gate.operation(writing=False), self._on_disk():
             rel = self._sandbox.resolve(path)
             state = self._sandbox.read(rel)
             if state is not None:
@@ -178,17 +207,17 @@ class Workspace:
         Raises:
             PatchwrightError: sandbox refusals; ``not_a_file``, ``too_large``.
         """
-        with self._gate.operation(writing=False):
+        with self._gate.operation(writing=False), self._on_disk():
             return self._sandbox.read(self._sandbox.resolve(path))
 
     def find_case_insensitive(self, path: str) -> list[str]:
         """Existing files whose path equals ``path`` ignoring case (spec 001 ``docPath``)."""
-        with self._gate.operation(writing=False):
+        with self._gate.operation(writing=False), self._on_disk():
             return find_case_insensitive(self._sandbox, path)
 
     def list_files(self, under: str = "", *, limit: int = 10_000) -> list[str]:
         """Regular files below ``under`` (default: everything), depth first by name."""
-        with self._gate.operation(writing=False):
+        with self._gate.operation(writing=False), self._on_disk():
             return list_files(self._sandbox, under, limit=limit)
 
     # writing ---------------------------------------------------------------------------------
@@ -211,7 +240,7 @@ class Workspace:
             PatchwrightError: ``restricted``; sandbox refusals; ``invalid_request``;
                 ``stale``; ``file_not_found``; ``file_exists``; ``lock_timeout``; ``io_error``.
         """
-        with self._gate.operation(writing=not dry_run):
+        with self._gate.operation(writing=not dry_run), self._on_disk():
             info = BatchInfo(tool, label, key, dict(meta or {}))
             return run_commit(self._ctx, changes, info, dry_run=dry_run)
 
@@ -222,21 +251,38 @@ class Workspace:
             PatchwrightError: ``restricted``; ``history`` (nothing to undo, unknown ID,
                 already undone); ``conflict`` when a file changed since that batch.
         """
-        with self._gate.operation(writing=True):
+        with self._gate.operation(writing=True), self._on_disk():
             store = self.history
             record = select_batch(store, batch_id)
             changes = inverse_changes(store, record)
             info = BatchInfo("undo", f"Undo {record.batch_id}", None, {}, record.batch_id)
             try:
-                return run_commit(self._ctx, changes, info, dry_run=False)
+                return run_commit(self._undo_ctx, changes, info, dry_run=False)
             except PatchwrightError as exc:
-                if exc.code in (ErrorCode.STALE, ErrorCode.FILE_EXISTS):
+                if exc.code in (ErrorCode.STALE, ErrorCode.FILE_EXISTS, ErrorCode.NOT_A_FILE):
                     raise conflict(record.batch_id, exc) from exc
                 raise
 
     def recover(self) -> list[str]:
         """Roll back commits left unfinished by crashed processes; returns their batch IDs."""
-        return self._ctx.recovery.recover_all()
+        with self._on_disk():
+            return self._ctx.recovery.recover_all()
+
+    @contextmanager
+    def _on_disk(self) -> Iterator[None]:
+        """No ``OSError`` leaves the facade (see module docstring)."""
+        try:
+            with self._sandbox.guard():
+                yield
+        except OSError as exc:
+            where = f" ({exc.filename})" if exc.filename else ""
+            raise PatchwrightError(
+                ErrorCode.IO_ERROR,
+                f"The file system refused an operation: {exc.strerror or exc}{where}. "
+                "Nothing of this request was written.",
+                "Check the folder's permissions and free space, then retry.",
+                details={"errno": exc.errno},
+            ) from exc
 
 
 def _existing_folder(fs: FileSystem, root: str) -> str:

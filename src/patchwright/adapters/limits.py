@@ -1,0 +1,84 @@
+"""Input-size limits, enforced before an input is read whole or parsed.
+
+A patch given to ``patchwright apply``, the arguments of ``patchwright call`` and every
+MCP message are refused once they pass their limit, having read at most one byte more:
+memory stays bounded by the limit, not by what a client sends. Each refusal names the
+limit and the option that raises it. Over HTTP the SDK's own body limit is set to the
+same figure (mcp_http.py).
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+from typing import BinaryIO
+
+import anyio
+
+from patchwright.model.errors import ErrorCode, PatchwrightError
+
+#: Default limit of a patch, of tool-call arguments and of one MCP message: 64 MiB.
+DEFAULT_MAX_INPUT_MB = 64.0
+
+log = logging.getLogger("patchwright.limits")
+
+
+def mb_to_bytes(mb: float) -> int:
+    """A ``--max-...-mb`` option value in bytes."""
+    return int(mb * 2**20)
+
+
+def too_large(what: str, limit: int, option: str) -> PatchwrightError:
+    """The refusal of an input over ``limit`` bytes."""
+    return PatchwrightError(
+        ErrorCode.TOO_LARGE,
+        f"{what} is larger than the limit of {limit} bytes ({limit / 2**20:g} MB); it was "
+        "not read. Nothing was changed.",
+        f"Send a smaller input, or raise the limit with {option}.",
+        details={"limit": limit, "option": option},
+    )
+
+
+def read_limited(stream: BinaryIO, limit: int, what: str, option: str) -> bytes:
+    """All of ``stream``, or :func:`too_large` once it passes ``limit`` bytes."""
+    data = stream.read(limit + 1)
+    if len(data) > limit:
+        raise too_large(what, limit, option)
+    return data
+
+
+class LimitedLines:
+    """A text stream of lines, none longer than ``limit`` characters kept in memory.
+
+    A longer line is consumed chunk by chunk and dropped; in its place comes a line
+    that is no JSON-RPC message, so the server reports a malformed message and goes on,
+    and one line on standard error names the limit and the option that raises it.
+    """
+
+    def __init__(self, raw: io.TextIOWrapper, limit: int, option: str) -> None:
+        self._raw = raw
+        self._limit = limit
+        self._option = option
+
+    def readline(self, size: int = -1) -> str:
+        """The next line, or the stand-in of an oversized one (see class)."""
+        line = self._raw.readline(self._limit + 1)
+        if len(line) <= self._limit or line.endswith("\n"):
+            return line
+        while line and not line.endswith("\n"):  # drop the rest without keeping it
+            line = self._raw.readline(1 << 20)
+        log.error(
+            "refused an MCP message longer than %d characters without reading it whole; "
+            "raise the limit with %s",
+            self._limit,
+            self._option,
+        )
+        return "message over the size limit\n"
+
+
+def limited_stdin(limit: int, option: str) -> anyio.AsyncFile[str]:
+    """Standard input as the MCP stdio transport reads it, with :class:`LimitedLines`."""
+    import sys
+
+    raw = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace")
+    return anyio.wrap_file(LimitedLines(raw, limit, option))  # type: ignore[arg-type]
