@@ -6,9 +6,10 @@
 
 Both servers run as subprocesses behind the official MCP SDK's stdio client, each on
 its own copy of the same generated 2,000-line Python module, and both get the same
-one-line edit (a line in the middle of the file, changed and changed back, so every
-call really rewrites the file). Calls alternate between the two servers, so load on a
-shared machine hits both alike; the ratios are those of one run.
+one-line edits: a line in the middle of the file gets a new trailing comment each call
+(``# edit 1``, ``# edit 2``...), so every call writes content neither server has seen.
+Calls alternate between the servers, so load on a shared machine hits them alike; the
+ratios are those of one run.
 
 * patchwright: ``patchwright mcp --root DIR`` with its defaults: history on, the syntax
   guard on (``warn``), the file fsynced before the answer;
@@ -98,8 +99,8 @@ def percentile(values: Sequence[float], share: float) -> float:
     return ordered[rank]
 
 
-def make_file(lines: int) -> tuple[bytes, str, str]:
-    """The module's bytes, and one of its lines with the changed form of that line.
+def make_file(lines: int) -> tuple[bytes, str]:
+    """The module's bytes and the line every call edits.
 
     The generated module's comment-only block bodies become ``pass  # ...`` so that the
     file compiles, as the files an agent edits usually do (a broken file takes the
@@ -115,8 +116,12 @@ def make_file(lines: int) -> tuple[bytes, str, str]:
     middle = len(source) // 2
     while not _plain_statement(source[middle]) or source.count(source[middle]) != 1:
         middle += 1
-    line = source[middle]
-    return encode_lines(source), line, line.rstrip() + "  # edited"
+    return encode_lines(source), source[middle]
+
+
+def edited(line: str, call: int) -> str:
+    """The edited line after call number ``call`` (0: the line as generated)."""
+    return line if call == 0 else f"{line}  # edit {call}"
 
 
 def _plain_statement(line: str) -> bool:
@@ -144,15 +149,14 @@ async def _call(server: Server, old: str, new: str) -> float:
     return elapsed
 
 
-async def run_calls(servers: Sequence[Server], calls: int, warmup: int, text: tuple[str, str]):
-    """Open every server, then alternate the edit between them ``calls`` times each."""
+async def run_calls(servers: Sequence[Server], calls: int, warmup: int, line: str) -> None:
+    """Open every server, then send each the same edits in turn, ``calls`` timed each."""
     env = {"PATCHWRIGHT_STATE_DIR": tempfile.mkdtemp(prefix="pw-mcp-state-")}
-    line, edited = text
     async with AsyncExitStack() as stack:
         for server in servers:
             await _open(stack, server, env)
         for index in range(warmup + calls):
-            old, new = (line, edited) if index % 2 == 0 else (edited, line)
+            old, new = edited(line, index), edited(line, index + 1)
             order = servers if index % 2 == 0 else list(reversed(servers))
             for server in order:
                 elapsed = await _call(server, old, new)
@@ -231,7 +235,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("node not found: the reference server cannot run")
         return 1
     entry = install_reference(args.cache, args.reference_version)
-    data, line, edited = make_file(args.lines)
+    data, line = make_file(args.lines)
     work = Path(tempfile.mkdtemp(prefix="pw-mcp-bench-"))
     servers: list[Server] = []
     variants = [("patchwright", [])] + ([("pw --no-history", ["--no-history"])]
@@ -246,15 +250,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     for server in servers:
         (server.root / "module.py").write_bytes(data)
     try:
-        anyio.run(run_calls, servers, args.calls, args.warmup, (line, edited))
-        total = args.warmup + args.calls
-        check_files(servers, data if total % 2 == 0 else data.replace(
-            line.encode(), edited.encode(), 1))  # fmt: skip
+        anyio.run(run_calls, servers, args.calls, args.warmup, line)
+        last = edited(line, args.warmup + args.calls)
+        check_files(servers, data.replace(f"{line}\n".encode(), f"{last}\n".encode(), 1))
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    print(f"edit_file of one line in a {args.lines:,}-line Python file ({len(data):,} bytes), "
-          f"{args.calls} timed calls per server after {args.warmup} warm-up calls, alternating; "
-          f"{REFERENCE_PACKAGE}@{args.reference_version} on node {_node_version(node)}")  # fmt: skip
+    print(
+        f"edit_file of one line in a {args.lines:,}-line Python file ({len(data):,} bytes), "
+        f"{args.calls} timed calls per server after {args.warmup} warm-up calls, alternating; "
+        f"{REFERENCE_PACKAGE}@{args.reference_version} on node {_node_version(node)}"
+    )
     return report(servers, args.check)
 
 

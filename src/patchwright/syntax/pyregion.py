@@ -37,6 +37,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from patchwright.syntax.lexcache import MARK, cleaned_pair, cleaned_text
 from patchwright.syntax.shared import shared_lines
 from patchwright.syntax.stdlib_parsers import ParseError, compile_python, future_flags
 
@@ -69,7 +70,7 @@ _TOKENS = re.compile(
 _CONTINUATION = re.compile(r"\\\r?\n")
 # Starts every line that continues a string or a backslash-continued line: such a line
 # never begins a statement. The character cannot appear in valid Python code.
-_MARK = "\x01"
+_MARK = MARK
 _WORD = re.compile(r"@|[^\W\d]\w*")
 # A statement starting with one of these continues the compound statement above it.
 _CONTINUES = frozenset({"else", "elif", "except", "finally"})
@@ -117,10 +118,10 @@ def _word(line: str) -> str:
 class _View:
     """Cleaned lines of one text and the bracket depth where the edit starts."""
 
-    def __init__(self, lines: list[str], first_changed: int) -> None:
+    def __init__(self, lines: list[str], first_changed: int, depth: int | None = None) -> None:
         self.lines = lines
-        prefix = "\n".join(lines[:first_changed])
-        self.depth_at_change = _delta(prefix)
+        # both texts of an edit share the lines above it, and so this depth
+        self.depth_at_change = _delta("\n".join(lines[:first_changed])) if depth is None else depth
 
 
 class _Walker:
@@ -199,7 +200,7 @@ def region_verdict(before: str, after: str) -> list[ParseError] | None:
         # Changes spread over much of the file (a diff of hundreds of hunks): the region
         # would be most of the file, and delimiting it costs more than one whole compile.
         return None
-    edit = _Edit.of(before, after)
+    edit = _Edit.of(before, after, (first, suffix))
     if edit is None:
         return None
     indent = edit.block_indent()
@@ -219,7 +220,7 @@ def old_span_compiles(before: str, first: int, end: int) -> bool:
     """
     if _MARK in before or "\0" in before:
         return False
-    lines = clean_lines(before)
+    lines = cleaned_text(before, clean_lines)
     if lines is None or len(lines) != before.count("\n") + 1:
         return False
     view = _View(lines, first)
@@ -243,26 +244,32 @@ def old_span_compiles(before: str, first: int, end: int) -> bool:
 class _Edit:
     """Both texts of one edit, lexed, and where they differ."""
 
-    def __init__(self, before: str, after: str, old: list[str], new: list[str]) -> None:
+    def __init__(
+        self, before: str, after: str, old: list[str], new: list[str], shared: tuple[int, int]
+    ) -> None:
         self.before_lines = before.split("\n")
         self.after_lines = after.split("\n")
         self.old, self.new = old, new
-        self.first, suffix = shared_lines(before, after)
-        self.old_view, self.new_view = _View(old, self.first), _View(new, self.first)
+        self.first, suffix = shared
+        self.old_view = _View(old, self.first)
+        self.new_view = _View(new, self.first, self.old_view.depth_at_change)
         self.new_end, self.old_end = len(new) - suffix, len(old) - suffix
         self.future = future_flags(after)
 
     @classmethod
-    def of(cls, before: str, after: str) -> _Edit | None:
-        """The lexed edit, or ``None`` when the lexer cannot follow either text."""
+    def of(cls, before: str, after: str, shared: tuple[int, int]) -> _Edit | None:
+        """The lexed edit, or ``None`` when the lexer cannot follow either text.
+
+        ``shared`` holds the counts of lines the texts share at their start and end.
+        """
         if _MARK in before or _MARK in after or "\0" in after:
             return None
-        old, new = clean_lines(before), clean_lines(after)
+        old, new = cleaned_pair(before, after, shared, clean_lines)
         if old is None or new is None:
             return None
         if len(old) != before.count("\n") + 1 or len(new) != after.count("\n") + 1:
             return None
-        return cls(before, after, old, new)
+        return cls(before, after, old, new, shared)
 
     def block_indent(self) -> str | None:
         """The indentation of the innermost block holding every changed statement."""
