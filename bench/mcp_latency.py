@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import Any
 
 from _common import fmt_ms, fmt_ratio, median, patchwright_cli, render_table
-from _synth import encode_lines, generate_source
+from _synth import compilable, encode_lines, generate_source
 
 REFERENCE_PACKAGE = "@modelcontextprotocol/server-filesystem"
 REFERENCE_VERSION = "2026.8.31"
@@ -102,16 +102,9 @@ def percentile(values: Sequence[float], share: float) -> float:
 def make_file(lines: int) -> tuple[bytes, str]:
     """The module's bytes and the line every call edits.
 
-    The generated module's comment-only block bodies become ``pass  # ...`` so that the
-    file compiles, as the files an agent edits usually do (a broken file takes the
-    syntax guard down another path).
+    The module compiles, as the files an agent edits usually do.
     """
-    source = [
-        f"{line[: len(line) - len(line.lstrip())]}pass  {line.lstrip()}"
-        if line.lstrip().startswith("#")
-        else line
-        for line in generate_source(lines)
-    ]
+    source = compilable(generate_source(lines))
     compile("\n".join(source), "module.py", "exec")
     middle = len(source) // 2
     while not _plain_statement(source[middle]) or source.count(source[middle]) != 1:

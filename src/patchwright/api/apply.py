@@ -435,7 +435,7 @@ def _change(
         diff = head + diff
     diffs[path] = diff
     if new is not None:
-        _guard(path, old.text, new, syntax, outcome)
+        _guard(path, old.text, new, syntax, outcome, plan.regions.get(path))
     old.text = None  # diffed and checked: the old text is no longer needed
     data = new.encode_releasing() if new is not None else None
     del new
@@ -479,7 +479,12 @@ def _diff(
 
 
 def _guard(
-    path: str, old: TextFile | None, new: TextFile, policy: str, outcome: FileOutcome | None
+    path: str,
+    old: TextFile | None,
+    new: TextFile,
+    policy: str,
+    outcome: FileOutcome | None,
+    regions: list[tuple[int, int, int, int]] | None = None,
 ) -> None:
     """Run the syntax guard on one file (``reject`` raises: nothing is written)."""
     if policy == "off":
@@ -487,7 +492,7 @@ def _guard(
     language = language_for(path)
     if language is None:
         return  # no parser for this file type: nothing to check, and no text to join
-    report = _syntax_report(path, old, new, cast(SyntaxPolicy, policy), language)
+    report = _syntax_report(path, old, new, cast(SyntaxPolicy, policy), language, regions)
     if outcome is not None:
         outcome.syntax = report.to_dict()
         warning = report.warning_text()
@@ -496,7 +501,12 @@ def _guard(
 
 
 def _syntax_report(
-    path: str, old: TextFile | None, new: TextFile, policy: SyntaxPolicy, language: str
+    path: str,
+    old: TextFile | None,
+    new: TextFile,
+    policy: SyntaxPolicy,
+    language: str,
+    regions: list[tuple[int, int, int, int]] | None,
 ) -> SyntaxReport:
     # a file too large for the check is told without joining its text (each line has
     # at least its ending)
@@ -505,7 +515,8 @@ def _syntax_report(
         reason = f"file too large for the syntax check (about {size} characters)"
         return SyntaxReport(language, False, 0.0, reason=reason)
     before = old.text if old is not None else None
-    return check_edit(path, before, new.text, policy=policy)
+    # the hunks' blocks spare the guard finding them again
+    return check_edit(path, before, new.text, policy=policy, changed=regions)
 
 
 def _label(plan: _Plan) -> str:

@@ -81,17 +81,24 @@ def cleaned_text(text: str, lex: Lexer) -> list[str] | None:
 
 
 def cleaned_pair(
-    before: str, after: str, shared: tuple[int, int], lex: Lexer
+    before: str,
+    after: str,
+    shared: tuple[int, int],
+    lex: Lexer,
+    after_lines: list[str] | None = None,
 ) -> tuple[list[str] | None, list[str] | None]:
     """``lex(before)`` and ``lex(after)``, lexing as little as the module docstring says.
 
-    ``shared`` holds the counts of lines the texts share at their start and end.
+    ``shared`` holds the counts of lines the texts share at their start and end;
+    ``after_lines`` is ``after`` split at ``\\n``, when the caller has it.
     """
     old = cleaned_text(before, lex)
     found = _RECENT.get(after)
     if found is not _MISSING:
         return old, list(found) if isinstance(found, list) else None
-    new = _derived(old, before, after, shared, lex) if old is not None else None
+    new = None
+    if old is not None:
+        new = _derived(old, before, after_lines or after.split("\n"), shared, lex)
     if new is None:
         new = lex(after)
     _RECENT.put(after, new)
@@ -99,16 +106,16 @@ def cleaned_pair(
 
 
 def _derived(
-    old: list[str], before: str, after: str, shared: tuple[int, int], lex: Lexer
+    old: list[str], before: str, lines: list[str], shared: tuple[int, int], lex: Lexer
 ) -> list[str] | None:
-    """``lex(after)`` from ``old = lex(before)``, or ``None`` when it cannot be derived."""
+    """``lex(after)`` from ``old = lex(before)`` (``lines``: the text after, split), or
+    ``None`` when it cannot be derived."""
     first, suffix = shared
     old_tail = len(old) - suffix
     if len(old) != before.count("\n") + 1 or not 0 <= first <= old_tail:
         return None
     if any(index < len(old) and old[index][:1] == MARK for index in (first, old_tail)):
         return None  # a string or a continued line crosses an edge of the change
-    lines = after.split("\n")
     tail = len(lines) - suffix
     if tail < first:
         return None
