@@ -19,7 +19,7 @@ from patchwright.model import (
     TextFile,
 )
 from patchwright.model.errors import ErrorCode
-from patchwright.syntax import MAX_CHARS, SyntaxPolicy, SyntaxReport, check_edit, language_for
+from patchwright.syntax import SyntaxPolicy, SyntaxReport, language_for
 from patchwright.workspace import DEFAULT_MAX_FILE_BYTES, ChangeRecord, FileChange, Workspace
 from patchwright.workspace.fs import process_umask
 
@@ -508,6 +508,8 @@ def _syntax_report(
     language: str,
     regions: list[tuple[int, int, int, int]] | None,
 ) -> SyntaxReport:
+    from patchwright.syntax import MAX_CHARS, check_edit  # only for files with a parser
+
     # a file too large for the check is told without joining its text (each line has
     # at least its ending)
     size = len(new) if len(new) > MAX_CHARS else sum(map(len, new.lines)) + len(new)

@@ -10,8 +10,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from rapidfuzz.fuzz import ratio
-
 from patchwright.engine.locate import Match, identity
 from patchwright.engine.normalize import indent_width, is_blank, leading, strip_key, unicode_key
 from patchwright.engine.reindent import Shift, choose_frame, detect_shift
@@ -477,6 +475,8 @@ def _same_enough(match: Match, want: str, have: str, complete: bool) -> bool:
     edge may be a fragment)."""
     a, b = unicode_key(want), unicode_key(have)
     if match.rung == "fuzzy":
+        from rapidfuzz.fuzz import ratio  # only for fuzzy matches: slow to import
+
         return a == b or ratio(a, b) >= _MIN_REMOVED_SIMILARITY
     if match.rung == "trimmed_edges" and not complete:
         return a == b

@@ -31,9 +31,6 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from rapidfuzz.fuzz import ratio
-
-from patchwright.engine import fuzzy
 from patchwright.engine.index import MAX_ANCHOR_HITS, LineIndex, choose_anchors
 from patchwright.engine.normalize import (
     is_blank,
@@ -141,6 +138,8 @@ def _candidates(
     if rung == "elision":
         return _elided(index, pattern, lo)
     if rung == "fuzzy":
+        from patchwright.engine import fuzzy  # with rapidfuzz: slow to import, rarely needed
+
         return [
             Match(r.start, r.end, "fuzzy", r.similarity, r.spans)
             for r in fuzzy.best_regions(index, pattern, lo)
@@ -305,6 +304,8 @@ def loosely_equal(want: str, have: str) -> bool:
     # file line inside a long pattern line says nothing.
     if len(a) >= 4 and a in b and len(a) * 3 >= len(b):
         return True
+    from rapidfuzz.fuzz import ratio  # only past the cheap tests: slow to import
+
     return ratio(a, b) >= 75.0
 
 

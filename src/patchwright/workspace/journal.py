@@ -42,7 +42,6 @@ restored.
 
 from __future__ import annotations
 
-import json
 import posixpath
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass
@@ -91,6 +90,8 @@ class Manifest:
 
     def to_json(self) -> bytes:
         """The manifest file's content."""
+        import json  # only commits of several files write a manifest
+
         data: dict[str, Any] = {
             "format": _FORMAT,
             "batch_id": self.batch_id,
@@ -102,6 +103,8 @@ class Manifest:
     @classmethod
     def from_json(cls, raw: bytes) -> Manifest:
         """Parse a manifest file."""
+        import json
+
         data = json.loads(raw.decode("utf-8"))
         entries = tuple(JournalEntry(**e) for e in data["entries"])
         return cls(data["batch_id"], entries, tuple(data["created_dirs"]))
