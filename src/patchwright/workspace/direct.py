@@ -67,21 +67,29 @@ def write_single(ctx: CommitContext, manifest: Manifest, draft: _Draft) -> Commi
 
     (entry,) = manifest.entries
     before = draft.befores.get(entry.path)
-    placed = False
+    progress = _Progress()
     with _history_image(ctx, manifest.batch_id, before) as images:
         try:
-            placed = _place(ctx, entry, draft.writes.get(entry.path))
+            _place(ctx, entry, draft.writes.get(entry.path), progress)
             record = with_new_modes(ctx.fs, ctx.sandbox, draft.record)
             if ctx.history is not None:
                 ctx.history.insert(record, draft.contents, images)
         except BaseException as exc:
-            _abort_single(ctx, entry, before, placed, exc)
+            _abort_single(ctx, entry, before, progress.placed, exc)
             raise
     return record
 
 
-def _place(ctx: CommitContext, entry: JournalEntry, data: bytes | None) -> bool:
-    """Put the new content in place and make it durable; True once the file changed."""
+class _Progress:
+    """How far a one-file commit got: ``placed`` once the file was replaced or removed."""
+
+    placed = False
+
+
+def _place(
+    ctx: CommitContext, entry: JournalEntry, data: bytes | None, progress: _Progress
+) -> None:
+    """Put the new content in place and make it durable (steps 1-3)."""
     fs, sandbox = ctx.fs, ctx.sandbox
     target = sandbox.abspath(entry.path)
     if data is None:
@@ -90,8 +98,8 @@ def _place(ctx: CommitContext, entry: JournalEntry, data: bytes | None) -> bool:
         temp = sandbox.abspath(temp_for(entry.path))
         _write_temp(ctx, temp, data, entry.after_mode)
         fs.replace(temp, target)
+    progress.placed = True
     fs.fsync_dir(sandbox.abspath(posixpath.dirname(entry.path)))
-    return True
 
 
 def _write_temp(ctx: CommitContext, temp: str, data: bytes, mode: int | None) -> None:
