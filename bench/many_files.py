@@ -11,7 +11,8 @@ one git-style unified diff (3 lines of context). GNU patch, ``git apply``, the
 ``apply_patch_text`` in this process each apply it to a fresh copy of the tree, runs
 interleaved tool by tool; every result is checked file by file against the expected
 tree. Reported: median, minimum and spread per tool and the ratios to GNU patch
-(target: the command <= 5x GNU patch).
+(target: the command <= 5x GNU patch). ``--baseline SRC`` adds the command run from
+another source tree (``PYTHONPATH=SRC``), for before/after figures from one run.
 """
 
 from __future__ import annotations
@@ -118,9 +119,11 @@ def mismatch(root: Path, tree: Tree) -> str:
 Runner = Callable[[Path, Path], tuple[bool, float, str]]
 
 
-def process_runner(argv_for: Callable[[Path, Path], list[str]]) -> Runner:
+def process_runner(
+    argv_for: Callable[[Path, Path], list[str]], extra_env: dict[str, str] | None = None
+) -> Runner:
     """Time a tool as a whole process."""
-    env = tool_env()
+    env = {**tool_env(), **(extra_env or {})}
 
     def run(patch: Path, root: Path) -> tuple[bool, float, str]:
         done = run_measured(argv_for(patch, root), root, env)
@@ -146,8 +149,8 @@ def api_runner() -> Runner | None:
     return run
 
 
-def runners() -> dict[str, Runner]:
-    """Every tool found on this machine."""
+def runners(baseline: Path | None = None) -> dict[str, Runner]:
+    """Every tool found on this machine (and the baseline source tree's command)."""
     found: dict[str, Runner] = {
         "GNU patch": process_runner(lambda patch, _root: gnu_patch_argv(patch)),
         "git apply": process_runner(lambda patch, _root: git_apply_argv(patch)),
@@ -159,6 +162,11 @@ def runners() -> dict[str, Runner]:
         found["patchwright CLI"] = process_runner(
             lambda patch, root: [*cli, "apply", str(patch), "--root", str(root)]
         )
+        if baseline is not None:
+            found["patchwright CLI, baseline"] = process_runner(
+                lambda patch, root: [*cli, "apply", str(patch), "--root", str(root)],
+                {"PYTHONPATH": str(baseline)},
+            )
     api = api_runner()
     if api is not None:
         found["patchwright API"] = api
@@ -202,6 +210,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         "--broken", action="store_true", help="modules with syntax errors (the guard's slow path)"
     )
     p.add_argument("--quick", action="store_true", help="60 files, 3 runs")
+    p.add_argument("--baseline", type=Path, help="also run the CLI from this src folder")
     p.add_argument("--check", action="store_true", help="exit 1 when the target is missed")
     args = p.parse_args(argv)
     if args.quick:
@@ -214,7 +223,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
     tree, patch_text = make_tree(args.files, args.lines, args.hunks, valid=not args.broken)
     size = sum(len(before) for before, _ in tree.values())
-    times = measure(runners(), tree, patch_text, args.runs)
+    times = measure(runners(args.baseline), tree, patch_text, args.runs)
     gnu = median(times.get("GNU patch", []))
     rows = []
     for name, values in times.items():

@@ -20,7 +20,9 @@ ratios are those of one run.
 Each answer is checked (no error, the file holds the expected bytes afterwards), so a
 fast refusal never counts. Reported: median, p95 and spread (interquartile range) per
 server, and the ratios median / median and p95 / p95 (targets: <= 1.5x and <= 2x).
-``--no-history`` adds a third server, ``patchwright mcp --no-history``.
+``--no-history`` adds a server ``patchwright mcp --no-history``; ``--baseline SRC`` adds
+``patchwright mcp`` run from another source tree (``PYTHONPATH=SRC``, e.g. an older
+commit's ``src`` from ``git archive``), for before/after figures from one run.
 """
 
 from __future__ import annotations
@@ -58,6 +60,7 @@ class Server:
     argv: list[str]
     root: Path
     reference: bool = False
+    env: dict[str, str] = field(default_factory=dict)
     times: list[float] = field(default_factory=list)
     client: Any = None
 
@@ -126,7 +129,9 @@ async def _open(stack: AsyncExitStack, server: Server, env: dict[str, str]) -> N
     from mcp import Client, StdioServerParameters
     from mcp.client.stdio import stdio_client
 
-    params = StdioServerParameters(command=server.argv[0], args=server.argv[1:], env=env)
+    params = StdioServerParameters(
+        command=server.argv[0], args=server.argv[1:], env={**env, **server.env}
+    )
     errlog = stack.enter_context(open(os.devnull, "w"))  # noqa: SIM115
     client = Client(stdio_client(params, errlog=errlog), read_timeout_seconds=60)
     server.client = await stack.enter_async_context(client)
@@ -205,6 +210,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("--lines", type=int, default=2000, help="lines of the edited file (2000)")
     p.add_argument("--quick", action="store_true", help="60 calls per server")
     p.add_argument("--no-history", action="store_true", help="also time --no-history")
+    p.add_argument("--baseline", type=Path, help="also run patchwright from this src folder")
     p.add_argument("--cache", type=Path, default=DEFAULT_CACHE, help="npm install folder")
     p.add_argument("--reference-version", default=REFERENCE_VERSION)
     p.add_argument("--check", action="store_true", help="exit 1 when a target is missed")
@@ -233,10 +239,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     servers: list[Server] = []
     variants = [("patchwright", [])] + ([("pw --no-history", ["--no-history"])]
                                          if args.no_history else [])  # fmt: skip
+    if args.baseline is not None:
+        variants.append(("pw baseline", []))
     for name, extra in variants:
         root = work / name.replace(" ", "_")
         root.mkdir()
-        servers.append(Server(name, [*cli, "mcp", "--root", str(root), *extra], root))
+        env = {"PYTHONPATH": str(args.baseline)} if name == "pw baseline" else {}
+        servers.append(Server(name, [*cli, "mcp", "--root", str(root), *extra], root, env=env))
     ref_root = work / "reference"
     ref_root.mkdir()
     servers.append(Server("reference (node)", [node, str(entry), str(ref_root)], ref_root, True))

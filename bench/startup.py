@@ -9,7 +9,8 @@ and ``patchwright apply`` of a one-line unified diff to a 3-line text file (hist
 as shipped; every other run applies the reverse patch, so each run really writes) in
 turn, interleaved so machine noise hits them alike, and reports medians, the spread and
 the ratio to the bare interpreter (targets: ``--version`` <= 1.5x, the apply <= 2.5x).
-GNU patch on the same patch is shown for scale. Then lists which heavy modules
+GNU patch on the same patch is shown for scale; ``--baseline SRC`` adds the apply run from
+another source tree (``PYTHONPATH=SRC``) for before/after figures. Then lists which heavy modules
 ``import patchwright`` and ``patchwright --version`` load (target: none of them) and the
 slowest imports of ``import patchwright``.
 """
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import subprocess
 import sys
 import tempfile
@@ -72,16 +74,20 @@ def _one_line_patches(tmp: str) -> tuple[Path, Path]:
 
 
 def time_commands(
-    commands: dict[str, list[str]], runs: int, patching: dict[str, list[str]] | None = None
+    commands: dict[str, list[str]],
+    runs: int,
+    patching: dict[str, list[str]] | None = None,
+    envs: dict[str, dict[str, str]] | None = None,
 ) -> dict[str, list[float]]:
     """Interleaved wall times of each command; a failing command is dropped with a note.
 
     ``patching`` maps a name to a command that takes a patch file as its last argument:
     it runs in a folder of its own holding ``f.txt``, alternately with the patch that
     changes its line and the one that changes it back (each run checked by its exit
-    status).
+    status). ``envs`` adds environment variables for some of the commands.
     """
     patching = patching or {}
+    environment = {name: {**os.environ, **extra} for name, extra in (envs or {}).items()}
     times: dict[str, list[float]] = {name: [] for name in (*commands, *patching)}
     with tempfile.TemporaryDirectory() as tmp:
         folders = {name: Path(tmp) / f"p{n}" for n, name in enumerate(patching)}
@@ -99,14 +105,14 @@ def time_commands(
 
         for name in list(times):  # warm the page cache once (and leave f.txt as it was)
             for index in (0, 1) if name in patching else (0,):
-                run = run_measured(argv(name, index), cwd(name))
+                run = run_measured(argv(name, index), cwd(name), environment.get(name))
                 if run.returncode != 0 and name in times:
                     last = (run.stderr.strip().splitlines() or ["no message"])[-1][:200]
                     print(f"{name}: exit {run.returncode}, left out ({last})")
                     del times[name]
         for index in range(runs):
             for name in times:
-                run = run_measured(argv(name, index), cwd(name))
+                run = run_measured(argv(name, index), cwd(name), environment.get(name))
                 if run.returncode != 0:
                     raise SystemExit(f"{name} failed in run {index}: {run.stderr[-300:]}")
                 times[name].append(run.seconds)
@@ -191,6 +197,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("--quick", action="store_true", help="5 runs per command")
     p.add_argument("--top", type=int, default=10, help="slowest imports to list (default 10)")
     p.add_argument("--check", action="store_true", help="exit 1 when a target is missed")
+    p.add_argument("--baseline", type=Path, help="also time the apply from this src folder")
     args = p.parse_args(argv)
     if args.quick:
         args.runs = min(args.runs, 5)
@@ -212,7 +219,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     else:
         commands["patchwright --version"] = [*cli, "--version"]
         patching["patchwright apply, one line"] = [*cli, "apply"]
-    times = time_commands(commands, args.runs, patching)
+    envs = {}
+    if cli is not None and args.baseline is not None:
+        patching["apply, one line, baseline"] = [*cli, "apply"]
+        envs["apply, one line, baseline"] = {"PYTHONPATH": str(args.baseline)}
+    times = time_commands(commands, args.runs, patching, envs)
     base = median(times.get("python -c pass", []))
     rows = [
         (n, fmt_ms(median(t)), fmt_ms(min(t)), fmt_ms(_iqr(t)), fmt_ratio(median(t), base))
