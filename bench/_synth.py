@@ -188,6 +188,28 @@ def generate_source(n_lines: int, seed: int = 0) -> list[str]:
     return w.lines
 
 
+def compilable(lines: Sequence[str]) -> list[str]:
+    """``lines`` with every comment-only line made ``pass  # ...``: a module that compiles.
+
+    The generator's blocks sometimes hold only comments, which Python refuses; files an
+    agent edits usually compile, and a broken file takes the syntax guard down another
+    path. A block cut off by the line count at the end is dropped too.
+    """
+    out = [
+        f"{line[: len(line) - len(line.lstrip())]}pass  {line.lstrip()}"
+        if line.lstrip().startswith("#")
+        else line
+        for line in lines
+    ]
+    while out:
+        try:
+            compile("\n".join(out), "module.py", "exec")
+            break
+        except SyntaxError:
+            out.pop()
+    return out
+
+
 # -- edits -------------------------------------------------------------------------------
 
 

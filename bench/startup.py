@@ -1,26 +1,40 @@
-"""Start-up cost: ``patchwright --version`` against a bare interpreter, and heavy imports.
+"""Start-up cost: ``patchwright --version`` and a one-line ``patchwright apply`` against a
+bare interpreter, and heavy imports.
 
     python bench/startup.py               # 20 runs each, median
     python bench/startup.py --runs 50 --check
 
-Runs ``python -c pass``, ``python -c "import patchwright"`` and ``patchwright
---version`` in turn (interleaved, so machine noise hits all three alike) and reports
-medians and the ratio to the bare interpreter (target: ``--version`` <= 1.5x). Then
-lists which heavy modules ``import patchwright`` and ``patchwright --version`` load
-(target: none of them) and the slowest imports of ``import patchwright``.
+Runs ``python -c pass``, ``python -c "import patchwright"``, ``patchwright --version``
+and ``patchwright apply`` of a one-line unified diff to a 3-line text file (history on,
+as shipped; every other run applies the reverse patch, so each run really writes) in
+turn, interleaved so machine noise hits them alike, and reports medians, the spread and
+the ratio to the bare interpreter (targets: ``--version`` <= 1.5x, the apply <= 2.5x).
+GNU patch on the same patch is shown for scale; ``--baseline SRC`` adds the apply run from
+another source tree (``PYTHONPATH=SRC``) for before/after figures. Then lists which heavy modules
+``import patchwright`` and ``patchwright --version`` load (target: none of them) and the
+slowest imports of ``import patchwright``.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import subprocess
 import sys
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
-from _common import fmt_ms, fmt_ratio, median, patchwright_cli, render_table, run_measured
+from _common import (
+    fmt_ms,
+    fmt_ratio,
+    gnu_patch_argv,
+    median,
+    patchwright_cli,
+    render_table,
+    run_measured,
+)
 
 # Third-party packages the adapters need, and stdlib modules that are slow to import.
 HEAVY = (
@@ -45,20 +59,79 @@ sys.stderr.write("\\nMODULES " + json.dumps(sorted(sys.modules)) + "\\n")
 """
 
 
-def time_commands(commands: dict[str, list[str]], runs: int) -> dict[str, list[float]]:
-    """Interleaved wall times of each command; a failing command is dropped with a note."""
-    times: dict[str, list[float]] = {name: [] for name in commands}
+_FILE = "a\nb\nc\n"
+_FORWARD = "--- a/f.txt\n+++ b/f.txt\n@@ -1,3 +1,3 @@\n a\n-b\n+B\n c\n"
+_BACKWARD = "--- a/f.txt\n+++ b/f.txt\n@@ -1,3 +1,3 @@\n a\n-B\n+b\n c\n"
+
+
+def _one_line_patches(tmp: str) -> tuple[Path, Path]:
+    """The file ``f.txt`` and two patches: one changes a line, the other changes it back."""
+    (Path(tmp) / "f.txt").write_text(_FILE)
+    forward, backward = Path(tmp) / "forward.diff", Path(tmp) / "backward.diff"
+    forward.write_text(_FORWARD)
+    backward.write_text(_BACKWARD)
+    return forward, backward
+
+
+def time_commands(
+    commands: dict[str, list[str]],
+    runs: int,
+    patching: dict[str, list[str]] | None = None,
+    envs: dict[str, dict[str, str]] | None = None,
+) -> dict[str, list[float]]:
+    """Interleaved wall times of each command; a failing command is dropped with a note.
+
+    ``patching`` maps a name to a command that takes a patch file as its last argument:
+    it runs in a folder of its own holding ``f.txt``, alternately with the patch that
+    changes its line and the one that changes it back (each run checked by its exit
+    status). ``envs`` adds environment variables for some of the commands.
+    """
+    patching = patching or {}
+    environment = {name: {**os.environ, **extra} for name, extra in (envs or {}).items()}
+    times: dict[str, list[float]] = {name: [] for name in (*commands, *patching)}
     with tempfile.TemporaryDirectory() as tmp:
-        for name, argv in commands.items():  # warm the page cache once
-            run = run_measured(argv, tmp)
-            if run.returncode != 0:
-                last = (run.stderr.strip().splitlines() or ["no message"])[-1][:200]
-                print(f"{name}: exit {run.returncode}, left out ({last})")
-                del times[name]
-        for _ in range(runs):
+        folders = {name: Path(tmp) / f"p{n}" for n, name in enumerate(patching)}
+        for folder in folders.values():
+            folder.mkdir()
+        patches = {name: _one_line_patches(str(folder)) for name, folder in folders.items()}
+
+        def argv(name: str, index: int) -> list[str]:
+            if name in commands:
+                return commands[name]
+            return [*patching[name], str(patches[name][index % 2])]
+
+        def cwd(name: str) -> Path:
+            return folders.get(name, Path(tmp))
+
+        for name in list(times):  # warm the page cache once (and leave f.txt as it was)
+            for index in (0, 1) if name in patching else (0,):
+                run = run_measured(argv(name, index), cwd(name), environment.get(name))
+                if run.returncode != 0 and name in times:
+                    last = (run.stderr.strip().splitlines() or ["no message"])[-1][:200]
+                    print(f"{name}: exit {run.returncode}, left out ({last})")
+                    del times[name]
+        for index in range(runs):
             for name in times:
-                times[name].append(run_measured(commands[name], tmp).seconds)
+                run = run_measured(argv(name, index), cwd(name), environment.get(name))
+                if run.returncode != 0:
+                    raise SystemExit(f"{name} failed in run {index}: {run.stderr[-300:]}")
+                times[name].append(run.seconds)
     return times
+
+
+def _iqr(values: list[float]) -> float:
+    ordered = sorted(values)
+    if len(ordered) < 4:
+        return float("nan")
+    return ordered[(3 * len(ordered)) // 4] - ordered[len(ordered) // 4]
+
+
+def _target(times: dict[str, list[float]], name: str, base: float, goal: float) -> str:
+    value = median(times.get(name, []))
+    ratio = value / base if value == value else float("nan")
+    verdict = "skip" if ratio != ratio else "PASS" if ratio <= goal else "FAIL"
+    print(f"target {name} <= {goal}x python -c pass: {fmt_ratio(value, base)} {verdict}")
+    return verdict
 
 
 def loaded_modules(code: str, from_stderr: bool = False) -> set[str] | None:
@@ -124,6 +197,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("--quick", action="store_true", help="5 runs per command")
     p.add_argument("--top", type=int, default=10, help="slowest imports to list (default 10)")
     p.add_argument("--check", action="store_true", help="exit 1 when a target is missed")
+    p.add_argument("--baseline", type=Path, help="also time the apply from this src folder")
     args = p.parse_args(argv)
     if args.quick:
         args.runs = min(args.runs, 5)
@@ -139,21 +213,31 @@ def main(argv: Sequence[str] | None = None) -> int:
         "import patchwright": [py, "-c", "import patchwright"],
     }
     cli = patchwright_cli()
+    patching: dict[str, list[str]] = {"GNU patch, one line": [*gnu_patch_argv("-")[:-1]]}
     if cli is None:
-        print("patchwright console script not found: --version left out")
+        print("patchwright console script not found: --version and apply left out")
     else:
         commands["patchwright --version"] = [*cli, "--version"]
-    times = time_commands(commands, args.runs)
+        patching["patchwright apply, one line"] = [*cli, "apply"]
+    envs = {}
+    if cli is not None and args.baseline is not None:
+        patching["apply, one line, baseline"] = [*cli, "apply"]
+        envs["apply, one line, baseline"] = {"PYTHONPATH": str(args.baseline)}
+    times = time_commands(commands, args.runs, patching, envs)
     base = median(times.get("python -c pass", []))
     rows = [
-        (n, fmt_ms(median(t)), fmt_ms(min(t)), fmt_ratio(median(t), base)) for n, t in times.items()
+        (n, fmt_ms(median(t)), fmt_ms(min(t)), fmt_ms(_iqr(t)), fmt_ratio(median(t), base))
+        for n, t in times.items()
     ]
     print(f"interpreter: {py} ({Path(py).resolve().name}), {args.runs} runs each, interleaved")
-    print(render_table(("command", "median ms", "min ms", "vs python -c pass"), rows))
-    version = median(times.get("patchwright --version", []))
-    ratio = version / base if version == version else float("nan")
-    verdict = "skip" if ratio != ratio else "PASS" if ratio <= 1.5 else "FAIL"
-    print(f"target --version <= 1.5x python -c pass: {fmt_ratio(version, base)} {verdict}\n")
+    headers = ("command", "median ms", "min ms", "IQR ms", "vs python -c pass")
+    print(render_table(headers, rows))
+    verdicts = [
+        _target(times, "patchwright --version", base, 1.5),
+        _target(times, "patchwright apply, one line", base, 2.5),
+    ]
+    verdict = "FAIL" if "FAIL" in verdicts else "PASS"
+    print()
     probes = {"import patchwright": loaded_modules(_PROBE_IMPORT)}
     if cli is not None:
         probes["patchwright --version"] = loaded_modules(_PROBE_CLI, from_stderr=True)

@@ -22,12 +22,15 @@ from patchwright.workspace import (
     Workspace,
     sha256_hex,
 )
+from patchwright.workspace.direct import LINK_IMAGE_MIN
 from patchwright.workspace.fs import MISSING
 from patchwright.workspace.history import FILE_BLOB_MIN
 
 MakeWs = Callable[..., Workspace]
 BIG = b"".join(b"line %d\n" % i for i in range(20_000))  # well over FILE_BLOB_MIN
 BIGGER = BIG + b"one more\n"
+# a one-file commit hands the history a link to the old file from this size on
+HUGE = BIG * (LINK_IMAGE_MIN // len(BIG) + 1)
 
 
 class Recording(OsFileSystem):
@@ -69,11 +72,11 @@ def _journal_writes(fs: Recording) -> list[str]:
 
 
 def test_before_image_is_a_link_to_the_old_file(root: Path, make_ws: MakeWs) -> None:
-    (root / "a.txt").write_bytes(BIG)
+    (root / "a.txt").write_bytes(HUGE)
     inode = (root / "a.txt").stat().st_ino
     fs = Recording()
     ws = make_ws(fs=fs)
-    record = ws.commit([FileChange("a.txt", BIGGER, expected_sha256=sha256_hex(BIG))])
+    record = ws.commit([FileChange("a.txt", BIGGER, expected_sha256=sha256_hex(HUGE))])
     assert fs.links[0][0] == str(root / "a.txt")
     assert _journal_writes(fs) == []  # no copy of the old bytes
     blobs = ws.state_folder / "blobs"
@@ -83,10 +86,10 @@ def test_before_image_is_a_link_to_the_old_file(root: Path, make_ws: MakeWs) -> 
     # from the old one (no second copy of the file)
     assert (blobs / before).stat().st_ino == inode
     assert not (blobs / after).exists()
-    assert ws.history.content(before) == BIG and ws.history.content(after) == BIGGER
+    assert ws.history.content(before) == HUGE and ws.history.content(after) == BIGGER
     assert list((ws.state_folder / "journal").iterdir()) == []
     ws.undo()
-    assert (root / "a.txt").read_bytes() == BIG
+    assert (root / "a.txt").read_bytes() == HUGE
 
 
 def test_without_links_the_bytes_are_copied_and_rollback_works(root: Path, make_ws: MakeWs) -> None:

@@ -8,7 +8,6 @@ changed (the report says which file and hunk failed, in spec 002's form), 2 usag
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
 
@@ -101,6 +100,8 @@ def run_apply(args: argparse.Namespace) -> int:
     err = report.error
     usage = err is not None and err.field in _USAGE_FIELDS
     if args.json:
+        import json  # only for --json: start-up time
+
         print(json.dumps(report.to_dict(), indent=2, ensure_ascii=False))
     elif usage and err is not None:
         # a bad argument, not a bad patch: say so the way argparse does

@@ -3,6 +3,7 @@
     patchwright mcp --root path/to/repo                      # stdio (what MCP clients launch)
     patchwright mcp --root . --http 127.0.0.1:8765           # streamable HTTP at /mcp
     patchwright mcp --mode restricted --tools read_file      # read-only, one tool
+    patchwright mcp --root . --no-history                    # no history: no undo
 
 One process is one session: clipboards persist from call to call until it exits.
 Restricted mode and the tool selection work as in ``patchwright call``. Exit codes: 0
@@ -45,6 +46,11 @@ def configure_mcp(parser: argparse.ArgumentParser) -> None:
         default="warn",
         choices=["off", "warn", "reject"],
         help="syntax check after each edit (default: warn)",
+    )
+    parser.add_argument(
+        "--no-history",
+        action="store_true",
+        help="record no history (faster edits; undo and get_patch_change then refuse)",
     )
     parser.add_argument(
         "--http",
@@ -110,7 +116,7 @@ def run_mcp(args: argparse.Namespace) -> int:
         access = _access(args, endpoint)
         renames = parse_renames(args.rename)
         toolbox = Toolbox(
-            Workspace(args.root, mode=args.mode),
+            Workspace(args.root, mode=args.mode, history=not args.no_history),
             tools=parse_names(args.tools),
             rename=renames,
             syntax_policy=args.syntax,

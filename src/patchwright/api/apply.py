@@ -20,7 +20,7 @@ from patchwright.model import (
     recovered_syntax_error,
 )
 from patchwright.model.errors import ErrorCode
-from patchwright.syntax import MAX_CHARS, SyntaxPolicy, SyntaxReport, check_edit, language_for
+from patchwright.syntax import SyntaxPolicy, SyntaxReport, language_for
 from patchwright.workspace import DEFAULT_MAX_FILE_BYTES, ChangeRecord, FileChange, Workspace
 from patchwright.workspace.fs import process_umask
 
@@ -476,7 +476,7 @@ def _change(
         diff = head + diff
     diffs[path] = diff
     if new is not None:
-        _guard(path, old.text, new, syntax, outcome)
+        _guard(path, old.text, new, syntax, outcome, plan.regions.get(path))
     old.text = None  # diffed and checked: the old text is no longer needed
     data = new.encode_releasing() if new is not None else None
     del new
@@ -520,7 +520,12 @@ def _diff(
 
 
 def _guard(
-    path: str, old: TextFile | None, new: TextFile, policy: str, outcome: FileOutcome | None
+    path: str,
+    old: TextFile | None,
+    new: TextFile,
+    policy: str,
+    outcome: FileOutcome | None,
+    regions: list[tuple[int, int, int, int]] | None = None,
 ) -> None:
     """Run the syntax guard on one file (``reject`` raises: nothing is written)."""
     if policy == "off":
@@ -528,7 +533,7 @@ def _guard(
     language = language_for(path)
     if language is None:
         return  # no parser for this file type: nothing to check, and no text to join
-    report = _syntax_report(path, old, new, cast(SyntaxPolicy, policy), language)
+    report = _syntax_report(path, old, new, cast(SyntaxPolicy, policy), language, regions)
     if outcome is not None and old is not None:
         refusal = recovered_syntax_error(
             (r.rung for r in outcome.reports), report.rejection_text(path)
@@ -544,8 +549,15 @@ def _guard(
 
 
 def _syntax_report(
-    path: str, old: TextFile | None, new: TextFile, policy: SyntaxPolicy, language: str
+    path: str,
+    old: TextFile | None,
+    new: TextFile,
+    policy: SyntaxPolicy,
+    language: str,
+    regions: list[tuple[int, int, int, int]] | None,
 ) -> SyntaxReport:
+    from patchwright.syntax import MAX_CHARS, check_edit  # only for files with a parser
+
     # a file too large for the check is told without joining its text (each line has
     # at least its ending)
     size = len(new) if len(new) > MAX_CHARS else sum(map(len, new.lines)) + len(new)
@@ -553,7 +565,8 @@ def _syntax_report(
         reason = f"file too large for the syntax check (about {size} characters)"
         return SyntaxReport(language, False, 0.0, reason=reason)
     before = old.text if old is not None else None
-    return check_edit(path, before, new.text, policy=policy)
+    # the hunks' blocks spare the guard finding them again
+    return check_edit(path, before, new.text, policy=policy, changed=regions)
 
 
 def _label(plan: _Plan) -> str:

@@ -10,8 +10,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from rapidfuzz.fuzz import ratio
-
 from patchwright.engine.frame import shift_for
 from patchwright.engine.normalize import strip_key, unicode_key
 from patchwright.engine.rungs import Match, identity
@@ -331,6 +329,8 @@ def _same_enough(match: Match, want: str, have: str, complete: bool) -> bool:
     edge may be a fragment)."""
     a, b = unicode_key(want), unicode_key(have)
     if match.rung == Rung.FUZZY:
+        from rapidfuzz.fuzz import ratio  # only for fuzzy matches: slow to import
+
         return a == b or ratio(a, b) >= _MIN_REMOVED_SIMILARITY
     if match.rung == Rung.TRIMMED_EDGES and not complete:
         return a == b

@@ -8,10 +8,8 @@ is already in the file, the edit was most likely applied before.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Sequence
 
-from patchwright.engine import fuzzy
 from patchwright.engine.index import LineIndex
 from patchwright.engine.normalize import PUNCT_TABLE, leading, unicode_key
 from patchwright.engine.policy import MatchOptions
@@ -35,6 +33,8 @@ def not_found(
     if applied is not None:
         return applied
     tried = ", ".join(r for r in options.rungs if r != Rung.NEWLINE)
+    from patchwright.engine import fuzzy  # only on a refusal: rapidfuzz is slow to import
+
     regions = fuzzy.best_regions(index, pattern)
     if not regions:
         return PatchwrightError(
@@ -60,6 +60,8 @@ def not_found(
     # or the model cannot tell what to change about an edit that was "close".
     rejected = None
     if options.allows(Rung.FUZZY) and best.similarity >= options.fuzzy_threshold:
+        from patchwright.engine import fuzzy
+
         rejected = fuzzy.distrust(index, pattern, best)
     verdict = ""
     if rejected is not None:
@@ -188,6 +190,8 @@ def likely_cause(
 
 
 def _short_diff(want: Sequence[str], have: Sequence[str], start: int) -> str:
+    import difflib  # only on a refusal
+
     rows = list(
         difflib.unified_diff(
             list(want),

@@ -124,15 +124,11 @@ _SMALL = 40_000
 def _diff_range(a: list[str], b: list[str], a0: int, a1: int, b0: int, b1: int) -> list[Opcode]:
     """Opcodes turning ``a[a0:a1]`` into ``b[b0:b1]`` (indices into the full lists)."""
     ops: list[Opcode] = []
-    head = 0
-    while a0 + head < a1 and b0 + head < b1 and a[a0 + head] == b[b0 + head]:
-        head += 1
+    head = _common_run(a, b, a0, b0, min(a1 - a0, b1 - b0), 1)
     if head:
         ops.append(("equal", a0, a0 + head, b0, b0 + head))
         a0, b0 = a0 + head, b0 + head
-    tail = 0
-    while a1 - tail > a0 and b1 - tail > b0 and a[a1 - tail - 1] == b[b1 - tail - 1]:
-        tail += 1
+    tail = _common_run(a, b, a1 - 1, b1 - 1, min(a1 - a0, b1 - b0), -1)
     end: list[Opcode] = [("equal", a1 - tail, a1, b1 - tail, b1)] if tail else []
     a1, b1 = a1 - tail, b1 - tail
     if a0 == a1 and b0 == b1:
@@ -162,6 +158,29 @@ def _diff_range(a: list[str], b: list[str], a0: int, a1: int, b0: int, b1: int) 
         pa, pb = i + 1, j + 1
     ops.extend(_diff_range(a, b, pa, a1, pb, b1))
     return ops + end
+
+
+def _common_run(a: list[str], b: list[str], i: int, j: int, limit: int, step: int) -> int:
+    """How many lines ``a`` and ``b`` share from ``a[i]`` and ``b[j]`` on, going forward
+    (``step`` 1) or backward (-1), at most ``limit``.
+
+    Compares growing slices (C speed) and walks line by line only inside the first slice
+    that differs: an edit of a large file shares thousands of lines at each end.
+    """
+    done, chunk = 0, 32
+    while done < limit:
+        size = min(chunk, limit - done)
+        if step == 1:
+            same = a[i + done : i + done + size] == b[j + done : j + done + size]
+        else:
+            same = a[i - done - size + 1 : i - done + 1] == b[j - done - size + 1 : j - done + 1]
+        if not same:
+            break
+        done += size
+        chunk *= 2
+    while done < limit and a[i + step * done] == b[j + step * done]:
+        done += 1
+    return done
 
 
 def _anchors(

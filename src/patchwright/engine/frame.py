@@ -14,7 +14,6 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from rapidfuzz.fuzz import ratio
 
 from patchwright.engine.normalize import indent_width, is_blank, leading, strip_key, unicode_key
 from patchwright.engine.reindent import Shift, choose_frame, detect_shift
@@ -121,6 +120,8 @@ def _edited(old: str, new: str) -> bool:
     """Whether ``new`` reads as ``old`` edited: alike overall, or opening with the same
     word (``elif ...``, ``next = ...``): a replaced line keeps its statement's head."""
     a, b = old.strip(), new.strip()
+    from rapidfuzz.fuzz import ratio  # only for modified lines: slow to import
+
     if ratio(a, b) >= _MODIFIED_SIMILARITY:
         return True
     head_a, head_b = _FIRST_WORD.match(a), _FIRST_WORD.match(b)

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from patchwright.engine import fuzzy
 from patchwright.engine.diagnose import already_applied_error, not_found
 from patchwright.engine.index import LineIndex
 from patchwright.engine.policy import MatchOptions
@@ -85,6 +84,8 @@ def _candidates(
     if rung == Rung.OMITTED:
         return omitted_matches(index, pattern, lo)
     if rung == Rung.FUZZY:
+        from patchwright.engine import fuzzy  # with rapidfuzz: slow to import, rarely needed
+
         return [
             r
             for r in fuzzy.best_regions(index, pattern, lo)

@@ -31,8 +31,6 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from rapidfuzz.fuzz import ratio
-
 from patchwright.engine.index import MAX_ANCHOR_HITS, LineIndex, choose_anchors
 from patchwright.engine.normalize import (
     is_blank,
@@ -202,6 +200,8 @@ def loosely_equal(want: str, have: str) -> bool:
     # file line inside a long pattern line says nothing.
     if len(a) >= 4 and a in b and len(a) * 3 >= len(b):
         return True
+    from rapidfuzz.fuzz import ratio  # only past the cheap tests: slow to import
+
     return ratio(a, b) >= 75.0
 
 

@@ -33,6 +33,7 @@ from patchwright.syntax.stdlib_parsers import (
     python_errors,
     toml_errors,
 )
+from patchwright.syntax.steps import Block
 from patchwright.syntax.treesitter import tree_sitter_errors
 
 # Beyond this size a parse is no longer cheap, and such files are rarely hand-edited.
@@ -43,7 +44,12 @@ Parse = Callable[[str], list[ParseError]]
 
 
 def check_edit(
-    path: str, before: str | None, after: str, *, policy: SyntaxPolicy = "warn"
+    path: str,
+    before: str | None,
+    after: str,
+    *,
+    policy: SyntaxPolicy = "warn",
+    changed: Sequence[Block] | None = None,
 ) -> SyntaxReport:
     """Report the syntax errors an edit introduced into ``path``.
 
@@ -53,6 +59,10 @@ def check_edit(
         after: the text the edit produces.
         policy: ``off`` returns at once, unchecked; ``warn`` reports; ``reject`` also
             raises when the edit introduced an error.
+        changed: the changed line blocks, when the caller knows them (the hunks of a
+            diff): ``(old_start, old_end, new_start, new_end)``, 0-based, half open, in
+            order. Only a hint that spares finding them; a wrong one costs time, never a
+            wrong verdict.
 
     Raises:
         PatchwrightError: ``SYNTAX_ERROR`` under ``reject`` when the edit introduced an
@@ -75,10 +85,10 @@ def check_edit(
     if spec is None or reason:
         return SyntaxReport(language, False, _since(started), reason=reason)
     try:
-        errors, preexisting, scope = _judge(spec, before, after)
+        errors, preexisting, scope = _judge(spec, before, after, changed)
     except NoVerdict as exc:
         return SyntaxReport(language, False, _since(started), reason=exc.reason)
-    lines = after.split("\n")
+    lines = after.split("\n") if errors else []
     if len(lines) > 1 and lines[-1] == "":
         lines.pop()  # the empty piece after a final newline is not a line to show
     issues = [
@@ -102,13 +112,15 @@ def _since(started: float) -> float:
     return (time.perf_counter() - started) * 1000.0
 
 
-def _judge(spec: LanguageSpec, before: str | None, after: str) -> tuple[list[ParseError], int, str]:
+def _judge(
+    spec: LanguageSpec, before: str | None, after: str, changed: Sequence[Block] | None
+) -> tuple[list[ParseError], int, str]:
     """New errors, count of old ones still there, and the scope that was parsed."""
     if before == after:
         return [], 0, "unchanged"
     python = spec.backend == "python"
     if python and before is not None:
-        verdict = region_verdict(before, after)
+        verdict = region_verdict(before, after, changed)
         if verdict is not None:
             return verdict, 0, "region"
     after_lines = after.split("\n")

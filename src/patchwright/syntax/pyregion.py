@@ -37,8 +37,10 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from patchwright.syntax.lexcache import MARK, cleaned_pair, cleaned_text
 from patchwright.syntax.shared import shared_lines
 from patchwright.syntax.stdlib_parsers import ParseError, compile_python, future_flags
+from patchwright.syntax.steps import SPREAD_LINES, Block, Split, stepwise
 
 # Splits Python text into code (group c), dropped comments, and strings (group k), kept as
 # a placeholder: a line holding only a string is a statement, and its indentation counts.
@@ -69,7 +71,7 @@ _TOKENS = re.compile(
 _CONTINUATION = re.compile(r"\\\r?\n")
 # Starts every line that continues a string or a backslash-continued line: such a line
 # never begins a statement. The character cannot appear in valid Python code.
-_MARK = "\x01"
+_MARK = MARK
 _WORD = re.compile(r"@|[^\W\d]\w*")
 # A statement starting with one of these continues the compound statement above it.
 _CONTINUES = frozenset({"else", "elif", "except", "finally"})
@@ -117,10 +119,10 @@ def _word(line: str) -> str:
 class _View:
     """Cleaned lines of one text and the bracket depth where the edit starts."""
 
-    def __init__(self, lines: list[str], first_changed: int) -> None:
+    def __init__(self, lines: list[str], first_changed: int, depth: int | None = None) -> None:
         self.lines = lines
-        prefix = "\n".join(lines[:first_changed])
-        self.depth_at_change = _delta(prefix)
+        # both texts of an edit share the lines above it, and so this depth
+        self.depth_at_change = _delta("\n".join(lines[:first_changed])) if depth is None else depth
 
 
 class _Walker:
@@ -182,7 +184,9 @@ def edit_is_clean(before: str, after: str) -> bool:
 _MAX_REGION_LINES = 2_000
 
 
-def region_verdict(before: str, after: str) -> list[ParseError] | None:
+def region_verdict(
+    before: str, after: str, changed: Sequence[Block] | None = None
+) -> list[ParseError] | None:
     """Judge a Python edit by compiling only the statements it touched, in both texts.
 
     Returns ``[]`` when the edited statements compile (the edit kept the syntax), one
@@ -193,13 +197,32 @@ def region_verdict(before: str, after: str) -> list[ParseError] | None:
     The run is looked for first in the innermost block holding the change, then, when
     that block cannot be delimited (an edit that breaks the indentation of a method
     usually makes its block ambiguous), among the module's top-level statements.
+
+    Changes far apart (the hunks of a diff) are judged one at a time (:mod:`.steps`),
+    each by its own run, rather than as one run spanning everything between them;
+    ``changed`` may name those changes (see :func:`.check.check_edit`).
     """
     first, suffix = shared_lines(before, after)
-    if before.count("\n") - suffix - first > _MAX_REGION_LINES:
+    span = before.count("\n") - suffix - first
+    if span > SPREAD_LINES:
+        stepped = stepwise(before, after, (first, suffix), _one_region, changed)
+        if stepped is not None:
+            return stepped
+    if span > _MAX_REGION_LINES:
         # Changes spread over much of the file (a diff of hundreds of hunks): the region
         # would be most of the file, and delimiting it costs more than one whole compile.
         return None
-    edit = _Edit.of(before, after)
+    return _one_region(before, after, (first, suffix))
+
+
+def _one_region(
+    before: str, after: str, shared: tuple[int, int], split: Split | None = None
+) -> list[ParseError] | None:
+    """:func:`region_verdict` for the one region between the shared start and end.
+
+    ``split`` holds both texts split at ``\\n`` when the caller has them.
+    """
+    edit = _Edit.of(before, after, shared, split)
     if edit is None:
         return None
     indent = edit.block_indent()
@@ -219,7 +242,7 @@ def old_span_compiles(before: str, first: int, end: int) -> bool:
     """
     if _MARK in before or "\0" in before:
         return False
-    lines = clean_lines(before)
+    lines = cleaned_text(before, clean_lines)
     if lines is None or len(lines) != before.count("\n") + 1:
         return False
     view = _View(lines, first)
@@ -243,26 +266,35 @@ def old_span_compiles(before: str, first: int, end: int) -> bool:
 class _Edit:
     """Both texts of one edit, lexed, and where they differ."""
 
-    def __init__(self, before: str, after: str, old: list[str], new: list[str]) -> None:
-        self.before_lines = before.split("\n")
-        self.after_lines = after.split("\n")
+    def __init__(
+        self, split: Split, old: list[str], new: list[str], shared: tuple[int, int], after: str
+    ) -> None:
+        self.before_lines, self.after_lines = split
         self.old, self.new = old, new
-        self.first, suffix = shared_lines(before, after)
-        self.old_view, self.new_view = _View(old, self.first), _View(new, self.first)
+        self.first, suffix = shared
+        self.old_view = _View(old, self.first)
+        self.new_view = _View(new, self.first, self.old_view.depth_at_change)
         self.new_end, self.old_end = len(new) - suffix, len(old) - suffix
         self.future = future_flags(after)
 
     @classmethod
-    def of(cls, before: str, after: str) -> _Edit | None:
-        """The lexed edit, or ``None`` when the lexer cannot follow either text."""
+    def of(
+        cls, before: str, after: str, shared: tuple[int, int], split: Split | None = None
+    ) -> _Edit | None:
+        """The lexed edit, or ``None`` when the lexer cannot follow either text.
+
+        ``shared`` holds the counts of lines the texts share at their start and end.
+        """
         if _MARK in before or _MARK in after or "\0" in after:
             return None
-        old, new = clean_lines(before), clean_lines(after)
+        if split is None:
+            split = (before.split("\n"), after.split("\n"))
+        old, new = cleaned_pair(before, after, shared, clean_lines, split[1])
         if old is None or new is None:
             return None
-        if len(old) != before.count("\n") + 1 or len(new) != after.count("\n") + 1:
+        if len(old) != len(split[0]) or len(new) != len(split[1]):
             return None
-        return cls(before, after, old, new)
+        return cls(split, old, new, shared, after)
 
     def block_indent(self) -> str | None:
         """The indentation of the innermost block holding every changed statement."""

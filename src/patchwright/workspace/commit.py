@@ -26,6 +26,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from patchwright.model.errors import ErrorCode, PatchwrightError
+from patchwright.workspace.direct import qualifies, write_single
 from patchwright.workspace.fs import FileSystem
 from patchwright.workspace.history import History
 from patchwright.workspace.journal import Journal, JournalEntry, Manifest, temp_name
@@ -325,6 +326,8 @@ class _IdSource:
 
 
 def _write(ctx: CommitContext, manifest: Manifest, draft: _Draft) -> CommitRecord:
+    if qualifies(manifest):
+        return write_single(ctx, manifest, draft)  # atomic alone: no journal (direct.py)
     fs, sandbox = ctx.fs, ctx.sandbox
     with ctx.locks.own(manifest.batch_id):
         try:
@@ -344,7 +347,7 @@ def _write(ctx: CommitContext, manifest: Manifest, draft: _Draft) -> CommitRecor
             touched = {posixpath.dirname(p) for p in (*manifest.paths, *manifest.created_dirs)}
             for folder in sorted(touched):
                 fs.fsync_dir(sandbox.abspath(folder))
-            record = _with_new_modes(fs, sandbox, draft.record)
+            record = with_new_modes(fs, sandbox, draft.record)
             if ctx.history is not None:
                 # the before-images are files the history may hard-link, not copy
                 images = {
@@ -364,8 +367,11 @@ def _write(ctx: CommitContext, manifest: Manifest, draft: _Draft) -> CommitRecor
     return record
 
 
-def _with_new_modes(fs: FileSystem, sandbox: Sandbox, record: CommitRecord) -> CommitRecord:
-    # a created file's bits come from the umask, known only once it exists
+def with_new_modes(fs: FileSystem, sandbox: Sandbox, record: CommitRecord) -> CommitRecord:
+    """``record`` with the permission bits of the files it created, read from disk.
+
+    A created file's bits come from the umask, known only once it exists.
+    """
     files = tuple(
         replace(f, after_mode=fs.probe(sandbox.abspath(f.path)).mode_bits)
         if f.after_sha256 is not None and f.after_mode is None
@@ -380,18 +386,34 @@ def _abort(ctx: CommitContext, manifest: Manifest, exc: BaseException) -> None:
     try:
         left = ctx.recovery.rollback(manifest)
     except (OSError, PatchwrightError) as rollback_exc:
-        raise PatchwrightError(
-            ErrorCode.IO_ERROR,
-            f"Writing failed ({exc}) and so did rolling back ({rollback_exc}); the "
-            "interrupted commit stays journaled and is rolled back the next time the "
-            "workspace opens.",
-            "Fix the disk problem, then open the workspace again.",
-        ) from exc
+        raise rollback_failed(exc, rollback_exc) from exc
+    failure = failure_error(exc, left)
+    if failure is not None:
+        raise failure from exc
+
+
+def rollback_failed(exc: BaseException, rollback_exc: BaseException) -> PatchwrightError:
+    """The error of a commit whose rollback failed too (the journal or the next open
+    finishes it)."""
+    return PatchwrightError(
+        ErrorCode.IO_ERROR,
+        f"Writing failed ({exc}) and so did rolling back ({rollback_exc}); the "
+        "interrupted commit stays journaled and is rolled back the next time the "
+        "workspace opens.",
+        "Fix the disk problem, then open the workspace again.",
+    )
+
+
+def failure_error(exc: BaseException, left: list[str]) -> PatchwrightError | None:
+    """The error to raise for a failed, rolled-back commit; ``None``: re-raise ``exc``.
+
+    ``left`` names the files left alone because someone else changed them meanwhile.
+    """
     if isinstance(exc, PatchwrightError) or not isinstance(exc, Exception):
-        return  # the caller re-raises it unchanged
-    raise PatchwrightError(
+        return None  # the caller re-raises it unchanged
+    return PatchwrightError(
         ErrorCode.IO_ERROR,
         f"Writing failed: {exc}. Every file was put back as it was; nothing changed.",
         "Check disk space and permissions, then retry.",
         details={"left_alone": left} if left else None,
-    ) from exc
+    )

@@ -42,7 +42,6 @@ restored.
 
 from __future__ import annotations
 
-import json
 import posixpath
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass
@@ -91,6 +90,8 @@ class Manifest:
 
     def to_json(self) -> bytes:
         """The manifest file's content."""
+        import json  # only commits of several files write a manifest
+
         data: dict[str, Any] = {
             "format": _FORMAT,
             "batch_id": self.batch_id,
@@ -102,6 +103,8 @@ class Manifest:
     @classmethod
     def from_json(cls, raw: bytes) -> Manifest:
         """Parse a manifest file."""
+        import json
+
         data = json.loads(raw.decode("utf-8"))
         entries = tuple(JournalEntry(**e) for e in data["entries"])
         return cls(data["batch_id"], entries, tuple(data["created_dirs"]))
@@ -148,13 +151,13 @@ class Journal:
         self.fs.fsync_dir(self.folder)
         for index, entry in enumerate(manifest.entries):
             if entry.before_sha256 is not None:
-                self._keep_before(self.image(manifest.batch_id, index), befores[entry.path])
+                self.keep_before(self.image(manifest.batch_id, index), befores[entry.path])
         staging = posixpath.join(batch_dir, MANIFEST + ".tmp")
         self.fs.write_new(staging, manifest.to_json(), None)
         self.fs.replace(staging, posixpath.join(batch_dir, MANIFEST))
         self.fs.fsync_dir(batch_dir)
 
-    def _keep_before(self, image: str, state: FileState) -> None:
+    def keep_before(self, image: str, state: FileState) -> None:
         """Make ``image`` hold ``state``'s content: a hard link when possible, else a copy."""
         if state.identity is not None:
             linked = self.fs.link(self._abs(state.path), image)
@@ -172,15 +175,20 @@ class Journal:
         self.fs.unlink(posixpath.join(batch_dir, MANIFEST))
         self.fs.fsync_dir(batch_dir)
 
-    def discard(self, batch_id: str) -> None:
-        """Remove a journal folder that has no manifest (or no longer needs one)."""
+    def discard(self, batch_id: str, *, durable: bool = True) -> None:
+        """Remove a journal folder that has no manifest (or no longer needs one).
+
+        ``durable=False`` skips the fsync of the journal folder: for a folder that never
+        had a manifest, whose return after a power cut only means one more removal.
+        """
         batch_dir = self._batch_dir(batch_id)
         if self.fs.probe(batch_dir).kind != "dir":
             return
         for name in sorted(self.fs.listdir(batch_dir), key=lambda n: n == MANIFEST):
             self.fs.unlink(posixpath.join(batch_dir, name))
         self.fs.rmdir(batch_dir)
-        self.fs.fsync_dir(self.folder)
+        if durable:
+            self.fs.fsync_dir(self.folder)
 
     # reading ---------------------------------------------------------------------------------
     def pending(self) -> list[str]:

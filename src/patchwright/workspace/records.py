@@ -19,8 +19,8 @@ Every record has ``to_dict()`` giving a JSON-ready view (bytes are left out).
 from __future__ import annotations
 
 import hashlib
+import os
 import re
-import secrets
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -40,7 +40,8 @@ def sha256_hex(data: bytes) -> str:
 
 def new_id(prefix: str) -> str:
     """A short random ID such as ``b-7f3a2c1d`` (uniqueness is checked by the history store)."""
-    return f"{prefix}-{secrets.token_hex(4)}"
+    # os.urandom is what secrets.token_hex reads; secrets itself is slow to import
+    return f"{prefix}-{os.urandom(4).hex()}"
 
 
 def draw_ids(

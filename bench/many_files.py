@@ -1,0 +1,248 @@
+"""One patch over many files: 300 Python modules, two hunks each, every tool.
+
+    python bench/many_files.py               # 300 files x 1,000 lines, 600 hunks, 5 runs
+    python bench/many_files.py --quick       # 60 files, 3 runs
+    python bench/many_files.py --check       # exit 1 when a target is missed
+
+A deterministic generator (``_synth.py``) writes ``--files`` Python-like modules of
+``--lines`` lines in a small package tree, and two known edits per module, rendered as
+one git-style unified diff (3 lines of context). GNU patch, ``git apply``, the
+``patchwright apply`` command (history and the syntax guard on, as shipped) and
+``apply_patch_text`` in this process each apply it to a fresh copy of the tree, runs
+interleaved tool by tool; every result is checked file by file against the expected
+tree. Reported: median, minimum and spread per tool and the ratios to GNU patch
+(target: the command <= 5x GNU patch). ``--baseline SRC`` adds the command run from
+another source tree (``PYTHONPATH=SRC``), for before/after figures from one run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from _common import (
+    fmt_ms,
+    fmt_ratio,
+    git_apply_argv,
+    gnu_patch_argv,
+    load_api,
+    median,
+    patchwright_cli,
+    render_table,
+    run_measured,
+    tool_env,
+)
+from _synth import (
+    LineEdit,
+    apply_line_edits,
+    build_hunks,
+    compilable,
+    encode_lines,
+    generate_source,
+    make_edits,
+    render_udiff,
+)
+
+TARGET = 5.0
+
+Tree = dict[str, tuple[bytes, bytes]]
+
+
+def make_tree(files: int, lines: int, hunks: int, valid: bool = True) -> tuple[Tree, str]:
+    """``{path: (before, after)}`` and the unified diff between the two trees.
+
+    ``valid``: the modules compile (comment-only blocks get a ``pass``), as most files
+    a patch changes do; otherwise they keep the generator's syntax errors.
+    """
+    tree: Tree = {}
+    parts = []
+    for index in range(files):
+        path = f"pkg/sub{index % 10}/module_{index:04d}.py"
+        before = generate_source(lines, seed=index)
+        before = compilable(before) if valid else before
+        after, edits = _edited(before, hunks, index, valid)
+        parts.append(render_udiff(path, before, after, build_hunks(before, edits, _three)))
+        tree[path] = (encode_lines(before), encode_lines(after))
+    return tree, "".join(parts)
+
+
+def _edited(
+    before: list[str], hunks: int, index: int, valid: bool
+) -> tuple[list[str], list[LineEdit]]:
+    """The edits of one module; with ``valid``, edits that keep it compiling (a deleted
+    statement can leave a block empty: another seed is drawn then)."""
+    for attempt in range(50):
+        edits = make_edits(before, hunks, seed=index * 1000 + attempt + 1)
+        after = apply_line_edits(before, edits)
+        if not valid or _compiles(after):
+            return after, edits
+    raise SystemExit(f"no compiling edits found for module {index}")
+
+
+def _compiles(lines: list[str]) -> bool:
+    try:
+        compile("\n".join(lines), "module.py", "exec")
+    except SyntaxError:
+        return False
+    return True
+
+
+def _three(_edit: object) -> tuple[int, int]:
+    return 3, 3
+
+
+def install(root: Path, tree: Tree) -> None:
+    """A fresh copy of the tree before the patch."""
+    shutil.rmtree(root, ignore_errors=True)
+    for path, (before, _) in tree.items():
+        target = root / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(before)
+
+
+def mismatch(root: Path, tree: Tree) -> str:
+    """The first file that does not hold its expected content, or ``""``."""
+    for path, (_, after) in tree.items():
+        try:
+            if (root / path).read_bytes() != after:
+                return f"{path} differs from the expected result"
+        except OSError as exc:
+            return f"{path}: {exc}"
+    return ""
+
+
+Runner = Callable[[Path, Path], tuple[bool, float, str]]
+
+
+def process_runner(
+    argv_for: Callable[[Path, Path], list[str]], extra_env: dict[str, str] | None = None
+) -> Runner:
+    """Time a tool as a whole process."""
+    env = {**tool_env(), **(extra_env or {})}
+
+    def run(patch: Path, root: Path) -> tuple[bool, float, str]:
+        done = run_measured(argv_for(patch, root), root, env)
+        why = (done.stderr.strip().splitlines() or ["no message"])[-1][:200]
+        return done.returncode == 0, done.seconds, why
+
+    return run
+
+
+def api_runner() -> Runner | None:
+    """Time ``apply_patch_text`` in this process (reading the patch included)."""
+    func, why = load_api()
+    if func is None:
+        print(f"API left out: {why}")
+        return None
+
+    def run(patch: Path, root: Path) -> tuple[bool, float, str]:
+        started = time.perf_counter()
+        report = func(patch.read_text(encoding="utf-8"), root)
+        elapsed = time.perf_counter() - started
+        return bool(report.applied), elapsed, "" if report.applied else "refused"
+
+    return run
+
+
+def runners(baseline: Path | None = None) -> dict[str, Runner]:
+    """Every tool found on this machine (and the baseline source tree's command)."""
+    found: dict[str, Runner] = {
+        "GNU patch": process_runner(lambda patch, _root: gnu_patch_argv(patch)),
+        "git apply": process_runner(lambda patch, _root: git_apply_argv(patch)),
+    }
+    cli = patchwright_cli()
+    if cli is None:
+        print("patchwright console script not found: CLI left out")
+    else:
+        found["patchwright CLI"] = process_runner(
+            lambda patch, root: [*cli, "apply", str(patch), "--root", str(root)]
+        )
+        if baseline is not None:
+            found["patchwright CLI, baseline"] = process_runner(
+                lambda patch, root: [*cli, "apply", str(patch), "--root", str(root)],
+                {"PYTHONPATH": str(baseline)},
+            )
+    api = api_runner()
+    if api is not None:
+        found["patchwright API"] = api
+    return found
+
+
+def measure(
+    tools: dict[str, Runner], tree: Tree, patch_text: str, runs: int
+) -> dict[str, list[float]]:
+    """Interleaved, verified runs; a tool that fails or writes wrong bytes is dropped."""
+    times: dict[str, list[float]] = {name: [] for name in tools}
+    with tempfile.TemporaryDirectory(prefix="pw-many-") as tmp:
+        patch = Path(tmp) / "change.patch"
+        patch.write_text(patch_text, encoding="utf-8")
+        root = Path(tmp) / "root"
+        for _ in range(runs):
+            for name, run in tools.items():
+                if name not in times:
+                    continue
+                install(root, tree)
+                ok, seconds, why = run(patch, root)
+                wrong = mismatch(root, tree) if ok else why
+                if wrong:
+                    print(f"{name}: {wrong}; left out")
+                    del times[name]
+                    continue
+                times[name].append(seconds)
+    return times
+
+
+def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
+    """Command-line options (see the module docstring)."""
+    p = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    p.add_argument("--files", type=int, default=300, help="modules in the tree (300)")
+    p.add_argument("--lines", type=int, default=1000, help="lines per module (1,000)")
+    p.add_argument("--hunks", type=int, default=2, help="hunks per module (2)")
+    p.add_argument("--runs", type=int, default=5, help="runs per tool (5)")
+    p.add_argument(
+        "--broken", action="store_true", help="modules with syntax errors (the guard's slow path)"
+    )
+    p.add_argument("--quick", action="store_true", help="60 files, 3 runs")
+    p.add_argument("--baseline", type=Path, help="also run the CLI from this src folder")
+    p.add_argument("--check", action="store_true", help="exit 1 when the target is missed")
+    args = p.parse_args(argv)
+    if args.quick:
+        args.files, args.runs = min(args.files, 60), min(args.runs, 3)
+    return args
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point."""
+    args = parse_args(argv)
+    tree, patch_text = make_tree(args.files, args.lines, args.hunks, valid=not args.broken)
+    size = sum(len(before) for before, _ in tree.values())
+    times = measure(runners(args.baseline), tree, patch_text, args.runs)
+    gnu = median(times.get("GNU patch", []))
+    rows = []
+    for name, values in times.items():
+        spread = max(values) - min(values) if values else float("nan")
+        rows.append((name, len(values), fmt_ms(median(values)), fmt_ms(min(values)),
+                     fmt_ms(spread), fmt_ratio(median(values), gnu)))  # fmt: skip
+    print(
+        f"{args.files} {'broken ' if args.broken else ''}Python files x {args.lines:,} lines "
+        f"({size / 1e6:.1f} MB), "
+        f"{args.files * args.hunks} hunks in one unified diff; {args.runs} runs per tool, "
+        "interleaved, each on a fresh tree"
+    )
+    print(render_table(("tool", "runs", "median ms", "min ms", "max-min ms", "vs patch"), rows))
+    cli = median(times.get("patchwright CLI", []))
+    ratio = cli / gnu if cli == cli and gnu == gnu else float("nan")
+    verdict = "skip" if ratio != ratio else "PASS" if ratio <= TARGET else "FAIL"
+    print(f"target patchwright CLI <= {TARGET}x GNU patch: {ratio:.2f}x {verdict}")
+    return 1 if args.check and verdict == "FAIL" else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

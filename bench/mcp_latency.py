@@ -1,0 +1,274 @@
+"""Per-call latency of MCP ``edit_file`` against the reference MCP filesystem server.
+
+    python bench/mcp_latency.py                 # 300 calls each, interleaved
+    python bench/mcp_latency.py --quick         # 60 calls each
+    python bench/mcp_latency.py --check         # exit 1 when a target is missed
+
+Both servers run as subprocesses behind the official MCP SDK's stdio client, each on
+its own copy of the same generated 2,000-line Python module, and both get the same
+one-line edits: a line in the middle of the file gets a new trailing comment each call
+(``# edit 1``, ``# edit 2``...), so every call writes content neither server has seen.
+Calls alternate between the servers, so load on a shared machine hits them alike; the
+ratios are those of one run.
+
+* patchwright: ``patchwright mcp --root DIR`` with its defaults: history on, the syntax
+  guard on (``warn``), the file fsynced before the answer;
+* reference: ``@modelcontextprotocol/server-filesystem`` from npm, installed by this
+  script into a cache folder (``--cache``, default ``~/.cache/patchwright-bench``), run
+  with node; its ``edit_file`` takes ``edits: [{oldText, newText}]``.
+
+Each answer is checked (no error, the file holds the expected bytes afterwards), so a
+fast refusal never counts. Reported: median, p95 and spread (interquartile range) per
+server, and the ratios median / median and p95 / p95 (targets: <= 1.5x and <= 2x).
+``--no-history`` adds a server ``patchwright mcp --no-history``; ``--baseline SRC`` adds
+``patchwright mcp`` run from another source tree (``PYTHONPATH=SRC``, e.g. an older
+commit's ``src`` from ``git archive``), for before/after figures from one run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from contextlib import AsyncExitStack
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from _common import fmt_ms, fmt_ratio, median, patchwright_cli, render_table
+from _synth import compilable, encode_lines, generate_source
+
+REFERENCE_PACKAGE = "@modelcontextprotocol/server-filesystem"
+REFERENCE_VERSION = "2026.8.31"
+DEFAULT_CACHE = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / (
+    "patchwright-bench"
+)
+TARGET_MEDIAN = 1.5
+TARGET_P95 = 2.0
+
+
+@dataclass
+class Server:
+    """One MCP server under test: how to start it and how to phrase the edit."""
+
+    name: str
+    argv: list[str]
+    root: Path
+    reference: bool = False
+    env: dict[str, str] = field(default_factory=dict)
+    times: list[float] = field(default_factory=list)
+    client: Any = None
+
+    def arguments(self, old: str, new: str) -> dict[str, Any]:
+        """The ``edit_file`` arguments for replacing ``old`` by ``new``."""
+        path = str(self.root / "module.py") if self.reference else "module.py"
+        if self.reference:
+            return {"path": path, "edits": [{"oldText": old, "newText": new}]}
+        return {"path": path, "old_string": old, "new_string": new}
+
+
+def install_reference(cache: Path, version: str) -> Path:
+    """The reference server's entry script, installed with npm into ``cache`` if missing."""
+    prefix = cache / f"server-filesystem-{version}"
+    entry = prefix / "node_modules" / REFERENCE_PACKAGE / "dist" / "index.js"
+    if entry.is_file():
+        return entry
+    npm = shutil.which("npm")
+    if npm is None:
+        raise SystemExit("npm not found: the reference server cannot be installed")
+    prefix.mkdir(parents=True, exist_ok=True)
+    print(f"installing {REFERENCE_PACKAGE}@{version} into {prefix} ...", file=sys.stderr)
+    subprocess.run(
+        [npm, "install", "--no-audit", "--no-fund", "--prefix", str(prefix),
+         f"{REFERENCE_PACKAGE}@{version}"],
+        check=True, stdout=subprocess.DEVNULL,
+    )  # fmt: skip
+    if not entry.is_file():
+        raise SystemExit(f"npm installed no {entry}")
+    return entry
+
+
+def percentile(values: Sequence[float], share: float) -> float:
+    """The ``share`` quantile (nearest rank) of ``values``."""
+    ordered = sorted(values)
+    if not ordered:
+        return float("nan")
+    rank = max(0, min(len(ordered) - 1, round(share * len(ordered) + 0.5) - 1))
+    return ordered[rank]
+
+
+def make_file(lines: int) -> tuple[bytes, str]:
+    """The module's bytes and the line every call edits.
+
+    The module compiles, as the files an agent edits usually do.
+    """
+    source = compilable(generate_source(lines))
+    compile("\n".join(source), "module.py", "exec")
+    middle = len(source) // 2
+    while not _plain_statement(source[middle]) or source.count(source[middle]) != 1:
+        middle += 1
+    return encode_lines(source), source[middle]
+
+
+def edited(line: str, call: int) -> str:
+    """The edited line after call number ``call`` (0: the line as generated)."""
+    return line if call == 0 else f"{line}  # edit {call}"
+
+
+def _plain_statement(line: str) -> bool:
+    """A one-line statement that a trailing comment cannot break."""
+    return bool(line.strip()) and line.rstrip()[-1] not in ":\\(,[{" and '"""' not in line
+
+
+async def _open(stack: AsyncExitStack, server: Server, env: dict[str, str]) -> None:
+    from mcp import Client, StdioServerParameters
+    from mcp.client.stdio import stdio_client
+
+    params = StdioServerParameters(
+        command=server.argv[0], args=server.argv[1:], env={**env, **server.env}
+    )
+    errlog = stack.enter_context(open(os.devnull, "w"))  # noqa: SIM115
+    client = Client(stdio_client(params, errlog=errlog), read_timeout_seconds=60)
+    server.client = await stack.enter_async_context(client)
+
+
+async def _call(server: Server, old: str, new: str) -> float:
+    started = time.perf_counter()
+    result = await server.client.call_tool("edit_file", server.arguments(old, new))
+    elapsed = time.perf_counter() - started
+    if result.is_error:
+        text = result.content[0].text if result.content else "no content"
+        raise SystemExit(f"{server.name}: edit_file failed: {text[:400]}")
+    return elapsed
+
+
+async def run_calls(servers: Sequence[Server], calls: int, warmup: int, line: str) -> None:
+    """Open every server, then send each the same edits in turn, ``calls`` timed each."""
+    env = {"PATCHWRIGHT_STATE_DIR": tempfile.mkdtemp(prefix="pw-mcp-state-")}
+    async with AsyncExitStack() as stack:
+        for server in servers:
+            await _open(stack, server, env)
+        for index in range(warmup + calls):
+            old, new = edited(line, index), edited(line, index + 1)
+            order = servers if index % 2 == 0 else list(reversed(servers))
+            for server in order:
+                elapsed = await _call(server, old, new)
+                if index >= warmup:
+                    server.times.append(elapsed)
+
+
+def check_files(servers: Sequence[Server], expected: bytes) -> None:
+    """Every server's file holds the expected bytes after the last call."""
+    for server in servers:
+        got = (server.root / "module.py").read_bytes()
+        if got != expected:
+            raise SystemExit(f"{server.name}: the file does not hold the expected bytes")
+
+
+def report(servers: Sequence[Server], check: bool) -> int:
+    """Print the table and the targets; the exit status for ``--check``."""
+    ref = next(s for s in servers if s.reference)
+    ref_median, ref_p95 = median(ref.times), percentile(ref.times, 0.95)
+    rows = []
+    for s in servers:
+        spread = percentile(s.times, 0.75) - percentile(s.times, 0.25)
+        rows.append((
+            s.name, len(s.times), fmt_ms(median(s.times)), fmt_ms(percentile(s.times, 0.95)),
+            fmt_ms(min(s.times)), fmt_ms(spread),
+            fmt_ratio(median(s.times), ref_median), fmt_ratio(percentile(s.times, 0.95), ref_p95),
+        ))  # fmt: skip
+    headers = ("server", "calls", "median ms", "p95 ms", "min ms", "IQR ms", "median/ref",
+               "p95/ref")  # fmt: skip
+    print(render_table(headers, rows, left=1))
+    failed = False
+    for s in servers:
+        if s.reference or s.name != "patchwright":
+            continue
+        for label, ratio, goal in (
+            ("median", median(s.times) / ref_median, TARGET_MEDIAN),
+            ("p95", percentile(s.times, 0.95) / ref_p95, TARGET_P95),
+        ):
+            ok = ratio <= goal
+            failed |= not ok
+            print(f"target {label} <= {goal}x the reference: {ratio:.2f}x "
+                  f"{'PASS' if ok else 'FAIL'}")  # fmt: skip
+    return 1 if check and failed else 0
+
+
+def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
+    """Command-line options (see the module docstring)."""
+    p = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    p.add_argument("--calls", type=int, default=300, help="timed calls per server (300)")
+    p.add_argument("--warmup", type=int, default=20, help="untimed calls first (20)")
+    p.add_argument("--lines", type=int, default=2000, help="lines of the edited file (2000)")
+    p.add_argument("--quick", action="store_true", help="60 calls per server")
+    p.add_argument("--no-history", action="store_true", help="also time --no-history")
+    p.add_argument("--baseline", type=Path, help="also run patchwright from this src folder")
+    p.add_argument("--cache", type=Path, default=DEFAULT_CACHE, help="npm install folder")
+    p.add_argument("--reference-version", default=REFERENCE_VERSION)
+    p.add_argument("--check", action="store_true", help="exit 1 when a target is missed")
+    args = p.parse_args(argv)
+    if args.quick:
+        args.calls = min(args.calls, 60)
+    return args
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point."""
+    import anyio
+
+    args = parse_args(argv)
+    cli = patchwright_cli()
+    if cli is None:
+        print("patchwright console script not found: nothing to compare")
+        return 1
+    node = shutil.which("node")
+    if node is None:
+        print("node not found: the reference server cannot run")
+        return 1
+    entry = install_reference(args.cache, args.reference_version)
+    data, line = make_file(args.lines)
+    work = Path(tempfile.mkdtemp(prefix="pw-mcp-bench-"))
+    servers: list[Server] = []
+    variants = [("patchwright", [])] + ([("pw --no-history", ["--no-history"])]
+                                         if args.no_history else [])  # fmt: skip
+    if args.baseline is not None:
+        variants.append(("pw baseline", []))
+    for name, extra in variants:
+        root = work / name.replace(" ", "_")
+        root.mkdir()
+        env = {"PYTHONPATH": str(args.baseline)} if name == "pw baseline" else {}
+        servers.append(Server(name, [*cli, "mcp", "--root", str(root), *extra], root, env=env))
+    ref_root = work / "reference"
+    ref_root.mkdir()
+    servers.append(Server("reference (node)", [node, str(entry), str(ref_root)], ref_root, True))
+    for server in servers:
+        (server.root / "module.py").write_bytes(data)
+    try:
+        anyio.run(run_calls, servers, args.calls, args.warmup, line)
+        last = edited(line, args.warmup + args.calls)
+        check_files(servers, data.replace(f"{line}\n".encode(), f"{last}\n".encode(), 1))
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    print(
+        f"edit_file of one line in a {args.lines:,}-line Python file ({len(data):,} bytes), "
+        f"{args.calls} timed calls per server after {args.warmup} warm-up calls, alternating; "
+        f"{REFERENCE_PACKAGE}@{args.reference_version} on node {_node_version(node)}"
+    )
+    return report(servers, args.check)
+
+
+def _node_version(node: str) -> str:
+    done = subprocess.run([node, "--version"], capture_output=True, text=True, check=False)
+    return done.stdout.strip()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

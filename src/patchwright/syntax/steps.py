@@ -1,0 +1,107 @@
+"""Judging an edit with changes far apart one change at a time.
+
+A diff often changes a file in several places (two hunks hundreds of lines apart). The
+region check of :mod:`.pyregion` judges one run of statements around everything that
+changed, which then spans all the lines between the first and the last change: the
+run grows to most of the file and its compile costs what a whole-file compile costs.
+
+Applying the changes one after another instead gives a chain of texts, each differing
+from the one before it in one place only::
+
+    before = T0 -> T1 -> ... -> Tk = after
+
+Each step is judged on its own (a small run around that change). When every step
+keeps the syntax, so does the whole edit: each step brings no error its text did not
+have. When a step cannot be proven or introduces an error, the answer is "not proven"
+and the caller judges the edit as one (where an error is located and reported).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Sequence
+
+from patchwright.syntax.stdlib_parsers import ParseError
+
+#: Changes spread over more lines than this are judged one at a time.
+SPREAD_LINES = 40
+# More separate changes than this: one whole-file compile is cheaper than the steps.
+_MAX_STEPS = 64
+
+#: Two texts split at ``\n``.
+Split = tuple[list[str], list[str]]
+Judge = Callable[[str, str, "tuple[int, int]", "Split | None"], "list[ParseError] | None"]
+#: A changed block: old start, old end, new start, new end (0-based line indices, half open).
+Block = tuple[int, int, int, int]
+
+
+def stepwise(
+    before: str,
+    after: str,
+    shared: tuple[int, int],
+    judge: Judge,
+    changed: Sequence[Block] | None = None,
+) -> list[ParseError] | None:
+    """``[]`` when every change, applied in turn, keeps the syntax; else ``None``.
+
+    ``shared`` holds the counts of lines the texts share at their start and end;
+    ``judge(old, new, shared, split)`` judges one step (``[]``: it keeps the syntax).
+    ``changed`` gives the changed blocks when the caller knows them; they are only
+    trusted as far as applying them in turn rebuilds ``after`` exactly.
+    """
+    first, suffix = shared
+    old_lines, new_lines = before.split("\n"), after.split("\n")
+    blocks = _hinted(changed, len(old_lines), len(new_lines))
+    if blocks is None:
+        blocks = _changed_blocks(old_lines, new_lines, first, suffix)
+    if blocks is None or len(blocks) < 2:
+        return None
+    current, text = list(old_lines), before
+    shift = 0
+    for i1, i2, j1, j2 in blocks:  # top-down, so a step never moves the lines above it
+        lo, hi = i1 + shift, i2 + shift
+        if current[lo:hi] == new_lines[j1:j2]:
+            continue  # context only: nothing to judge
+        following = current[:lo] + new_lines[j1:j2] + current[hi:]
+        step_text = "\n".join(following)
+        step_suffix = len(current) - hi
+        shared_step = (lo, min(step_suffix, len(following) - lo))
+        if judge(text, step_text, shared_step, (current, following)) != []:
+            return None
+        current, text = following, step_text
+        shift += (j2 - j1) - (i2 - i1)
+    return [] if text == after else None
+
+
+def _hinted(changed: Sequence[Block] | None, old: int, new: int) -> list[Block] | None:
+    """The caller's blocks when they are ordered, in range and not too many."""
+    if not changed or len(changed) > _MAX_STEPS:
+        return None
+    blocks = sorted(changed)
+    for (_, i2, _, j2), (k1, _, l1, _) in itertools.pairwise(blocks):
+        if k1 < i2 or l1 < j2:
+            return None  # overlapping: not the blocks of one diff
+    last = blocks[-1]
+    first = blocks[0]
+    if first[0] < 0 or first[2] < 0 or last[1] > old or last[3] > new:
+        return None
+    if any(i1 > i2 or j1 > j2 for i1, i2, j1, j2 in blocks):
+        return None
+    return blocks
+
+
+def _changed_blocks(
+    old: list[str], new: list[str], first: int, suffix: int
+) -> list[tuple[int, int, int, int]] | None:
+    """The changed line blocks between the shared ends, as (old start, old end, new start,
+    new end) line indices; ``None`` when there are too many to step through."""
+    # imported here: the engine's line diff is only needed for edits spread this far
+    from patchwright.engine.diff import line_opcodes
+
+    old_mid, new_mid = old[first : len(old) - suffix], new[first : len(new) - suffix]
+    blocks = [
+        (first + i1, first + i2, first + j1, first + j2)
+        for tag, i1, i2, j1, j2 in line_opcodes(old_mid, new_mid)
+        if tag != "equal"
+    ]
+    return None if len(blocks) > _MAX_STEPS else blocks

@@ -1,0 +1,174 @@
+"""One-file commits without the journal: the fsyncs a durable replace needs, no more.
+
+A commit that writes or deletes one path, creates no folder and moves nothing is atomic
+on its own, so it skips the journal (before-images, manifest, commit point: six more
+fsyncs, see journal.py). Holding the path's lock, :func:`write_single`:
+
+1. writes the new content to ``.<name>.pw-tmp`` beside the file and fsyncs it;
+2. renames it over the file (or unlinks the file, for a deletion);
+3. fsyncs the folder: from here the change survives a power cut;
+4. records the batch in the history (its own transaction).
+
+A kill before step 2 leaves the old file (and, at worst, the temp file, which the next
+commit of that file removes); a kill after it leaves the new one. A kill between steps 3
+and 4 leaves the change in place but unrecorded, so ``undo`` does not offer it;
+docs/durability.md lists every point. A failure in the process (the history refusing
+the batch, a full disk) puts the old content back before the error is raised, so the
+commit is all-or-nothing there as well.
+
+The history keeps the old content of the file. A large one is handed over as a hard link
+to the old file, taken before the rename into a journal folder that has no manifest (so
+recovery simply removes it if the process dies), the way the journal keeps before-images;
+a smaller one is copied by the history if it does not hold it already.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import posixpath
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
+
+from patchwright.model.errors import PatchwrightError
+from patchwright.workspace.journal import JournalEntry, Manifest
+from patchwright.workspace.records import CommitRecord, FileState, sha256_hex
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # pragma: no cover
+    from patchwright.workspace.commit import CommitContext, _Draft
+
+#: Old contents at least this large reach the history as a hard link, not a copy.
+LINK_IMAGE_MIN = 1 << 20
+_TEMP_SUFFIX = "pw-tmp"
+
+
+def qualifies(manifest: Manifest) -> bool:
+    """Whether a commit can skip the journal: one path, no move, no folder to create."""
+    return len(manifest.entries) == 1 and not manifest.created_dirs
+
+
+def temp_for(rel: str) -> str:
+    """The temp file of a one-file commit of ``rel``: one fixed name per file.
+
+    Fixed, so a temp file left by a killed commit is found (and removed) by the next
+    commit of the same file, which holds the same lock. Long names are shortened with a
+    digest of the whole name, so two files never share a temp name.
+    """
+    folder, name = posixpath.split(rel)
+    if len(name) > 200:
+        digest = hashlib.sha256(name.encode("utf-8", "surrogateescape")).hexdigest()[:16]
+        name = f"{name[:100]}.{digest}"
+    return posixpath.join(folder, f".{name}.{_TEMP_SUFFIX}")
+
+
+def write_single(ctx: CommitContext, manifest: Manifest, draft: _Draft) -> CommitRecord:
+    """Steps 1-4 of the module docstring for the one entry of ``manifest``."""
+    from patchwright.workspace.commit import with_new_modes
+
+    (entry,) = manifest.entries
+    before = draft.befores.get(entry.path)
+    progress = _Progress()
+    with _history_image(ctx, manifest.batch_id, before) as images:
+        try:
+            _place(ctx, entry, draft.writes.get(entry.path), progress)
+            record = with_new_modes(ctx.fs, ctx.sandbox, draft.record)
+            if ctx.history is not None:
+                ctx.history.insert(record, draft.contents, images)
+        except BaseException as exc:
+            _abort_single(ctx, entry, before, progress.placed, exc)
+            raise
+    return record
+
+
+class _Progress:
+    """How far a one-file commit got: ``placed`` once the file was replaced or removed."""
+
+    placed = False
+
+
+def _place(
+    ctx: CommitContext, entry: JournalEntry, data: bytes | None, progress: _Progress
+) -> None:
+    """Put the new content in place and make it durable (steps 1-3)."""
+    fs, sandbox = ctx.fs, ctx.sandbox
+    target = sandbox.abspath(entry.path)
+    if data is None:
+        fs.unlink(target)
+    else:
+        temp = sandbox.abspath(temp_for(entry.path))
+        _write_temp(ctx, temp, data, entry.after_mode)
+        fs.replace(temp, target)
+    progress.placed = True
+    fs.fsync_dir(sandbox.abspath(posixpath.dirname(entry.path)))
+
+
+def _write_temp(ctx: CommitContext, temp: str, data: bytes, mode: int | None) -> None:
+    try:
+        ctx.fs.write_new(temp, data, mode)
+    except FileExistsError:
+        # left by a commit of this file that was killed before its rename: this commit
+        # holds the file's lock, so nobody else writes that name
+        ctx.fs.unlink(temp)
+        ctx.fs.write_new(temp, data, mode)
+
+
+@contextmanager
+def _history_image(
+    ctx: CommitContext, batch_id: str, before: FileState | None
+) -> Iterator[dict[str, str]]:
+    """A hard link to a large old file for the history, removed once the batch is done."""
+    if ctx.history is None or before is None or len(before.data) < LINK_IMAGE_MIN:
+        yield {}
+        return
+    journal = ctx.journal
+    folder = posixpath.dirname(journal.image(batch_id, 0))
+    with ctx.locks.own(batch_id):
+        try:
+            ctx.fs.mkdir(folder)
+            image = journal.image(batch_id, 0)
+            journal.keep_before(image, before)
+            yield {before.sha256: image}
+        finally:
+            with suppress(OSError):
+                # no manifest: whatever is left is removed by the next recovery
+                journal.discard(batch_id, durable=False)
+
+
+def _abort_single(
+    ctx: CommitContext,
+    entry: JournalEntry,
+    before: FileState | None,
+    placed: bool,
+    exc: BaseException,
+) -> None:
+    """Put the old content back after a failure, then report it as commit.py does."""
+    from patchwright.workspace.commit import failure_error, rollback_failed
+
+    try:
+        left = _put_back(ctx, entry, before) if placed else []
+        temp = ctx.sandbox.abspath(temp_for(entry.path))
+        if ctx.fs.probe(temp).kind == "file":
+            ctx.fs.unlink(temp)
+    except (OSError, PatchwrightError) as rollback_exc:
+        raise rollback_failed(exc, rollback_exc) from exc
+    failure = failure_error(exc, left)
+    if failure is not None:
+        raise failure from exc
+
+
+def _put_back(ctx: CommitContext, entry: JournalEntry, before: FileState | None) -> list[str]:
+    """Restore the old content if the file still holds the new one; else leave it alone."""
+    fs, sandbox = ctx.fs, ctx.sandbox
+    target = sandbox.abspath(entry.path)
+    current = fs.read_file(target, 1 << 40)
+    sha = sha256_hex(current.data) if current.data is not None else None
+    if current.kind not in ("file", "missing") or sha != entry.after_sha256:
+        return [entry.path]
+    if before is None:
+        fs.unlink(target)
+    else:
+        temp = sandbox.abspath(temp_for(entry.path))
+        _write_temp(ctx, temp, before.data, before.mode_bits)
+        fs.replace(temp, target)
+    fs.fsync_dir(sandbox.abspath(posixpath.dirname(entry.path)))
+    return []

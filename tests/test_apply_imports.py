@@ -1,0 +1,70 @@
+"""What ``patchwright apply`` of a one-line patch loads: only what that path needs.
+
+The command starts a fresh interpreter for every patch, so every module it imports is
+paid for on every run (start-up time is benchmarked in bench/startup.py). The child
+runs the console entry point on a real folder and lists ``sys.modules`` when done.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+# Never needed to apply a patch that matches exactly: the MCP and HTTP stack, the request
+# models, the tool layer, the fuzzy matcher, asyncio.
+NEVER = (
+    "mcp", "pydantic", "pydantic_core", "anyio", "asyncio", "httpx", "starlette", "uvicorn",
+    "jsonschema", "rapidfuzz", "patchwright.tools", "patchwright.adapters.mcp_server",
+    "patchwright.engine.fuzzy", "patchwright.documents", "concurrent.futures", "email",
+    "http.client", "ssl", "multiprocessing",
+)  # fmt: skip
+# Needed only for a file with a parser (the syntax guard's checkers and Python's own).
+NO_PARSER = ("patchwright.syntax.check", "patchwright.syntax.pyregion", "tree_sitter")
+
+_CHILD = """
+import json, sys
+from patchwright.adapters.cli import main
+sys.argv = ["patchwright", "apply", sys.argv[1], "--root", sys.argv[2]]
+code = main()
+sys.stderr.write("\\nMODULES " + json.dumps(sorted(sys.modules)) + "\\n")
+sys.exit(code)
+"""
+
+
+def _apply_modules(tmp_path: Path, name: str, old: str, new: str) -> set[str]:
+    root = tmp_path / "root"
+    root.mkdir()
+    (root / name).write_text(f"first\n{old}\nlast\n")
+    patch = tmp_path / "change.diff"
+    patch.write_text(
+        f"--- a/{name}\n+++ b/{name}\n@@ -1,3 +1,3 @@\n first\n-{old}\n+{new}\n last\n"
+    )
+    env = {**os.environ, "PATCHWRIGHT_STATE_DIR": str(tmp_path / "state")}
+    done = subprocess.run(
+        [sys.executable, "-c", _CHILD, str(patch), str(root)],
+        capture_output=True, text=True, env=env, timeout=60, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert (root / name).read_text() == f"first\n{new}\nlast\n"
+    line = next(x for x in done.stderr.splitlines() if x.startswith("MODULES "))
+    return set(json.loads(line.removeprefix("MODULES ")))
+
+
+def _loaded(modules: set[str], names: tuple[str, ...]) -> list[str]:
+    return sorted(m for m in modules for n in names if m == n or m.startswith(n + "."))
+
+
+@pytest.mark.parametrize("name", ["notes.txt", "app.py"])
+def test_one_line_apply_never_imports_heavy_modules(tmp_path: Path, name: str) -> None:
+    modules = _apply_modules(tmp_path, name, "x = 1", "x = 2")
+    assert _loaded(modules, NEVER) == []
+    assert "patchwright.workspace.history" in modules  # the change was recorded
+    if name.endswith(".txt"):
+        assert _loaded(modules, NO_PARSER) == []
+    else:
+        assert "patchwright.syntax.check" in modules  # the guard did run

@@ -1,0 +1,157 @@
+"""One-file commits without the journal (direct.py): the fsyncs they take, what a
+failure at each step leaves, and the temp file a killed commit leaves behind.
+
+Real files in a temporary folder, with a file system that wraps the real one to count
+calls or to fail once before a given mutating call.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from ws_helpers import files
+
+from patchwright.model import ErrorCode, PatchwrightError
+from patchwright.workspace import FileChange, OsFileSystem, Probe, Workspace, sha256_hex
+from patchwright.workspace.direct import temp_for
+
+MakeWs = Callable[..., Workspace]
+
+
+class Counting(OsFileSystem):
+    """The real file system, counting mutating calls and failing once at ``fail_at``."""
+
+    def __init__(self) -> None:
+        self.calls: list[str] = []
+        self.fail_at = 0
+
+    def _step(self, name: str) -> None:
+        self.calls.append(name)
+        if len(self.calls) == self.fail_at:
+            raise OSError(28, "No space left on device (injected)")
+
+    def write_new(self, path: str, data: bytes, mode_bits: int | None) -> None:
+        self._step("write_new")
+        super().write_new(path, data, mode_bits)
+
+    def link(self, src: str, dst: str) -> Probe:
+        self._step("link")
+        return super().link(src, dst)
+
+    def replace(self, src: str, dst: str) -> None:
+        self._step("replace")
+        super().replace(src, dst)
+
+    def unlink(self, path: str) -> None:
+        self._step("unlink")
+        super().unlink(path)
+
+    def mkdir(self, path: str) -> None:
+        self._step("mkdir")
+        super().mkdir(path)
+
+    def rmdir(self, path: str) -> None:
+        self._step("rmdir")
+        super().rmdir(path)
+
+    def fsync_dir(self, path: str) -> None:
+        self._step("fsync_dir")
+        super().fsync_dir(path)
+
+
+def test_one_file_takes_a_temp_write_a_rename_and_a_folder_fsync(
+    root: Path, make_ws: MakeWs
+) -> None:
+    (root / "a.py").write_bytes(b"x = 1\n")
+    fs = Counting()
+    ws = make_ws(fs=fs, history=False)
+    ws.commit([FileChange("a.py", b"x = 2\n", expected_sha256=sha256_hex(b"x = 1\n"))])
+    # write_new fsyncs the temp file; nothing goes through the journal
+    assert fs.calls == ["write_new", "replace", "fsync_dir"]
+    assert files(root) == {"a.py": b"x = 2\n"}
+    assert list((ws.state_folder / "journal").iterdir()) == []
+
+
+def test_with_history_the_file_is_still_written_without_the_journal(
+    root: Path, make_ws: MakeWs
+) -> None:
+    (root / "a.py").write_bytes(b"x = 1\n")
+    fs = Counting()
+    ws = make_ws(fs=fs)
+    record = ws.commit([FileChange("a.py", b"x = 2\n", expected_sha256=sha256_hex(b"x = 1\n"))])
+    assert fs.calls == ["write_new", "replace", "fsync_dir"]  # small contents: in SQLite
+    assert ws.history.content(record.files[0].before_sha256) == b"x = 1\n"
+    ws.undo()
+    assert files(root) == {"a.py": b"x = 1\n"}
+
+
+@pytest.mark.parametrize("history", [True, False])
+@pytest.mark.parametrize(
+    "change",
+    [
+        FileChange("a.py", b"x = 2\n", expected_sha256=sha256_hex(b"x = 1\n")),
+        FileChange("a.py", None, expected_sha256=sha256_hex(b"x = 1\n")),
+        FileChange("new.py", b"y = 1\n", must_not_exist=True),
+    ],
+    ids=["update", "delete", "create"],
+)
+def test_a_failure_at_any_step_changes_nothing(
+    root: Path, make_ws: MakeWs, history: bool, change: FileChange
+) -> None:
+    (root / "a.py").write_bytes(b"x = 1\n")
+    os.chmod(root / "a.py", 0o640)
+    fs = Counting()
+    ws = make_ws(fs=fs, history=history)
+    failures = 0
+    for step in range(1, 20):
+        fs.calls, fs.fail_at = [], step
+        try:
+            ws.commit([change])
+        except PatchwrightError as exc:
+            failures += 1
+            assert exc.code == ErrorCode.IO_ERROR and "nothing changed" in exc.message
+            assert files(root) == {"a.py": b"x = 1\n"}  # no temp file left either
+            assert (root / "a.py").stat().st_mode & 0o777 == 0o640
+            if history:
+                assert ws.history.list_batches() == []
+            continue
+        break
+    assert failures >= 2  # the temp write (or unlink) and the folder fsync both failed once
+    expected = {"a.py": b"x = 1\n", **{change.path: change.data}} if change.data else {}
+    assert files(root) == expected
+    if history:
+        assert len(ws.history.list_batches()) == 1
+
+
+def test_a_history_refusal_puts_the_old_content_back(root: Path, make_ws: MakeWs) -> None:
+    (root / "a.py").write_bytes(b"x = 1\n")
+    ws = make_ws()
+    first = ws.commit([FileChange("a.py", b"x = 2\n", expected_sha256=sha256_hex(b"x = 1\n"))])
+    ws.undo(first.batch_id)
+    # undo once more, as a second process would that lost the race: refused by the
+    # history after the file was already written, so the file must be put back
+    ws.commit([FileChange("a.py", b"x = 2\n", expected_sha256=sha256_hex(b"x = 1\n"))])
+    with pytest.raises(PatchwrightError) as info:
+        ws.undo(first.batch_id)
+    assert info.value.code == ErrorCode.HISTORY
+    assert files(root) == {"a.py": b"x = 2\n"}
+
+
+def test_a_temp_file_left_by_a_killed_commit_is_replaced_by_the_next(
+    root: Path, make_ws: MakeWs
+) -> None:
+    (root / "a.py").write_bytes(b"x = 1\n")
+    (root / temp_for("a.py")).write_bytes(b"half-written by a commit killed before its rename")
+    ws = make_ws()
+    ws.commit([FileChange("a.py", b"x = 2\n", expected_sha256=sha256_hex(b"x = 1\n"))])
+    assert files(root) == {"a.py": b"x = 2\n"}
+
+
+def test_temp_names_stay_distinct_for_long_names() -> None:
+    long_a, long_b = "d/" + "a" * 240 + "1.py", "d/" + "a" * 240 + "2.py"
+    assert temp_for(long_a) != temp_for(long_b)
+    assert all(len(Path(temp_for(p)).name) < 255 for p in (long_a, long_b))
+    assert temp_for("d/x.py") == "d/.x.py.pw-tmp"
