@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import os
 import sys
 from typing import TYPE_CHECKING
 
@@ -45,6 +46,15 @@ def configure_mcp(parser: argparse.ArgumentParser) -> None:
         choices=["off", "warn", "reject"],
         help="syntax check after each edit (default: warn)",
     )
+    parser.add_argument(
+        "--approve",
+        action="store_true",
+        help="hold every write until a person approves it (patchwright pending / review)",
+    )
+    parser.add_argument(
+        "--approve-timeout", type=float, default=600.0, metavar="S",
+        help="seconds a write waits for approval before it is dropped (default 600)",
+    )  # fmt: skip
     parser.add_argument(
         "--http",
         metavar="HOST:PORT",
@@ -87,11 +97,13 @@ def run_mcp(args: argparse.Namespace) -> int:
         endpoint = parse_endpoint(args.http) if args.http is not None else None
         renames = parse_renames(args.rename)
         toolbox = Toolbox(
-            Workspace(args.root, mode=args.mode),
+            Workspace(args.root, mode=args.mode, session=f"mcp-{os.getpid()}"),
             tools=parse_names(args.tools),
             rename=renames,
             syntax_policy=args.syntax,
             use_patch_edits=not args.legacy_edits,
+            approve=args.approve,
+            approve_timeout=args.approve_timeout,
         )
     except ValueError as exc:
         return _fail(str(exc))

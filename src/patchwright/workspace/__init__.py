@@ -10,6 +10,7 @@ Modules, each with one job:
 * ``journal`` / ``recovery``: crash-safe all-or-nothing commits and their rollback;
 * ``commit``: the read-check-write sequence of one commit inside the locks;
 * ``history`` / ``undo``: the SQLite history store and the inverse of a batch;
+* ``approval``: approval mode (writes held as proposals until a person decides);
 * ``listing``: case-insensitive lookup (spec 001 ``docPath``) and file listing;
 * ``state``: where the per-user state folder is;
 * ``workspace``: the :class:`Workspace` facade the tools layer uses.
@@ -26,6 +27,7 @@ Typical use::
     ws.undo()
 """
 
+from patchwright.workspace.approval import DEFAULT_APPROVAL_TIMEOUT, Proposal, Proposals
 from patchwright.workspace.fs import FileSystem, OsFileSystem, Probe
 from patchwright.workspace.gate import RESTRICTED_MESSAGE, Mode
 from patchwright.workspace.globs import DEFAULT_DENY
@@ -43,6 +45,7 @@ from patchwright.workspace.state import default_state_dir
 from patchwright.workspace.workspace import DEFAULT_MAX_FILE_BYTES, Workspace
 
 __all__ = [
+    "DEFAULT_APPROVAL_TIMEOUT",
     "DEFAULT_DENY",
     "DEFAULT_MAX_FILE_BYTES",
     "RESTRICTED_MESSAGE",
@@ -57,6 +60,8 @@ __all__ = [
     "Mode",
     "OsFileSystem",
     "Probe",
+    "Proposal",
+    "Proposals",
     "Workspace",
     "default_state_dir",
     "sha256_hex",
