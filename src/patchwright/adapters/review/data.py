@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
 
-from patchwright.adapters.review.render import diff_stat, files_html
+from patchwright.adapters.diffstat import count
+from patchwright.adapters.review.render import files_html
 from patchwright.workspace import Workspace
 
 #: The newest batches the page lists (filters apply within them).
@@ -119,7 +120,7 @@ class ReviewData:
         added = removed = 0
         descriptions: list[str] = []
         for f in full["files"]:
-            plus, minus = diff_stat(f.get("diff") or "")
+            plus, minus = count(f.get("diff") or "")
             added, removed = added + plus, removed + minus
             descriptions.extend(c["description"] for c in f["changes"] if c["description"])
         return {
@@ -146,7 +147,7 @@ class ReviewData:
         out = []
         for p in self.workspace.proposals.pending():
             data = p.to_dict()
-            stats = [diff_stat(f.get("diff") or "") for f in p.files]
+            stats = [count(f.get("diff") or "") for f in p.files]
             data["added"] = sum(a for a, _ in stats)
             data["removed"] = sum(r for _, r in stats)
             data["paths"] = [f["path"] for f in p.files]

@@ -12,65 +12,47 @@ without colour (highlighting is the slow part).
 from __future__ import annotations
 
 import html
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Literal
+from typing import Any
+
+from patchwright.adapters.diffstat import LineKind, classify, count, hunk_start
 
 #: Diffs with more lines than this are shown without syntax colours.
 HIGHLIGHT_MAX_LINES = 4000
 #: The CSS class the pygments styles are scoped to.
 HIGHLIGHT_CLASS = "hl"
 
-_HUNK = re.compile(r"^@@ -(\d+)(?:,\d+)? \+(\d+)(?:,\d+)? @@")
-RowKind = Literal["header", "hunk", "context", "del", "add", "note"]
-
 
 @dataclass
 class Row:
     """One line of a diff as shown: its kind, line numbers and HTML text."""
 
-    kind: RowKind
+    kind: LineKind
     old: int | None
     new: int | None
     html: str
-
-
-def diff_stat(diff: str) -> tuple[int, int]:
-    """Lines added and removed by a unified diff."""
-    added = removed = 0
-    for line in diff.splitlines():
-        if line.startswith("+") and not line.startswith("+++ "):
-            added += 1
-        elif line.startswith("-") and not line.startswith("--- "):
-            removed += 1
-    return added, removed
 
 
 def parse_rows(diff: str) -> list[Row]:
     """The rows of one file's unified diff (texts still plain, escaped later)."""
     rows: list[Row] = []
     old = new = 0
-    in_hunk = False
-    for line in diff.splitlines():
-        match = _HUNK.match(line)
-        if match:
-            old, new, in_hunk = int(match.group(1)), int(match.group(2)), True
-            rows.append(Row("hunk", None, None, line))
-        elif not in_hunk or line.startswith(("--- ", "+++ ", "diff --git ")):
-            in_hunk = False
-            rows.append(Row("header", None, None, line))
-        elif line.startswith("\\"):
-            rows.append(Row("note", None, None, line))
-        elif line.startswith("-"):
-            rows.append(Row("del", old, None, line[1:]))
+    for kind, line in classify(diff):
+        if kind == "hunk":
+            old, new = hunk_start(line)
+            rows.append(Row(kind, None, None, line))
+        elif kind in ("header", "note"):
+            rows.append(Row(kind, None, None, line))
+        elif kind == "del":
+            rows.append(Row(kind, old, None, line[1:]))
             old += 1
-        elif line.startswith("+"):
-            rows.append(Row("add", None, new, line[1:]))
+        elif kind == "add":
+            rows.append(Row(kind, None, new, line[1:]))
             new += 1
         else:
-            rows.append(Row("context", old, new, line[1:]))
+            rows.append(Row(kind, old, new, line[1:]))
             old, new = old + 1, new + 1
     return rows
 
@@ -214,7 +196,7 @@ def files_html(files: list[dict[str, Any]], view: str) -> str:
     for f in files:
         rows = parse_rows(f.get("diff") or "")
         highlight_rows(rows, f["path"])
-        added, removed = diff_stat(f.get("diff") or "")
+        added, removed = count(f.get("diff") or "")
         table = split_html(rows) if view == "split" else unified_html(rows)
         moved = f" (from {html.escape(f['move_from'])})" if f.get("move_from") else ""
         body = table if rows else '<p class="nodiff">No text diff.</p>'
