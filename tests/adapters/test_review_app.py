@@ -176,7 +176,9 @@ def test_proposals_are_approved_and_rejected_from_the_page(
 ) -> None:
     agent = Workspace(root, state_dir=tmp_path / "state", session="mcp-1")
     toolbox = Toolbox(agent, approve=True, approve_timeout=60)
-    call = Call(toolbox, "edit_file", {"path": "app.py", "old_string": "hello", "new_string": "hey"})
+    call = Call(
+        toolbox, "edit_file", {"path": "app.py", "old_string": "hello", "new_string": "hey"}
+    )
     [proposal] = wait_for_proposals(client, 1)
     assert proposal["paths"] == ["app.py"] and proposal["session"] == "mcp-1"
     assert (proposal["added"], proposal["removed"]) == (1, 1)

@@ -226,4 +226,3 @@ def _approve_and_reject(
     assert "Rejected by the user: keep the wording" in text
     assert (root / "README.md").read_text() == before
     expect(page.locator("#pending-section")).to_be_hidden()
-
