@@ -192,3 +192,21 @@ def test_restricted_mode_refuses_before_proposing(
         agent.commit([change(root)])
     assert info.value.code is ErrorCode.RESTRICTED
     assert agent.proposals.store.by_status(None) == []
+
+
+def test_a_caller_that_stops_waiting_closes_its_proposal(
+    pair: tuple[Workspace, Workspace], root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    agent, person = pair
+
+    def interrupted(seconds: float) -> None:
+        raise KeyboardInterrupt  # what Ctrl-C does to a waiting caller
+
+    monkeypatch.setattr("patchwright.workspace.approval.time.sleep", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        agent.commit([change(root)])
+    [closed] = person.proposals.store.by_status(None)
+    assert (closed.status, closed.reason) == ("timed_out", "the caller left")
+    with pytest.raises(PatchwrightError, match="no longer waiting"):
+        person.proposals.approve(closed.id)
+    assert (root / "a.txt").read_bytes() == b"one\r\ntwo\r\n"

@@ -274,7 +274,14 @@ class Approval:
             for f in draft.files
         ]  # fmt: skip
         proposal = self.store.add(changes, info, files, self.session)
-        final = self._wait(proposal.id)
+        try:
+            final = self._wait(proposal.id)
+        except BaseException:
+            # the caller stopped waiting (Ctrl-C, cancelled): nobody may approve it now
+            self.store.move(
+                proposal.id, source="pending", target="timed_out", reason="the caller left"
+            )
+            raise
         return self._outcome(final)
 
     def _wait(self, proposal_id: str) -> Proposal:
@@ -289,7 +296,7 @@ class Approval:
                     return self.store.get(proposal_id)
                 continue  # decided at this very moment: read the decision
             if now >= deadline + _APPLYING_GRACE:
-                return replace(current, status="timed_out")
+                return current  # approved, but its writing has not finished
             time.sleep(self.poll)
 
     def _outcome(self, proposal: Proposal) -> CommitRecord:
@@ -310,6 +317,15 @@ class Approval:
                 f"The user approved the change, but it could not be written: {proposal.reason} "
                 "Nothing was written.",
                 "Read the file again and redo the edit on its current content.",
+                details={"proposal_id": proposal.id},
+            )
+        if proposal.status == "approving":
+            raise PatchwrightError(
+                ErrorCode.APPROVAL_TIMEOUT,
+                "The user approved the change, but writing it had not finished when this "
+                "call stopped waiting; it may still be applied.",
+                "Ask the user, or look at the history (get_patch_change / 'patchwright log') "
+                "before editing these files again.",
                 details={"proposal_id": proposal.id},
             )
         raise PatchwrightError(
