@@ -15,11 +15,8 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-import anyio
 import pytest
-from mcp import Client, StdioServerParameters
-from mcp.client.stdio import stdio_client
-from mcp.types import CallToolResult, TextContent
+from mcp_calls import McpCall
 
 TIMEOUT = 60
 
@@ -48,37 +45,6 @@ def cli(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
     )
 
 
-class McpCall(threading.Thread):
-    """One call to ``patchwright mcp --approve`` over stdio, waiting in a thread."""
-
-    def __init__(self, root: Path, env: dict[str, str], args: dict[str, Any]) -> None:
-        super().__init__(daemon=True)
-        self.params = StdioServerParameters(
-            command=sys.executable,
-            args=["-m", "patchwright", "mcp", "--root", str(root), "--approve"],
-            env=env,
-        )
-        self.args = args
-        self.result: CallToolResult | None = None
-        self.start()
-
-    def run(self) -> None:
-        async def call() -> None:
-            with open(os.devnull, "w") as log:
-                client = Client(stdio_client(self.params, errlog=log), read_timeout_seconds=120)
-                async with client:
-                    self.result = await client.call_tool("edit_file", self.args)
-
-        anyio.run(call)
-
-    def outcome(self) -> tuple[bool, str]:
-        self.join(120)
-        assert self.result is not None, "the MCP call never returned"
-        first = self.result.content[0]
-        assert isinstance(first, TextContent)
-        return not self.result.is_error, first.text
-
-
 def pending(root: Path, env: dict[str, str]) -> list[dict[str, Any]]:
     """``patchwright pending --json``, polled until a proposal is there (bounded)."""
     deadline = time.monotonic() + TIMEOUT
@@ -98,7 +64,13 @@ def test_approve_and_reject_waiting_mcp_calls_from_the_shell(
     empty = cli("pending", "--root", str(root), env=env)
     assert empty.returncode == 0 and "No changes wait for approval" in empty.stdout
 
-    call = McpCall(root, env, {"path": "a.txt", "old_string": "two", "new_string": "2"})
+    call = McpCall(
+        root,
+        env,
+        "edit_file",
+        {"path": "a.txt", "old_string": "two", "new_string": "2"},
+        "--approve",
+    )
     [proposal] = pending(root, env)
     assert proposal["id"].startswith("p-") and proposal["status"] == "pending"
     assert proposal["tool"] == "edit_file" and proposal["session"].startswith("mcp-")
@@ -113,7 +85,13 @@ def test_approve_and_reject_waiting_mcp_calls_from_the_shell(
     assert ok, text
     assert (root / "a.txt").read_text() == "one\n2\n"
 
-    call = McpCall(root, env, {"path": "a.txt", "old_string": "one", "new_string": "1"})
+    call = McpCall(
+        root,
+        env,
+        "edit_file",
+        {"path": "a.txt", "old_string": "one", "new_string": "1"},
+        "--approve",
+    )
     [proposal] = pending(root, env)
     no_reason = cli("reject", proposal["id"], "--root", str(root), env=env)
     assert no_reason.returncode == 2 and "--reason" in no_reason.stderr

@@ -21,11 +21,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import anyio
 import pytest
-from mcp import Client, StdioServerParameters
-from mcp.client.stdio import stdio_client
-from mcp.types import CallToolResult, TextContent
+from mcp_calls import McpCall
 
 pytestmark = pytest.mark.browser
 
@@ -106,39 +103,6 @@ def review_url(root: Path, env: dict[str, str], tmp_path: Path) -> Iterator[str]
         errors.close()
 
 
-class McpCall(threading.Thread):
-    """One MCP tool call to a fresh ``patchwright mcp`` server, made in a thread."""
-
-    def __init__(self, root: Path, env: dict[str, str], name: str, args: dict[str, Any],
-                 *server_args: str) -> None:  # fmt: skip
-        super().__init__(daemon=True)
-        self.params = StdioServerParameters(
-            command=sys.executable,
-            args=["-m", "patchwright", "mcp", "--root", str(root), *server_args],
-            env=env,
-        )
-        self.name, self.args = name, args
-        self.result: CallToolResult | None = None
-        self.start()
-
-    def run(self) -> None:
-        async def call() -> None:
-            with open(os.devnull, "w") as log:
-                client = Client(stdio_client(self.params, errlog=log), read_timeout_seconds=120)
-                async with client:
-                    self.result = await client.call_tool(self.name, self.args)
-
-        anyio.run(call)
-
-    def text(self) -> tuple[bool, str]:
-        """Whether the call succeeded, and the text the model reads."""
-        self.join(120)
-        assert self.result is not None, "the MCP call never returned"
-        first = self.result.content[0]
-        assert isinstance(first, TextContent)
-        return not self.result.is_error, first.text
-
-
 def _edit(old: str, new: str, path: str = "app.py") -> dict[str, Any]:
     return {"path": path, "old_string": old, "new_string": new}
 
@@ -149,7 +113,7 @@ def test_review_page_in_chromium(
     _require_browser()
     from playwright.sync_api import expect, sync_playwright
 
-    ok, text = McpCall(root, env, "edit_file", _edit('"Hello, "', '"Hi, "')).text()
+    ok, text = McpCall(root, env, "edit_file", _edit('"Hello, "', '"Hi, "')).outcome()
     assert ok, text
     with sync_playwright() as pw:
         context = pw.chromium.launch_persistent_context(
@@ -209,7 +173,7 @@ def _approve_and_reject(
     assert Path(shot).stat().st_size > 10_000
     assert (root / "app.py").read_text() == APP  # nothing written while it waits
     card.locator("button.approve").click()
-    ok, text = waiting.text()
+    ok, text = waiting.outcome()
     assert ok, text
     assert "Greet someone." in (root / "app.py").read_text()
     expect(page.locator("#pending .proposal")).to_have_count(0)
@@ -221,7 +185,7 @@ def _approve_and_reject(
     expect(card).to_have_count(1)
     card.locator("input.reason").fill("keep the wording")
     card.locator("button.reject").click()
-    ok, text = waiting.text()
+    ok, text = waiting.outcome()
     assert not ok
     assert "Rejected by the user: keep the wording" in text
     assert (root / "README.md").read_text() == before

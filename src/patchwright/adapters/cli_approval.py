@@ -15,6 +15,8 @@ import sys
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # pragma: no cover
+    from collections.abc import Callable
+
     from patchwright.workspace import Workspace
 
 
@@ -76,31 +78,33 @@ def run_pending(args: argparse.Namespace) -> int:
 
 def run_approve(args: argparse.Namespace) -> int:
     """Write a proposal; refuses (exit 1) when a file changed since it was proposed."""
-    from patchwright.model import PatchwrightError
 
-    ws = _open(args.root, "approve")
-    if ws is None:
-        return 2
-    try:
+    def approve(ws: Workspace) -> str:
         record = ws.proposals.approve(args.id)
-    except PatchwrightError as err:
-        print(err.render(), file=sys.stderr)
-        return 1
-    print(f"Applied {args.id} as batch {record.batch_id}.")
-    return 0
+        return f"Applied {args.id} as batch {record.batch_id}."
+
+    return _decide(args.root, "approve", approve)
 
 
 def run_reject(args: argparse.Namespace) -> int:
     """Refuse a proposal; the waiting agent gets the reason."""
+
+    def reject(ws: Workspace) -> str:
+        ws.proposals.reject(args.id, args.reason)
+        return f"Rejected {args.id}: {args.reason.strip()}"
+
+    return _decide(args.root, "reject", reject)
+
+
+def _decide(root: str, command: str, decide: Callable[[Workspace], str]) -> int:
     from patchwright.model import PatchwrightError
 
-    ws = _open(args.root, "reject")
+    ws = _open(root, command)
     if ws is None:
         return 2
     try:
-        ws.proposals.reject(args.id, args.reason)
+        print(decide(ws))
     except PatchwrightError as err:
         print(err.render(), file=sys.stderr)
         return 2 if err.field == "reason" else 1
-    print(f"Rejected {args.id}: {args.reason.strip()}")
     return 0
