@@ -257,3 +257,33 @@ def test_refusal_names_the_root_folder(tree: Path) -> None:
     missing = cli("apply", "fix.diff", "--root", "src", cwd=tree)
     assert missing.returncode == 1
     assert f"Root folder: {tree / 'src'} (patch paths are relative to it" in missing.stderr
+
+
+def test_a_long_apply_shows_a_bar_counting_the_files(
+    tree: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    from patchwright.adapters import terminal
+    from patchwright.adapters.cli import main
+    from patchwright.api import apply_patch_text
+
+    for name in ("g.txt", "h.txt"):
+        (tree / "src" / name).write_text("a\nb\nc\n")
+    three = PATCH + PATCH.replace("f.txt", "g.txt") + PATCH.replace("f.txt", "h.txt")
+    (tree / "three.diff").write_text(three)
+    ticks: list[int] = []
+    workspace = terminal.counting_workspace(
+        lambda: ticks.append(1), str(tree), state_dir=tmp_path / "state"
+    )
+    assert apply_patch_text(three, workspace=workspace, dry_run=True).ok
+    assert len(ticks) == 3 == terminal.files_in(three)
+
+    monkeypatch.setenv("PATCHWRIGHT_STATE_DIR", str(tmp_path / "state"))
+    monkeypatch.setattr(terminal, "PROGRESS_DELAY", 0.0)  # every apply counts as long
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    err, out = Tty(), io.StringIO()
+    monkeypatch.setattr(sys, "stderr", err)
+    monkeypatch.setattr(sys, "stdout", out)
+    assert main(["apply", str(tree / "three.diff"), "--root", str(tree), "--stat"]) == 0
+    assert "\x1b[" in err.getvalue()  # the bar was drawn on standard error
+    assert out.getvalue().endswith("3 files changed, 3 insertions(+), 3 deletions(-)\n")
+    assert (tree / "src" / "h.txt").read_text() == "a\nB\nc\n"

@@ -114,9 +114,10 @@ def run_with_progress(
     total: int | None,
     stream: IO[str],
     *,
-    delay: float = PROGRESS_DELAY,
+    delay: float | None = None,
 ) -> T:
-    """Run ``work(tick)`` in a thread; after ``delay`` seconds draw a bar on ``stream``.
+    """Run ``work(tick)`` in a thread; after ``delay`` seconds (default
+    :data:`PROGRESS_DELAY`) draw a bar on ``stream``.
 
     ``tick`` is called by the work once per file read; the bar shows those out of
     ``total``, then "writing" once all are read. ``work`` runs to its end even on
@@ -140,7 +141,7 @@ def run_with_progress(
 
     worker = threading.Thread(target=target, name="patchwright-apply")
     worker.start()
-    if not done.wait(delay):
+    if not done.wait(PROGRESS_DELAY if delay is None else delay):
         _draw(done, ticks, total, stream)
     worker.join()
     if failure:
