@@ -48,7 +48,11 @@ def test_apply_then_refuse_then_undo(tree: Path, tmp_path: Path) -> None:
     again = cli("apply", "fix.diff", cwd=tree, state=state)
     assert again.returncode == 1
     assert again.stderr.startswith("Patch failed on f.txt:\n  Hunk 1 failed: ")
-    assert again.stderr.endswith("No changes made (atomic rollback).\n")
+    assert "No changes made (atomic rollback).\nRoot folder: " in again.stderr
+    assert again.stderr.endswith(
+        f"Root folder: {tree} (patch paths are relative to it; "
+        "choose another with --root or strip leading folders with -p N).\n"
+    )
     assert (tree / "f.txt").read_text() == "a\nB\nc\n"
 
     log = cli("log", "--json", cwd=tree, state=state)

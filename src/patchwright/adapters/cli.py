@@ -37,6 +37,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
     ),
     "show": ("patchwright.adapters.cli_history", "show one batch, file patch or change by ID"),
     "undo": ("patchwright.adapters.cli_history", "revert a batch (default: the latest)"),
+    "review": ("patchwright.adapters.review.cli", "browse, undo and approve changes in a web page"),
+    "pending": ("patchwright.adapters.cli_approval", "list changes waiting for approval"),
+    "approve": ("patchwright.adapters.cli_approval", "write a change waiting for approval"),
+    "reject": ("patchwright.adapters.cli_approval", "refuse a change waiting for approval"),
 }
 
 

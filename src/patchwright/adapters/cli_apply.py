@@ -10,6 +10,12 @@ from __future__ import annotations
 import argparse
 import sys
 
+TYPE_CHECKING = False  # no ``typing`` import: start-up time
+if TYPE_CHECKING:  # pragma: no cover
+    from collections.abc import Callable
+
+    from patchwright.api.report import ApplyReport
+
 
 def configure_apply(parser: argparse.ArgumentParser) -> None:
     """Arguments of ``patchwright apply``."""
@@ -66,6 +72,23 @@ def configure_apply(parser: argparse.ArgumentParser) -> None:
         metavar="MB",
         help="refuse a patch larger than this, before reading it whole (default 64)",
     )
+    # output and patch options (rendering lives in terminal.py, rewriting in patch_options.py)
+    parser.add_argument("--check", action="store_true", dest="dry_run", help="same as --dry-run")
+    parser.add_argument(
+        "--color", default="auto", choices=["auto", "always", "never"],
+        help="colour the diff: auto (a terminal without NO_COLOR), always or never",
+    )  # fmt: skip
+    parser.add_argument("--stat", action="store_true", help="print a diffstat, not the diff")
+    parser.add_argument(
+        "-q", "--quiet", action="store_true", help="print nothing when the patch applies"
+    )
+    parser.add_argument(
+        "-p", "--strip", type=int, default=None, metavar="N",
+        help="remove N leading folders from the patch's file names (unified diffs)",
+    )  # fmt: skip
+    parser.add_argument(
+        "-R", "--reverse", action="store_true", help="apply the patch backwards (unified diffs)"
+    )
 
 
 def run_apply(args: argparse.Namespace) -> int:
@@ -84,19 +107,12 @@ def run_apply(args: argparse.Namespace) -> int:
     except UnicodeDecodeError:
         print(f"patchwright apply: {args.patch} is not UTF-8 text", file=sys.stderr)
         return 2
-    from patchwright.api import apply_patch_text
-
-    report = apply_patch_text(
-        text,
-        args.root,
-        format=args.format,
-        mode=args.mode,
-        fuzzy_threshold=args.fuzzy_threshold,
-        dry_run=args.dry_run,
-        history=not args.no_history,
-        max_file_bytes=None if args.max_file_mb is None else int(args.max_file_mb * 2**20),
-        syntax=args.syntax,
-    )
+    try:
+        text = _rewrite(text, args)
+    except ValueError as exc:
+        print(f"patchwright apply: {exc}", file=sys.stderr)
+        return 2
+    report = _apply(text, args)
     err = report.error
     usage = err is not None and err.field in _USAGE_FIELDS
     if args.json:
@@ -109,10 +125,9 @@ def run_apply(args: argparse.Namespace) -> int:
         if err.hint:
             print(f"Hint: {err.hint}", file=sys.stderr)
     else:
-        out = sys.stdout if report.ok else sys.stderr
-        print(report.summary(), file=out)
-        if report.ok and report.diff:
-            sys.stdout.write(report.diff)
+        from patchwright.adapters.terminal import print_outcome
+
+        print_outcome(report, args.root, color=args.color, stat=args.stat, quiet=args.quiet)
     if usage:
         return 2
     return 0 if report.ok else 1
@@ -124,6 +139,65 @@ _USAGE_FIELDS = ("mode", "fuzzy_threshold", "root", "syntax")
 
 def _option(name: str | None) -> str:
     return "--" + (name or "").replace("_", "-")
+
+
+def _rewrite(text: str, args: argparse.Namespace) -> str:
+    """``-p N`` and ``-R`` (see patch_options.py); ValueError names what to change."""
+    if args.strip is None and not args.reverse:
+        return text
+    from patchwright.adapters.patch_options import reverse, strip_paths
+    from patchwright.formats import detect_format, normalize_format
+
+    if args.strip is not None and args.strip < 0:
+        raise ValueError(f"-p takes a number of folders, 0 or more (got {args.strip})")
+    chosen = normalize_format(args.format) if args.format != "auto" else detect_format(text)
+    if chosen != "unified":
+        raise ValueError(f"-p and -R work on unified diffs; this patch is {chosen}")
+    if args.strip is not None:
+        text = strip_paths(text, args.strip)
+    return reverse(text) if args.reverse else text
+
+
+def _apply(text: str, args: argparse.Namespace) -> ApplyReport:
+    """Apply, with a progress bar on standard error when the apply runs long."""
+    from patchwright.api import apply_patch_text
+
+    max_bytes = None if args.max_file_mb is None else int(args.max_file_mb * 2**20)
+
+    def work(tick: Callable[[], None] | None) -> ApplyReport:
+        workspace = None
+        if tick is not None:
+            import contextlib
+
+            from patchwright.adapters.terminal import counting_workspace
+            from patchwright.model import PatchwrightError
+            from patchwright.workspace import DEFAULT_MAX_FILE_BYTES
+
+            with contextlib.suppress(PatchwrightError):  # a bad --root: reported below
+                workspace = counting_workspace(
+                    tick, args.root, history=not args.no_history,
+                    max_file_bytes=max_bytes or DEFAULT_MAX_FILE_BYTES,
+                )  # fmt: skip
+        return apply_patch_text(
+            text,
+            args.root,
+            format=args.format,
+            mode=args.mode,
+            fuzzy_threshold=args.fuzzy_threshold,
+            dry_run=args.dry_run,
+            workspace=workspace,
+            history=not args.no_history,
+            max_file_bytes=max_bytes,
+            syntax=args.syntax,
+        )
+
+    from patchwright.adapters.terminal import use_color
+
+    if args.json or args.quiet or not use_color(args.color, sys.stderr):
+        return work(None)
+    from patchwright.adapters.terminal import files_in, run_with_progress
+
+    return run_with_progress(work, files_in(text), sys.stderr)
 
 
 def _read_patch(name: str, limit: int) -> str:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import os
 import sys
 from typing import TYPE_CHECKING
 
@@ -52,6 +53,15 @@ def configure_mcp(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="record no history (faster edits; undo and get_patch_change then refuse)",
     )
+    parser.add_argument(
+        "--approve",
+        action="store_true",
+        help="hold every write until a person approves it (patchwright pending / review)",
+    )
+    parser.add_argument(
+        "--approve-timeout", type=float, default=600.0, metavar="S",
+        help="seconds a write waits for approval before it is dropped (default 600)",
+    )  # fmt: skip
     parser.add_argument(
         "--http",
         metavar="HOST:PORT",
@@ -116,11 +126,14 @@ def run_mcp(args: argparse.Namespace) -> int:
         access = _access(args, endpoint)
         renames = parse_renames(args.rename)
         toolbox = Toolbox(
-            Workspace(args.root, mode=args.mode, history=not args.no_history),
+            Workspace(args.root, mode=args.mode, history=not args.no_history,
+                      session=f"mcp-{os.getpid()}"),
             tools=parse_names(args.tools),
             rename=renames,
             syntax_policy=args.syntax,
             use_patch_edits=not args.legacy_edits,
+            approve=args.approve,
+            approve_timeout=args.approve_timeout,
         )
     except ValueError as exc:
         return _fail(str(exc))

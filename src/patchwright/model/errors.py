@@ -62,6 +62,9 @@ class ErrorCode(str, Enum):
     LOCK_TIMEOUT = "lock_timeout"
     IO_ERROR = "io_error"
     HISTORY = "history"
+    # approval mode
+    REJECTED = "rejected"
+    APPROVAL_TIMEOUT = "approval_timeout"
     # anything else
     INTERNAL = "internal"
 

@@ -30,7 +30,7 @@ from patchwright.tools.jsonschema import model_schema
 from patchwright.tools.session import Session
 from patchwright.tools.spec import ToolAnnotations, ToolHooks, ToolSpec
 from patchwright.tools.validation import validate_request
-from patchwright.workspace import Mode, Workspace
+from patchwright.workspace import DEFAULT_APPROVAL_TIMEOUT, Mode, Workspace
 
 __all__ = [
     "TOOL_NAMES",
@@ -163,6 +163,9 @@ class Toolbox:
             ``reject`` (refuse edits that introduce one).
         use_patch_edits: ``document_edit`` offers action ``patch`` (the default action)
             when True, only the legacy actions when False.
+        approve: hold every write as a proposal a person approves or rejects
+            (forwarded to :meth:`Workspace.require_approval`).
+        approve_timeout: seconds a write waits for that decision.
 
     Raises:
         PatchwrightError: ``invalid_request`` for a bad selection, name or policy.
@@ -177,7 +180,11 @@ class Toolbox:
         rename: Mapping[str, str] | None = None,
         syntax_policy: SyntaxPolicy = "warn",
         use_patch_edits: bool = True,
+        approve: bool = False,
+        approve_timeout: float = DEFAULT_APPROVAL_TIMEOUT,
     ) -> None:
+        if approve:
+            workspace.require_approval(approve_timeout)
         if syntax_policy not in _POLICIES:
             raise _setup_error(
                 f"Unknown syntax policy {syntax_policy!r}.",

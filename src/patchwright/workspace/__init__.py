@@ -11,6 +11,7 @@ Modules, each with one job:
 * ``commit``: the read-check-write sequence of one commit inside the locks;
 * ``history`` / ``undo``: the history store (SQLite per workspace, or a shared
   PostgreSQL; see docs/history.md) and the inverse of a batch;
+* ``approval``: approval mode (writes held as proposals until a person decides);
 * ``listing``: case-insensitive lookup (spec 001 ``docPath``) and file listing;
 * ``state``: where the per-user state folder is;
 * ``workspace``: the :class:`Workspace` facade the tools layer uses.
@@ -27,6 +28,7 @@ Typical use::
     ws.undo()
 """
 
+from patchwright.workspace.approval import DEFAULT_APPROVAL_TIMEOUT, Proposal, Proposals
 from patchwright.workspace.fs import FileSystem, OsFileSystem, Probe
 from patchwright.workspace.gate import RESTRICTED_MESSAGE, Mode
 from patchwright.workspace.globs import DEFAULT_DENY
@@ -44,6 +46,7 @@ from patchwright.workspace.state import default_state_dir
 from patchwright.workspace.workspace import DEFAULT_MAX_FILE_BYTES, Workspace
 
 __all__ = [
+    "DEFAULT_APPROVAL_TIMEOUT",
     "DEFAULT_DENY",
     "DEFAULT_MAX_FILE_BYTES",
     "RESTRICTED_MESSAGE",
@@ -58,6 +61,8 @@ __all__ = [
     "Mode",
     "OsFileSystem",
     "Probe",
+    "Proposal",
+    "Proposals",
     "Workspace",
     "default_state_dir",
     "sha256_hex",

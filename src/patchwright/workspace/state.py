@@ -13,6 +13,7 @@ is of the real root path), holding::
     history.sqlite3   the history store (unless a shared one is configured)
     blobs/            large history contents (see history/contents.py)
     history-forget/   batches to delete from an unreachable shared history
+    proposals.sqlite3 changes waiting for approval (see approval.py)
     journal/          unfinished commits (see journal.py)
     locks/            lock files (never in the user's tree)
     root.txt          the root path, for people browsing the folder
@@ -52,6 +53,11 @@ class StatePaths:
     def database(self) -> Path:
         """The SQLite history store."""
         return self.folder / "history.sqlite3"
+
+    @property
+    def proposals(self) -> Path:
+        """The SQLite store of proposals waiting for approval."""
+        return self.folder / "proposals.sqlite3"
 
     @property
     def journal(self) -> Path:

@@ -24,6 +24,12 @@ from pathlib import Path
 from typing import Any
 
 from patchwright.model.errors import ErrorCode, PatchwrightError
+from patchwright.workspace.approval import (
+    DEFAULT_APPROVAL_TIMEOUT,
+    Approval,
+    Proposals,
+    ProposalStore,
+)
 from patchwright.workspace.commit import BatchInfo, CommitContext, run_commit
 from patchwright.workspace.fs import FileSystem, OsFileSystem
 from patchwright.workspace.gate import Mode, ModeGate
@@ -56,6 +62,8 @@ class Workspace:
         deny: globs never to be read or written (``.git`` at any depth by default).
         lock_timeout: seconds to wait for a busy file lock.
         fs: the file-system implementation (tests wrap the real one).
+        session: who is writing (an MCP server, a script): kept in each batch's
+            ``meta["session"]`` and shown on proposals.
 
     Raises:
         PatchwrightError: ``file_not_found`` / ``not_a_file`` when ``root`` is not an
@@ -74,7 +82,10 @@ class Workspace:
         deny: Sequence[str] = DEFAULT_DENY,
         lock_timeout: float = 10.0,
         fs: FileSystem | None = None,
+        session: str = "",
     ) -> None:
+        self.session = session
+        self._approval: Approval | None = None
         self._fs: FileSystem = fs if fs is not None else OsFileSystem()
         self._gate = ModeGate(mode)
         real_root = _existing_folder(self._fs, os.fspath(root))
@@ -240,8 +251,12 @@ class Workspace:
             PatchwrightError: ``restricted``; sandbox refusals; ``invalid_request``;
                 ``stale``; ``file_not_found``; ``file_exists``; ``lock_timeout``; ``io_error``.
         """
+        stamp = {"session": self.session} if self.session else {}
+        info = BatchInfo(tool, label, key, {**stamp, **(meta or {})})
+        if self._approval is not None and not dry_run:
+            self.ensure_writable()  # waits for the decision outside the mode gate
+            return self._approval.submit(changes, info)
         with self._gate.operation(writing=not dry_run), self._on_disk():
-            info = BatchInfo(tool, label, key, dict(meta or {}))
             return run_commit(self._ctx, changes, info, dry_run=dry_run)
 
     def undo(self, batch_id: str | None = None) -> CommitRecord:
@@ -255,13 +270,32 @@ class Workspace:
             store = self.history
             record = select_batch(store, batch_id)
             changes = inverse_changes(store, record)
-            info = BatchInfo("undo", f"Undo {record.batch_id}", None, {}, record.batch_id)
+            stamp = {"session": self.session} if self.session else {}
+            info = BatchInfo("undo", f"Undo {record.batch_id}", None, stamp, record.batch_id)
+            if self._approval is not None:
+                return self._approval.submit(changes, info)
             try:
                 return run_commit(self._undo_ctx, changes, info, dry_run=False)
             except PatchwrightError as exc:
                 if exc.code in (ErrorCode.STALE, ErrorCode.FILE_EXISTS, ErrorCode.NOT_A_FILE):
                     raise conflict(record.batch_id, exc) from exc
                 raise
+
+    # approval --------------------------------------------------------------------------------
+    def require_approval(self, timeout: float = DEFAULT_APPROVAL_TIMEOUT) -> None:
+        """Hold every write as a proposal until a person decides (see approval.py).
+
+        Raises:
+            PatchwrightError: ``history`` without a history; ``invalid_request`` for a
+                time-out that is not positive.
+        """
+        store = ProposalStore(self._state.proposals)
+        self._approval = Approval(store, self._ctx, timeout=timeout, session=self.session)
+
+    @property
+    def proposals(self) -> Proposals:
+        """The proposals of this workspace: list, approve, reject."""
+        return Proposals(ProposalStore(self._state.proposals), self._ctx, self._gate)
 
     def recover(self) -> list[str]:
         """Roll back commits left unfinished by crashed processes; returns their batch IDs."""

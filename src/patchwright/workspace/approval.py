@@ -1,0 +1,456 @@
+"""Approval mode: every write becomes a proposal that a person approves or rejects.
+
+A workspace that requires approval (:meth:`Workspace.require_approval
+<patchwright.workspace.Workspace.require_approval>`) does not write when asked to
+commit. :meth:`Approval.submit` instead:
+
+1. checks the commit as a dry run (paths, sizes, SHA256 preconditions), so a request
+   that could never apply is refused at once, not proposed;
+2. stores it as a pending proposal (``p-`` and eight hex digits) in the workspace's
+   state folder, with each file's SHA256 at that moment and its diff;
+3. waits, polling the store, until a person decides (any process may: the CLI's
+   ``patchwright approve`` / ``reject``, or the review page) or the time-out passes.
+
+The caller then gets the commit record ("applied"), or a ``rejected`` error carrying
+the person's reason, or an ``approval_timeout`` error: nothing written. Approving
+(:meth:`Proposals.approve`) commits the stored changes in the approver's process, each
+file pinned to the SHA256 it had when proposed, so a file changed meanwhile makes the
+proposal ``stale`` and nothing is written. Status changes are single SQL updates
+guarded by the current status, so a late approval and a time-out cannot both win.
+
+Statuses: ``pending`` → ``approving`` → ``applied`` | ``stale`` | ``failed``;
+``pending`` → ``rejected`` | ``timed_out``.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import closing, contextmanager
+from dataclasses import asdict, dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from patchwright.model.errors import ErrorCode, PatchwrightError
+from patchwright.workspace.commit import BatchInfo, CommitContext, run_commit
+from patchwright.workspace.gate import ModeGate
+from patchwright.workspace.records import ChangeRecord, CommitRecord, FileChange, new_id, utc_now
+
+#: Seconds a write waits for a decision unless told otherwise.
+DEFAULT_APPROVAL_TIMEOUT = 600.0
+#: The statuses after which nothing more happens to a proposal.
+FINAL_STATUSES = ("applied", "rejected", "timed_out", "stale", "failed")
+# how long a caller whose time-out passed while an approval was being written waits for
+# that write to end (it holds the file locks, whose own time-out bounds it)
+_APPLYING_GRACE = 120.0
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS proposals (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE, created_at TEXT NOT NULL,
+    status TEXT NOT NULL, session TEXT NOT NULL, tool TEXT NOT NULL, label TEXT NOT NULL,
+    batch TEXT NOT NULL, files TEXT NOT NULL, reason TEXT NOT NULL DEFAULT '',
+    batch_id TEXT, decided_at TEXT);
+CREATE TABLE IF NOT EXISTS proposal_contents (
+    proposal_id TEXT NOT NULL REFERENCES proposals(id) ON DELETE CASCADE,
+    position INTEGER NOT NULL, data BLOB, PRIMARY KEY (proposal_id, position));
+CREATE INDEX IF NOT EXISTS proposals_status ON proposals(status);
+"""
+_COLUMNS = "id, created_at, status, session, tool, label, files, reason, batch_id, decided_at"
+
+
+def _history_error(message: str, hint: str, **details: Any) -> PatchwrightError:
+    return PatchwrightError(ErrorCode.HISTORY, message, hint, details=details)
+
+
+@dataclass(frozen=True)
+class Proposal:
+    """A proposed commit as stored (no file contents).
+
+    Attributes:
+        id: ``p-`` and eight hex digits.
+        created_at: ISO 8601 UTC.
+        status: see the module docstring.
+        session / tool / label: who proposed it and the batch's description.
+        files: per file ``path``, ``action``, ``move_from``, ``before_sha256`` (at
+            proposal time) and ``diff``.
+        reason: why it was rejected, or why approving it failed.
+        batch_id: the history batch once applied.
+        decided_at: when it reached its final status.
+    """
+
+    id: str
+    created_at: str
+    status: str
+    session: str
+    tool: str
+    label: str
+    files: list[dict[str, Any]]
+    reason: str = ""
+    batch_id: str | None = None
+    decided_at: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready view."""
+        return asdict(self)
+
+
+class ProposalStore:
+    """Proposals in their own SQLite file in the workspace's state folder.
+
+    Args:
+        database: the SQLite file (created on first use).
+        timeout: how long to wait for another writer, in seconds.
+    """
+
+    def __init__(self, database: Path, *, timeout: float = 30.0) -> None:
+        self.database = database
+        self.timeout = timeout
+        with self._connect() as db:
+            db.execute("PRAGMA journal_mode=WAL")
+            db.executescript(_SCHEMA)
+
+    @contextmanager
+    def _connect(self) -> Iterator[sqlite3.Connection]:
+        try:
+            self.database.parent.mkdir(parents=True, exist_ok=True)
+            with closing(sqlite3.connect(self.database, timeout=self.timeout)) as db:
+                db.row_factory = sqlite3.Row
+                db.execute("PRAGMA foreign_keys=ON")
+                with db:
+                    yield db
+        except sqlite3.Error as exc:
+            raise _history_error(
+                f"The proposal store {self.database} failed: {exc}.",
+                "Check that the state folder is writable (PATCHWRIGHT_STATE_DIR).",
+            ) from exc
+
+    def add(
+        self,
+        changes: Sequence[FileChange],
+        info: BatchInfo,
+        files: list[dict[str, Any]],
+        session: str,
+    ) -> Proposal:
+        """Store a new pending proposal and return it."""
+        batch = {
+            "info": {"tool": info.tool, "label": info.label, "key": info.key,
+                     "meta": info.meta, "reverts": info.reverts},
+            "changes": [_change_json(c) for c in changes],
+        }  # fmt: skip
+        with self._connect() as db:
+            proposal_id = new_id("p")
+            while db.execute("SELECT 1 FROM proposals WHERE id=?", (proposal_id,)).fetchone():
+                proposal_id = new_id("p")
+            db.execute(
+                "INSERT INTO proposals (id, created_at, status, session, tool, label, batch, "
+                "files) VALUES (?, ?, 'pending', ?, ?, ?, ?, ?)",
+                (proposal_id, utc_now(), session, info.tool, info.label, json.dumps(batch),
+                 json.dumps(files)),
+            )  # fmt: skip
+            db.executemany(
+                "INSERT INTO proposal_contents (proposal_id, position, data) VALUES (?, ?, ?)",
+                [(proposal_id, i, c.data) for i, c in enumerate(changes)],
+            )
+        return self.get(proposal_id)
+
+    def get(self, proposal_id: str) -> Proposal:
+        """One proposal by ID.
+
+        Raises:
+            PatchwrightError: ``history`` when no proposal has that ID.
+        """
+        with self._connect() as db:
+            row = db.execute(
+                f"SELECT {_COLUMNS} FROM proposals WHERE id=?", (proposal_id,)
+            ).fetchone()
+        if row is None:
+            raise _history_error(
+                f"No proposal has the ID {proposal_id!r}.",
+                "List the waiting proposals with 'patchwright pending'; their IDs start with 'p-'.",
+                id=proposal_id,
+            )
+        return _proposal(row)
+
+    def by_status(self, status: str | None = "pending", limit: int = 200) -> list[Proposal]:
+        """Proposals with ``status`` (every status when ``None``), oldest first."""
+        where, params = ("WHERE status=?", [status]) if status else ("", [])
+        with self._connect() as db:
+            rows = db.execute(
+                f"SELECT {_COLUMNS} FROM proposals {where} ORDER BY seq DESC LIMIT ?",
+                [*params, limit],
+            ).fetchall()
+        return [_proposal(r) for r in reversed(rows)]
+
+    def request(self, proposal_id: str) -> tuple[list[FileChange], BatchInfo]:
+        """The stored changes and batch description of a proposal."""
+        with self._connect() as db:
+            row = db.execute("SELECT batch FROM proposals WHERE id=?", (proposal_id,)).fetchone()
+            contents = db.execute(
+                "SELECT position, data FROM proposal_contents WHERE proposal_id=? "
+                "ORDER BY position",
+                (proposal_id,),
+            ).fetchall()
+        if row is None:
+            self.get(proposal_id)  # raises the error naming the ID
+        batch = json.loads(row["batch"])
+        data = {r["position"]: r["data"] for r in contents}
+        changes = [
+            _change_from_json(c, None if data.get(i) is None else bytes(data[i]))
+            for i, c in enumerate(batch["changes"])
+        ]
+        info = batch["info"]
+        return changes, BatchInfo(
+            info["tool"], info["label"], info["key"], info["meta"], info["reverts"]
+        )
+
+    def move(
+        self,
+        proposal_id: str,
+        *,
+        source: str,
+        target: str,
+        reason: str = "",
+        batch_id: str | None = None,
+    ) -> bool:
+        """Change the status from ``source`` to ``target``; False when it was not ``source``."""
+        decided = utc_now() if target in FINAL_STATUSES else None
+        with self._connect() as db:
+            cursor = db.execute(
+                "UPDATE proposals SET status=?, reason=?, batch_id=?, decided_at=? "
+                "WHERE id=? AND status=?",
+                (target, reason, batch_id, decided, proposal_id, source),
+            )
+            return cursor.rowcount == 1
+
+
+class Approval:
+    """The hook a workspace's commit consults: propose, then wait for the decision.
+
+    Args:
+        store: where proposals are kept.
+        ctx: the workspace's commit context (for the dry run and the history).
+        timeout: seconds to wait for a decision.
+        session: who proposes (shown to the person deciding).
+        poll: seconds between looks at the store.
+    """
+
+    def __init__(
+        self,
+        store: ProposalStore,
+        ctx: CommitContext,
+        *,
+        timeout: float = DEFAULT_APPROVAL_TIMEOUT,
+        session: str = "",
+        poll: float = 0.1,
+    ) -> None:
+        if ctx.history is None:
+            raise _history_error(
+                "Approval mode needs the workspace history (approved changes are recorded there).",
+                "Open the workspace with history=True.",
+            )
+        if not timeout > 0:
+            raise PatchwrightError(
+                ErrorCode.INVALID_REQUEST,
+                f"The approval time-out must be a positive number of seconds, got {timeout!r}.",
+                "Give a time-out such as 600.",
+                field="approve_timeout",
+            )
+        self.store, self.ctx, self.timeout = store, ctx, timeout
+        self.session, self.poll = session, poll
+
+    def submit(self, changes: Sequence[FileChange], info: BatchInfo) -> CommitRecord:
+        """Propose ``changes`` and wait for the decision (see the module docstring).
+
+        Raises:
+            PatchwrightError: every refusal of the dry run; ``rejected``;
+                ``approval_timeout``; ``stale`` when approved but a file changed meanwhile.
+        """
+        draft = run_commit(self.ctx, changes, info, dry_run=True)
+        files = [
+            {"path": f.path, "action": f.action, "move_from": f.move_from,
+             "before_sha256": f.before_sha256, "diff": f.diff}
+            for f in draft.files
+        ]  # fmt: skip
+        proposal = self.store.add(changes, info, files, self.session)
+        try:
+            final = self._wait(proposal.id)
+        except BaseException:
+            # the caller stopped waiting (Ctrl-C, cancelled): nobody may approve it now
+            self.store.move(
+                proposal.id, source="pending", target="timed_out", reason="the caller left"
+            )
+            raise
+        return self._outcome(final)
+
+    def _wait(self, proposal_id: str) -> Proposal:
+        deadline = time.monotonic() + self.timeout
+        while True:
+            current = self.store.get(proposal_id)
+            if current.status in FINAL_STATUSES:
+                return current
+            now = time.monotonic()
+            if now >= deadline and current.status == "pending":
+                if self.store.move(proposal_id, source="pending", target="timed_out"):
+                    return self.store.get(proposal_id)
+                continue  # decided at this very moment: read the decision
+            if now >= deadline + _APPLYING_GRACE:
+                return current  # approved, but its writing has not finished
+            time.sleep(self.poll)
+
+    def _outcome(self, proposal: Proposal) -> CommitRecord:
+        if proposal.status == "applied" and proposal.batch_id is not None:
+            assert self.ctx.history is not None  # checked in __init__
+            return self.ctx.history.load(proposal.batch_id)[0]
+        if proposal.status == "rejected":
+            raise PatchwrightError(
+                ErrorCode.REJECTED,
+                f"Rejected by the user: {proposal.reason or 'no reason given'}. "
+                "Nothing was written.",
+                "Change the edit as the reason says, or ask the user what they want instead.",
+                details={"proposal_id": proposal.id},
+            )
+        if proposal.status in ("stale", "failed"):
+            raise PatchwrightError(
+                ErrorCode.STALE if proposal.status == "stale" else ErrorCode.IO_ERROR,
+                f"The user approved the change, but it could not be written: {proposal.reason} "
+                "Nothing was written.",
+                "Read the file again and redo the edit on its current content.",
+                details={"proposal_id": proposal.id},
+            )
+        if proposal.status == "approving":
+            raise PatchwrightError(
+                ErrorCode.APPROVAL_TIMEOUT,
+                "The user approved the change, but writing it had not finished when this "
+                "call stopped waiting; it may still be applied.",
+                "Ask the user, or look at the history (get_patch_change / 'patchwright log') "
+                "before editing these files again.",
+                details={"proposal_id": proposal.id},
+            )
+        raise PatchwrightError(
+            ErrorCode.APPROVAL_TIMEOUT,
+            f"Timed out after {self.timeout:g} s waiting for the user's approval; nothing written.",
+            "Ask the user to look at the waiting changes ('patchwright pending' or "
+            "'patchwright review'), then send the edit again.",
+            details={"proposal_id": proposal.id},
+        )
+
+
+class Proposals:
+    """The decisions a person takes on a workspace's proposals.
+
+    Args:
+        store: the proposal store.
+        ctx: the commit context of the workspace that writes an approved proposal.
+        gate: that workspace's mode gate (restricted mode refuses approving).
+    """
+
+    def __init__(self, store: ProposalStore, ctx: CommitContext, gate: ModeGate) -> None:
+        self.store, self.ctx, self.gate = store, ctx, gate
+
+    def pending(self) -> list[Proposal]:
+        """The proposals waiting for a decision, oldest first."""
+        return self.store.by_status("pending")
+
+    def get(self, proposal_id: str) -> Proposal:
+        """One proposal by ID (see :meth:`ProposalStore.get`)."""
+        return self.store.get(proposal_id)
+
+    def approve(self, proposal_id: str) -> CommitRecord:
+        """Write a pending proposal, each file checked against its SHA256 when proposed.
+
+        Raises:
+            PatchwrightError: ``restricted``; ``history`` for an unknown ID or one that is
+                no longer pending; ``stale`` when a file changed since it was proposed
+                (the proposal is then closed as stale); other commit refusals.
+        """
+        with self.gate.operation(writing=True):
+            self._claim(proposal_id, "approving")
+            try:
+                changes, info = self.store.request(proposal_id)
+                proposal = self.store.get(proposal_id)
+                pinned = [_pin(c, f) for c, f in zip(changes, proposal.files, strict=True)]
+                record = run_commit(self.ctx, pinned, info, dry_run=False)
+            except PatchwrightError as err:
+                status = (
+                    "stale" if err.code in (ErrorCode.STALE, ErrorCode.FILE_EXISTS) else "failed"
+                )
+                self.store.move(proposal_id, source="approving", target=status, reason=err.message)
+                if status == "stale":
+                    raise PatchwrightError(
+                        ErrorCode.STALE,
+                        f"Proposal {proposal_id} is stale: {err.message}",
+                        "Reject it or let it go; the agent has been told to redo the edit.",
+                        path=err.path,
+                        details={"proposal_id": proposal_id},
+                    ) from err
+                raise
+            except BaseException as exc:
+                self.store.move(proposal_id, source="approving", target="failed", reason=str(exc))
+                raise
+            self.store.move(
+                proposal_id, source="approving", target="applied", batch_id=record.batch_id
+            )
+            return record
+
+    def reject(self, proposal_id: str, reason: str) -> Proposal:
+        """Close a pending proposal as rejected; the waiting caller gets ``reason``.
+
+        Raises:
+            PatchwrightError: ``invalid_request`` for an empty reason; ``history`` for an
+                unknown ID or one that is no longer pending.
+        """
+        if not reason.strip():
+            raise PatchwrightError(
+                ErrorCode.INVALID_REQUEST,
+                "A rejection needs a reason: the agent reads it to change its edit.",
+                "Give one, e.g. --reason 'keep the old name'.",
+                field="reason",
+            )
+        self._claim(proposal_id, "rejected", reason.strip())
+        return self.store.get(proposal_id)
+
+    def _claim(self, proposal_id: str, target: str, reason: str = "") -> None:
+        if not self.store.move(proposal_id, source="pending", target=target, reason=reason):
+            current = self.store.get(proposal_id)  # raises for an unknown ID
+            raise _history_error(
+                f"Proposal {proposal_id} is no longer waiting: it is {current.status}.",
+                "List the waiting proposals with 'patchwright pending'.",
+                id=proposal_id,
+                status=current.status,
+            )
+
+
+def _pin(change: FileChange, proposed: dict[str, Any]) -> FileChange:
+    """``change`` checked against the state its file had when proposed."""
+    before = proposed.get("before_sha256")
+    if change.expected_sha256 is not None:
+        return change
+    if before is not None:
+        return replace(change, expected_sha256=before)
+    if change.data is not None and change.move_from is None:
+        return replace(change, must_not_exist=True)  # it was a creation: still one
+    return change
+
+
+def _change_json(change: FileChange) -> dict[str, Any]:
+    return {
+        "path": change.path, "expected_sha256": change.expected_sha256,
+        "move_from": change.move_from, "diff": change.diff, "key": change.key,
+        "label": change.label, "changes": [asdict(c) for c in change.changes],
+        "meta": change.meta, "must_not_exist": change.must_not_exist,
+        "mode_bits": change.mode_bits,
+    }  # fmt: skip
+
+
+def _change_from_json(data: dict[str, Any], content: bytes | None) -> FileChange:
+    records = tuple(ChangeRecord(**c) for c in data.pop("changes"))
+    return FileChange(data=content, changes=records, **data)
+
+
+def _proposal(row: sqlite3.Row) -> Proposal:
+    return Proposal(
+        row["id"], row["created_at"], row["status"], row["session"], row["tool"], row["label"],
+        json.loads(row["files"]), row["reason"], row["batch_id"], row["decided_at"],
+    )  # fmt: skip

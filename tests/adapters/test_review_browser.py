@@ -1,0 +1,192 @@
+"""The review page in a real browser: Debian's Chromium, headless, driven by Playwright.
+
+``patchwright review`` and ``patchwright mcp`` run as real subprocesses; the SDK's MCP
+client makes the edits. The test sees a batch and its highlighted diff appear without a
+reload, undoes it with its button, then approves one waiting MCP call and rejects
+another. Set ``PATCHWRIGHT_SCREENSHOT`` to a path to keep a screenshot of the page
+(docs/review.png is made that way).
+
+Without Chromium or Playwright the test is skipped with the reason, except in CI
+(``CI=true``) or with ``PATCHWRIGHT_REQUIRE_BROWSER=1``, where it fails instead.
+"""
+
+from __future__ import annotations
+
+import os
+import queue
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from mcp_calls import McpCall
+
+pytestmark = pytest.mark.browser
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+TIMEOUT = 30
+APP = 'def greet(name):\n    """Say hello."""\n    return "Hello, " + name\n'
+
+
+def _require_browser() -> None:
+    missing = []
+    if not Path(CHROMIUM).exists():
+        missing.append(f"{CHROMIUM} (apt-get install chromium)")
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        missing.append("the playwright package (pip install playwright)")
+    if not missing:
+        return
+    reason = "the browser test needs " + " and ".join(missing)
+    if os.environ.get("CI") == "true" or os.environ.get("PATCHWRIGHT_REQUIRE_BROWSER") == "1":
+        pytest.fail(reason)
+    pytest.skip(reason)
+
+
+@pytest.fixture
+def root(tmp_path: Path) -> Path:
+    folder = tmp_path / "repo"
+    folder.mkdir()
+    (folder / "app.py").write_text(APP)
+    (folder / "README.md").write_text("# demo\n\nA small project.\n")
+    return folder
+
+
+@pytest.fixture
+def env(tmp_path: Path) -> dict[str, str]:
+    return {**os.environ, "PATCHWRIGHT_STATE_DIR": str(tmp_path / "state")}
+
+
+@pytest.fixture
+def review_url(root: Path, env: dict[str, str], tmp_path: Path) -> Iterator[str]:
+    """``patchwright review`` running; its printed URL (the one line with the token)."""
+    errors = (tmp_path / "review.stderr").open("w")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "patchwright", "review", "--root", str(root), "--no-open"],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=errors,
+        text=True,
+    )
+    lines: queue.Queue[str] = queue.Queue()
+    assert proc.stdout is not None
+    stdout = proc.stdout
+    threading.Thread(target=lambda: [lines.put(x) for x in stdout], daemon=True).start()
+    try:
+        line = lines.get(timeout=TIMEOUT)
+        assert line.startswith("patchwright review: http://127.0.0.1:"), line
+        url = line.split(": ", 1)[1].strip()
+        assert "?token=" in url
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(TIMEOUT)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(TIMEOUT)
+        stdout.close()
+        errors.close()
+
+
+def _edit(old: str, new: str, path: str = "app.py") -> dict[str, Any]:
+    return {"path": path, "old_string": old, "new_string": new}
+
+
+def test_review_page_in_chromium(
+    root: Path, env: dict[str, str], review_url: str, tmp_path: Path
+) -> None:
+    _require_browser()
+    from playwright.sync_api import expect, sync_playwright
+
+    ok, text = McpCall(root, env, "edit_file", _edit('"Hello, "', '"Hi, "')).outcome()
+    assert ok, text
+    with sync_playwright() as pw:
+        context = pw.chromium.launch_persistent_context(
+            str(tmp_path / "chromium-profile"), executable_path=CHROMIUM, headless=True,
+            args=CHROMIUM_ARGS, viewport={"width": 1280, "height": 860},
+        )  # fmt: skip
+        context.set_default_timeout(TIMEOUT * 1000)
+        try:
+            page = context.new_page()
+            denied = page.goto(review_url.split("?")[0])
+            assert denied is not None and denied.status == 401
+            page.goto(review_url)
+            _see_and_undo(page, root, expect)
+            _approve_and_reject(page, root, env, expect, tmp_path)
+        finally:
+            context.close()
+
+
+def _see_and_undo(page: Any, root: Path, expect: Any) -> None:
+    row = page.locator("#batches tbody tr").first
+    expect(row).to_contain_text("app.py")
+    expect(row).to_contain_text("edit_file")
+    expect(row).to_contain_text("+1")
+    expect(row).to_contain_text("-1")
+    row.click()
+    diff = page.locator("#diff")
+    expect(diff.locator("tr.add")).to_contain_text('"Hi, "')
+    expect(diff.locator("tr.del")).to_contain_text('"Hello, "')
+    expect(diff.locator("span.k").first).to_have_text("def")  # pygments' colours
+    page.select_option("#view", "split")
+    expect(diff.locator("table.split td.code.add")).to_contain_text('"Hi, "')
+    # filters narrow the list without a reload
+    page.fill("#filter-file", "README")
+    expect(page.locator("#empty")).to_be_visible()
+    page.fill("#filter-file", "app")
+    expect(page.locator("#batches tbody tr")).to_have_count(1)
+    row.locator("button.undo").click()
+    expect(page.locator("#status")).to_contain_text("Undid")
+    expect(page.locator("#batches tbody tr")).to_have_count(2)
+    expect(page.locator("#batches tbody tr.reverted")).to_have_count(1)
+    assert (root / "app.py").read_text() == APP
+
+
+def _approve_and_reject(
+    page: Any, root: Path, env: dict[str, str], expect: Any, tmp_path: Path
+) -> None:
+    page.fill("#filter-file", "")
+    page.select_option("#view", "unified")
+    waiting = McpCall(root, env, "edit_file", _edit("Say hello.", "Greet someone."), "--approve")
+    card = page.locator("#pending .proposal")
+    expect(card).to_have_count(1)  # appeared without a reload
+    expect(card).to_contain_text("app.py")
+    card.locator("button.show").click()
+    expect(page.locator("#diff tr.add")).to_contain_text("Greet someone.")
+    shot = os.environ.get("PATCHWRIGHT_SCREENSHOT") or str(tmp_path / "review.png")
+    page.screenshot(path=shot, full_page=True)
+    assert Path(shot).stat().st_size > 10_000
+    assert (root / "app.py").read_text() == APP  # nothing written while it waits
+    card.locator("button.approve").click()
+    ok, text = waiting.outcome()
+    assert ok, text
+    assert "Greet someone." in (root / "app.py").read_text()
+    expect(page.locator("#pending .proposal")).to_have_count(0)
+    expect(page.locator("#batches tbody tr")).to_have_count(3)
+
+    before = (root / "README.md").read_text()
+    waiting = McpCall(root, env, "edit_file", _edit("small", "tiny", "README.md"), "--approve")
+    card = page.locator("#pending .proposal")
+    expect(card).to_have_count(1)
+    card.locator("input.reason").fill("keep the wording")
+    card.locator("button.reject").click()
+    ok, text = waiting.outcome()
+    assert not ok
+    assert "Rejected by the user: keep the wording" in text
+    assert (root / "README.md").read_text() == before
+    expect(page.locator("#pending-section")).to_be_hidden()

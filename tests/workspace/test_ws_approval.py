@@ -1,0 +1,212 @@
+"""Approval mode: writes held as proposals, decided by another workspace object."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from patchwright.model import ErrorCode, PatchwrightError
+from patchwright.workspace import FileChange, Proposal, Workspace, sha256_hex
+
+
+class Waiting:
+    """A commit running in a thread, and what it returned or raised."""
+
+    def __init__(self, call: Callable[[], Any]) -> None:
+        self.result: Any = None
+        self.error: BaseException | None = None
+        self.thread = threading.Thread(target=self._run, args=(call,), daemon=True)
+        self.thread.start()
+
+    def _run(self, call: Callable[[], Any]) -> None:
+        try:
+            self.result = call()
+        except BaseException as exc:
+            self.error = exc
+
+    def join(self) -> None:
+        self.thread.join(60)
+        assert not self.thread.is_alive(), "the waiting commit never returned"
+
+
+def next_pending(ws: Workspace, known: int = 0) -> Proposal:
+    """The newest pending proposal, once there are more than ``known`` (bounded wait)."""
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        pending = ws.proposals.pending()
+        if len(pending) > known:
+            return pending[-1]
+        time.sleep(0.02)
+    raise AssertionError("no proposal appeared")
+
+
+@pytest.fixture
+def pair(make_ws: Callable[..., Workspace], root: Path) -> tuple[Workspace, Workspace]:
+    (root / "a.txt").write_bytes(b"one\r\ntwo\r\n")
+    agent = make_ws(session="agent-1")
+    agent.require_approval(timeout=60)
+    return agent, make_ws()
+
+
+def change(root: Path, data: bytes = b"one\r\nTWO\r\n") -> FileChange:
+    before = (root / "a.txt").read_bytes()
+    return FileChange("a.txt", data, expected_sha256=sha256_hex(before), diff="-two\n+TWO\n")
+
+
+def test_approved_write_is_applied_and_recorded(
+    pair: tuple[Workspace, Workspace], root: Path
+) -> None:
+    agent, person = pair
+    waiting = Waiting(lambda: agent.commit([change(root)], tool="edit_file", label="edit a"))
+    proposal = next_pending(person)
+    assert (root / "a.txt").read_bytes() == b"one\r\ntwo\r\n"  # nothing written yet
+    assert proposal.session == "agent-1"
+    assert proposal.tool == "edit_file"
+    assert [f["path"] for f in proposal.files] == ["a.txt"]
+    assert proposal.files[0]["diff"] == "-two\n+TWO\n"
+    record = person.proposals.approve(proposal.id)
+    waiting.join()
+    assert waiting.error is None
+    assert waiting.result.batch_id == record.batch_id
+    assert (root / "a.txt").read_bytes() == b"one\r\nTWO\r\n"
+    batch = person.history.get(record.batch_id)
+    assert batch["meta"]["session"] == "agent-1"
+    assert person.proposals.get(proposal.id).status == "applied"
+    assert person.proposals.pending() == []
+
+
+def test_rejected_write_tells_the_reason(pair: tuple[Workspace, Workspace], root: Path) -> None:
+    agent, person = pair
+    waiting = Waiting(lambda: agent.commit([change(root)], tool="edit_file"))
+    proposal = next_pending(person)
+    person.proposals.reject(proposal.id, "keep lower case")
+    waiting.join()
+    assert isinstance(waiting.error, PatchwrightError)
+    assert waiting.error.code is ErrorCode.REJECTED
+    assert "Rejected by the user: keep lower case" in waiting.error.message
+    assert (root / "a.txt").read_bytes() == b"one\r\ntwo\r\n"
+    assert person.history.list_batches() == []
+    with pytest.raises(PatchwrightError, match="no longer waiting: it is rejected"):
+        person.proposals.approve(proposal.id)
+
+
+def test_stale_proposal_is_refused_on_approval(
+    pair: tuple[Workspace, Workspace], root: Path
+) -> None:
+    agent, person = pair
+    # no SHA256 precondition from the caller: the proposal pins the file as it was
+    unpinned = FileChange("a.txt", b"proposed\n")
+    waiting = Waiting(lambda: agent.commit([unpinned], tool="edit_file"))
+    proposal = next_pending(person)
+    (root / "a.txt").write_bytes(b"someone else\n")
+    with pytest.raises(PatchwrightError) as info:
+        person.proposals.approve(proposal.id)
+    assert info.value.code is ErrorCode.STALE
+    assert proposal.id in info.value.message
+    waiting.join()
+    assert isinstance(waiting.error, PatchwrightError)
+    assert waiting.error.code is ErrorCode.STALE
+    assert "Nothing was written" in waiting.error.message
+    assert (root / "a.txt").read_bytes() == b"someone else\n"
+    assert person.proposals.get(proposal.id).status == "stale"
+
+
+def test_time_out_writes_nothing_and_closes_the_proposal(
+    make_ws: Callable[..., Workspace], root: Path
+) -> None:
+    (root / "a.txt").write_bytes(b"one\r\ntwo\r\n")
+    agent = make_ws()
+    agent.require_approval(timeout=0.05)
+    with pytest.raises(PatchwrightError) as info:
+        agent.commit([change(root)])
+    assert info.value.code is ErrorCode.APPROVAL_TIMEOUT
+    assert "nothing written" in info.value.message
+    [closed] = agent.proposals.store.by_status(None)
+    assert closed.status == "timed_out"
+    with pytest.raises(PatchwrightError, match="timed_out"):
+        agent.proposals.approve(closed.id)
+    assert (root / "a.txt").read_bytes() == b"one\r\ntwo\r\n"
+
+
+def test_a_request_that_cannot_apply_is_refused_not_proposed(
+    pair: tuple[Workspace, Workspace], root: Path
+) -> None:
+    agent, person = pair
+    with pytest.raises(PatchwrightError) as info:
+        agent.commit([FileChange("a.txt", b"x", expected_sha256="0" * 64)])
+    assert info.value.code is ErrorCode.STALE
+    assert person.proposals.store.by_status(None) == []
+
+
+def test_dry_runs_and_reads_need_no_approval(pair: tuple[Workspace, Workspace], root: Path) -> None:
+    agent, _ = pair
+    record = agent.commit([change(root)], dry_run=True)
+    assert record.dry_run
+    assert agent.read("a.txt").data == b"one\r\ntwo\r\n"
+
+
+def test_undo_is_a_proposal_too(pair: tuple[Workspace, Workspace], root: Path) -> None:
+    agent, person = pair
+    done = person.commit([change(root)], tool="edit_file")
+    waiting = Waiting(lambda: agent.undo(done.batch_id))
+    proposal = next_pending(person)
+    assert proposal.tool == "undo"
+    person.proposals.approve(proposal.id)
+    waiting.join()
+    assert waiting.error is None
+    assert waiting.result.reverts == done.batch_id
+    assert (root / "a.txt").read_bytes() == b"one\r\ntwo\r\n"
+
+
+def test_reject_needs_a_reason_and_ids_are_checked(pair: tuple[Workspace, Workspace]) -> None:
+    _, person = pair
+    with pytest.raises(PatchwrightError, match="needs a reason") as info:
+        person.proposals.reject("p-00000000", "  ")
+    assert info.value.field == "reason"
+    with pytest.raises(PatchwrightError, match="No proposal has the ID 'p-00000000'"):
+        person.proposals.approve("p-00000000")
+
+
+def test_approval_needs_history_and_a_positive_time_out(
+    make_ws: Callable[..., Workspace],
+) -> None:
+    with pytest.raises(PatchwrightError, match="needs the workspace history"):
+        make_ws(history=False).require_approval()
+    with pytest.raises(PatchwrightError, match="positive number") as info:
+        make_ws().require_approval(timeout=0)
+    assert info.value.field == "approve_timeout"
+
+
+def test_restricted_mode_refuses_before_proposing(
+    make_ws: Callable[..., Workspace], root: Path
+) -> None:
+    (root / "a.txt").write_bytes(b"one\r\ntwo\r\n")
+    agent = make_ws(mode="restricted")
+    agent.require_approval(timeout=60)
+    with pytest.raises(PatchwrightError) as info:
+        agent.commit([change(root)])
+    assert info.value.code is ErrorCode.RESTRICTED
+    assert agent.proposals.store.by_status(None) == []
+
+
+def test_a_caller_that_stops_waiting_closes_its_proposal(
+    pair: tuple[Workspace, Workspace], root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    agent, person = pair
+
+    def interrupted(seconds: float) -> None:
+        raise KeyboardInterrupt  # what Ctrl-C does to a waiting caller
+
+    monkeypatch.setattr("patchwright.workspace.approval.time.sleep", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        agent.commit([change(root)])
+    [closed] = person.proposals.store.by_status(None)
+    assert (closed.status, closed.reason) == ("timed_out", "the caller left")
+    with pytest.raises(PatchwrightError, match="no longer waiting"):
+        person.proposals.approve(closed.id)
+    assert (root / "a.txt").read_bytes() == b"one\r\ntwo\r\n"
