@@ -34,7 +34,7 @@ def make_toolbox(tmp_path: Path, files: dict[str, str]) -> Toolbox:
     root.mkdir()
     for rel, text in files.items():
         (root / rel).write_text(text, encoding="utf-8")
-    return Toolbox(Workspace(root, state_dir=tmp_path / "state"))
+    return Toolbox(Workspace(root, state_dir=tmp_path / "state"), preset="spec")
 
 
 def workspace_files(toolbox: Toolbox) -> dict[str, str]:

@@ -12,10 +12,15 @@ exactly those: a ``tools/list`` answer and a ``tools/call`` handler.
 Listing: name, title, description, input schema and annotations come from
 :func:`patchwright.tools.schemas.mcp_tool`, the same request models every other host
 sees. A call answers with the model-facing text as the first content item, the unified
-diff (when something changed) as a second one meant for the user, and the whole
+diff (when something changed) as a second one meant for the user (for a dry run, for the
+model as well: the preview is what it asked for), and the whole
 :class:`~patchwright.model.ToolResult` as structured content. A refusal, a malformed
 call or an internal failure is a tool result with ``isError`` set; the server never
 stops because of a call.
+
+Restricted mode: a write is refused with spec 000's sentence and a hint to ask the user.
+When the client supports elicitation, the server asks the user itself ("allow writes?")
+and, when granted, switches the workspace to unrestricted and runs the call.
 
 One server process is one session: every connection (the one stdio peer, or any number
 of HTTP clients) shares the toolbox, so clipboards persist across calls. Calls run one at
@@ -40,7 +45,9 @@ from patchwright.model import ErrorCode, PatchwrightError, ToolResult
 from patchwright.tools import Toolbox, ToolSpec, mcp_tool
 
 __all__ = [
+    "GRANTED",
     "SERVER_NAME",
+    "ask_for_write_access",
     "build_server",
     "call_result",
     "instructions",
@@ -69,11 +76,13 @@ def call_result(result: ToolResult) -> types.CallToolResult:
     """
     content: list[types.TextContent] = [types.TextContent(type="text", text=result.text)]
     if result.diff:
+        preview = result.data.get("dry_run") is True
+        audience: list[types.Role] = ["user", "assistant"] if preview else ["user"]
         content.append(
             types.TextContent(
                 type="text",
                 text=result.diff,
-                annotations=types.Annotations(audience=["user"]),
+                annotations=types.Annotations(audience=audience),
             )
         )
     return types.CallToolResult(
@@ -120,14 +129,59 @@ class _ToolService:
         try:
             # not abandoned on cancellation: a commit that started runs to its end
             result = await anyio.to_thread.run_sync(self._call, params.name, params.arguments)
+            if _refused_as_restricted(result) and await ask_for_write_access(ctx, params.name):
+                await anyio.to_thread.run_sync(self._grant)
+                result = await anyio.to_thread.run_sync(self._call, params.name, params.arguments)
+                result.warnings.append(GRANTED)
+                result.text += f"\n({GRANTED})"
             return call_result(result)
         except Exception as exc:  # the server must answer, whatever went wrong
             log.exception("tool %s failed unexpectedly", params.name)
             return call_result(ToolResult.failure(_internal_error(params.name, exc)))
 
+    def _grant(self) -> None:
+        with self._serial:
+            self._toolbox.set_mode("unrestricted")
+
     def _call(self, name: str, arguments: dict[str, Any] | None) -> ToolResult:
         with self._serial:
             return self._toolbox.call(name, arguments)
+
+
+GRANTED = "The user granted write access for this session."
+_ALLOW_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "allow": {
+            "type": "boolean",
+            "title": "Allow writes",
+            "description": "Let the agent change files in this workspace for this session.",
+        }
+    },
+    "required": ["allow"],
+}
+
+
+def _refused_as_restricted(result: ToolResult) -> bool:
+    return result.error is not None and result.error.code is ErrorCode.RESTRICTED
+
+
+async def ask_for_write_access(ctx: _Context, tool: str) -> bool:
+    """Ask the user through the client (MCP elicitation) whether ``tool`` may write;
+    False when the client cannot ask, the user declines or the request fails."""
+    capabilities = ctx.session.client_capabilities
+    if capabilities is None or capabilities.elicitation is None:
+        return False
+    message = (
+        f"The agent called {tool}, which changes files, but this patchwright workspace is "
+        "read-only (restricted mode). Allow writes for the rest of this session?"
+    )
+    try:
+        answer = await ctx.session.elicit_form(message, _ALLOW_SCHEMA, ctx.request_id)
+    except Exception:  # a client that cannot answer has not granted anything
+        log.warning("asking the user for write access failed", exc_info=True)
+        return False
+    return answer.action == "accept" and bool((answer.content or {}).get("allow"))
 
 
 def _internal_error(name: str, exc: Exception) -> PatchwrightError:
