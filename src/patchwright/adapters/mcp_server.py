@@ -39,6 +39,7 @@ from mcp import types
 from mcp.server import Server
 from mcp.server.context import ServerRequestContext
 from mcp.server.stdio import stdio_server
+from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from patchwright import __version__
 from patchwright.model import ErrorCode, PatchwrightError, ToolResult
@@ -47,7 +48,7 @@ from patchwright.tools import Toolbox, ToolSpec, mcp_tool
 __all__ = [
     "GRANTED",
     "SERVER_NAME",
-    "ask_for_write_access",
+    "write_access",
     "build_server",
     "call_result",
     "instructions",
@@ -125,15 +126,20 @@ class _ToolService:
 
     async def call_tool(
         self, ctx: _Context, params: types.CallToolRequestParams
-    ) -> types.CallToolResult:
+    ) -> types.CallToolResult | types.InputRequiredResult:
         try:
             # not abandoned on cancellation: a commit that started runs to its end
             result = await anyio.to_thread.run_sync(self._call, params.name, params.arguments)
-            if _refused_as_restricted(result) and await ask_for_write_access(ctx, params.name):
-                await anyio.to_thread.run_sync(self._grant)
-                result = await anyio.to_thread.run_sync(self._call, params.name, params.arguments)
-                result.warnings.append(GRANTED)
-                result.text += f"\n({GRANTED})"
+            if _refused_as_restricted(result):
+                granted = await write_access(ctx, params)
+                if isinstance(granted, types.InputRequiredResult):
+                    return granted
+                if granted:
+                    await anyio.to_thread.run_sync(self._grant)
+                    args = params.arguments
+                    result = await anyio.to_thread.run_sync(self._call, params.name, args)
+                    result.warnings.append(GRANTED)
+                    result.text += f"\n({GRANTED})"
             return call_result(result)
         except Exception as exc:  # the server must answer, whatever went wrong
             log.exception("tool %s failed unexpectedly", params.name)
@@ -166,22 +172,49 @@ def _refused_as_restricted(result: ToolResult) -> bool:
     return result.error is not None and result.error.code is ErrorCode.RESTRICTED
 
 
-async def ask_for_write_access(ctx: _Context, tool: str) -> bool:
-    """Ask the user through the client (MCP elicitation) whether ``tool`` may write;
-    False when the client cannot ask, the user declines or the request fails."""
-    capabilities = ctx.session.client_capabilities
-    if capabilities is None or capabilities.elicitation is None:
-        return False
-    message = (
+_ASK_KEY = "write_access"
+
+
+def _question(tool: str) -> str:
+    return (
         f"The agent called {tool}, which changes files, but this patchwright workspace is "
         "read-only (restricted mode). Allow writes for the rest of this session?"
     )
+
+
+def _allowed(answer: types.ElicitResult) -> bool:
+    return answer.action == "accept" and (answer.content or {}).get("allow") is True
+
+
+async def write_access(
+    ctx: _Context, params: types.CallToolRequestParams
+) -> bool | types.InputRequiredResult:
+    """Whether the user grants write access for a call refused in restricted mode.
+
+    Asked through MCP elicitation when the client supports it: on the 2026 protocol the
+    question goes back as an ``InputRequiredResult`` (returned as is; the client asks
+    and retries the call with the answer), on earlier ones as an ``elicitation/create``
+    request. False when the client cannot ask, the user declines, or asking fails.
+    """
+    answer = (params.input_responses or {}).get(_ASK_KEY)
+    if isinstance(answer, types.ElicitResult):
+        return _allowed(answer)
+    capabilities = ctx.session.client_capabilities
+    if capabilities is None or capabilities.elicitation is None:
+        return False
+    if ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
+        question = types.ElicitRequestFormParams(
+            message=_question(params.name), requested_schema=_ALLOW_SCHEMA
+        )
+        return types.InputRequiredResult(
+            input_requests={_ASK_KEY: types.ElicitRequest(params=question)}
+        )
     try:
-        answer = await ctx.session.elicit_form(message, _ALLOW_SCHEMA, ctx.request_id)
+        asked = await ctx.session.elicit_form(_question(params.name), _ALLOW_SCHEMA, ctx.request_id)
     except Exception:  # a client that cannot answer has not granted anything
         log.warning("asking the user for write access failed", exc_info=True)
         return False
-    return answer.action == "accept" and bool((answer.content or {}).get("allow"))
+    return _allowed(asked)
 
 
 def _internal_error(name: str, exc: Exception) -> PatchwrightError:

@@ -193,16 +193,16 @@ def write_whole(
             and workspace refusals.
     """
     loaded = load(ctx.workspace, path, missing_ok=True, field=path_field)
-    if loaded.exists and must_not_exist:
+    new = apply_edits(loaded.current, [Edit(WholeFile(), content)]).file
+    plan = PlannedWrite(loaded, new, label=f"{ctx.tool} {loaded.path}")
+    if loaded.exists and must_not_exist and plan.changed:
         raise PatchwrightError(
             ErrorCode.FILE_EXISTS,
-            f"{loaded.path} already exists; nothing was written.",
+            f"{loaded.path} already exists (with other content); nothing was written.",
             "Edit it by replacing text in it, or choose a new path.",
             path=loaded.path,
             field=path_field,
         )
-    new = apply_edits(loaded.current, [Edit(WholeFile(), content)]).file
-    plan = PlannedWrite(loaded, new, label=f"{ctx.tool} {loaded.path}")
     if loaded.exists and not plan.changed:
         raise PatchwrightError(
             ErrorCode.ALREADY_APPLIED,
@@ -261,7 +261,7 @@ def insert_lines(
     added = len(body.splitlines())
     message = [
         f"Inserted {added} line{'s' if added != 1 else ''} after line {after_line} of "
-        f"{loaded.path} (now lines {after_line + 1}-{after_line + added})."
+        f"{loaded.path} (now {span(after_line + 1, after_line + added)})."
     ]
     message += [f"  Warning: {w}" for w in outcome.warnings]
     data = {"path": loaded.path, "before_sha256": loaded.sha256, **outcome.data()}

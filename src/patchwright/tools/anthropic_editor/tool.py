@@ -44,6 +44,8 @@ def _required(value: str | int | None, field: str, command: str) -> None:
 
 
 def _view(ctx: ToolContext, req: EditorRequest) -> ToolResult:
+    if posix_path(req.path).strip().strip("/") in ("", "."):
+        return view_folder(ctx.workspace, "")
     try:
         return view_file(ctx.workspace, req.path, req.view_range)
     except PatchwrightError as err:
