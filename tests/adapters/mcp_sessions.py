@@ -9,7 +9,10 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-APP = 'def greet(name):\n    print("Hello, " + name)\n\n\nif __name__ == "__main__":\n    greet("world")\n'
+APP = (
+    'def greet(name):\n    print("Hello, " + name)\n\n\n'
+    'if __name__ == "__main__":\n    greet("world")\n'
+)
 UTIL = "def add(a, b):\n    return a + b\n\n\ndef sub(a, b):\n    return a - b\n"
 FILES = {
     "app.py": APP,

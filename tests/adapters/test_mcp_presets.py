@@ -24,7 +24,7 @@ import pytest
 from mcp import Client, StdioServerParameters
 from mcp.client.stdio import stdio_client
 from mcp.types import CallToolResult, ElicitResult, TextContent
-from mcp_sessions import FILES, OLD, NEW, SESSIONS, Session, stable
+from mcp_sessions import FILES, NEW, OLD, SESSIONS, Session, stable
 from test_mcp_server import SERVER, TIMEOUT, _http_server
 
 from patchwright.tools import PRESETS, TOOL_NAMES, select_specs, tool_definitions

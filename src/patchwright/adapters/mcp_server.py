@@ -48,12 +48,12 @@ from patchwright.tools import Toolbox, ToolSpec, mcp_tool
 __all__ = [
     "GRANTED",
     "SERVER_NAME",
-    "write_access",
     "build_server",
     "call_result",
     "instructions",
     "serve_stdio",
     "tool_definition",
+    "write_access",
 ]
 
 log = logging.getLogger("patchwright.mcp")

@@ -89,24 +89,24 @@ def walk(
 
 def nearest(sandbox: Sandbox, path: str, count: int = 3) -> list[str]:
     """Up to ``count`` existing paths (files, or folders ending in ``/``) closest to
-    ``path``: same name elsewhere first, then by similarity of the whole path."""
+    ``path``: the same name elsewhere first, then by similarity of the whole path, then
+    of the last name."""
     wanted = path.replace("\\", "/").strip().strip("/")
     name = posixpath.basename(wanted)
-    pool: list[str] = []
-    folders: set[str] = set()
+    shown: dict[str, str] = {}  # path without a trailing slash -> as shown
     for rel in _files(sandbox, "", gitignore=False):
-        pool.append(rel)
-        folders.update(_parents(rel))
-        if len(pool) >= _NEAREST_POOL:
+        shown[rel] = rel
+        for folder in _parents(rel):
+            shown.setdefault(folder, folder + "/")
+        if len(shown) >= _NEAREST_POOL:
             break
-    same_name = [p for p in pool if posixpath.basename(p).casefold() == name.casefold()]
-    candidates = pool + [f + "/" for f in sorted(folders)]
-    close = difflib.get_close_matches(wanted, candidates, n=count, cutoff=0.6)
-    by_name = difflib.get_close_matches(
-        name, [posixpath.basename(p) for p in pool], n=count, cutoff=0.75
-    )
-    named = [p for p in pool if posixpath.basename(p) in by_name]
-    return list(dict.fromkeys([*same_name, *close, *named]))[:count]
+    same_name = [p for p in shown if posixpath.basename(p).casefold() == name.casefold()]
+    close = difflib.get_close_matches(wanted, list(shown), n=count, cutoff=0.6)
+    names = {posixpath.basename(p) for p in shown}
+    by_name = set(difflib.get_close_matches(name, list(names), n=count, cutoff=0.6))
+    named = [p for p in shown if posixpath.basename(p) in by_name]
+    ranked = list(dict.fromkeys([*same_name, *close, *named]))[:count]
+    return [shown[p] for p in ranked]
 
 
 def _parents(rel: str) -> list[str]:

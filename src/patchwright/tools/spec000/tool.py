@@ -325,6 +325,14 @@ def _records(lines: list[PatchLine]) -> list[ChangeRecord]:
     return records
 
 
+_EXAMPLE = {
+    "path": "src/app.py",
+    "patches": [
+        {"operation": "replace", "oldText": "return None", "newText": "return result"},
+        {"operation": "append_eof", "newText": "__all__ = ['main']"},
+    ],
+}
+
 SPEC = ToolSpec(
     name="patch",
     title="Patch a file",
@@ -333,4 +341,5 @@ SPEC = ToolSpec(
     handler=run,
     annotations=WRITES,
     contract="spec 000 patch tool (REQ-PATCH-001..009)",
+    examples=(_EXAMPLE,),
 )

@@ -198,6 +198,25 @@ def run(ctx: ToolContext, req: WritePatchRequest) -> ToolResult:
     return render(req, plans, writes, outcome)
 
 
+_EXAMPLE = {
+    "batchLabel": "Rename greet",
+    "files": [
+        {
+            "docPath": "src/app.py",
+            "originalSha256": "0" * 64,
+            "changes": [
+                {
+                    "operation": "replace",
+                    "startLine": 1,
+                    "endLine": 1,
+                    "expectedOriginalLines": ["def greet(name):"],
+                    "newLines": ["def welcome(name):"],
+                }
+            ],
+        }
+    ],
+}
+
 SPEC = ToolSpec(
     name="workspace_write_patch",
     title="Write a line-based patch batch",
@@ -206,5 +225,6 @@ SPEC = ToolSpec(
     handler=run,
     annotations=WRITES,
     contract="spec 001 workspace_write_patch (TUL-002)",
+    examples=(_EXAMPLE,),
     hooks=HOOKS,
 )

@@ -130,6 +130,14 @@ def run(ctx: ToolContext, req: EditFileRequest) -> ToolResult:
     return replace_strings(ctx, req.path, items, fields=fields)
 
 
+_EXAMPLE = {
+    "path": "src/app.py",
+    "edits": [
+        {"old_string": "def greet(name):", "new_string": "def greet(name: str) -> None:"},
+        {"old_string": "greet('world')", "new_string": "greet('you')"},
+    ],
+}
+
 SPEC = ToolSpec(
     name="edit_file",
     title="Edit a file by string replacement",
@@ -138,4 +146,5 @@ SPEC = ToolSpec(
     handler=run,
     annotations=WRITES,
     contract="spec 002 part 0 and 1: edit_file (string replacement, batched edits)",
+    examples=(_EXAMPLE,),
 )
