@@ -86,6 +86,10 @@ def resolve(ws: Workspace, path: str, *, field: str = "path") -> str:
 MAX_ENTRIES_SHOWN = 40
 
 
+def _is_root(path: str) -> bool:
+    return isinstance(path, str) and posix_path(path).strip().strip("/") in ("", ".")
+
+
 def with_next_step(ws: Workspace, err: PatchwrightError, path: str) -> PatchwrightError:
     """``err`` with a next step for a path that names no file: the nearest existing
     paths for a missing one, the entries for a folder; returns ``err``."""
@@ -98,18 +102,20 @@ def with_next_step(ws: Workspace, err: PatchwrightError, path: str) -> Patchwrig
             err.hint = (
                 "No file has a similar path: check the path (relative to the workspace root)."
             )
-    elif err.code is ErrorCode.NOT_A_FILE and err.details.get("kind") == "dir":
-        folder = err.path or posix_path(path)
+    elif err.code is ErrorCode.NOT_A_FILE and (err.details.get("kind") == "dir" or _is_root(path)):
+        folder = "" if _is_root(path) else err.path or posix_path(path)
         names = ws.entries(folder)
         shown = ", ".join(names[:MAX_ENTRIES_SHOWN]) or "(nothing)"
         more = (
             f" and {len(names) - MAX_ENTRIES_SHOWN} more" if len(names) > MAX_ENTRIES_SHOWN else ""
         )
-        err.message = f"{folder!r} is a folder, not a file. It holds: {shown}{more}."
+        what = f"{folder!r} is a folder" if folder else f"{path!r} is the workspace root"
+        err.message = f"{what}, not a file. It holds: {shown}{more}."
+        example = f"{folder}/{names[0]}" if folder else (names[0] if names else "")
         err.hint = (
-            f"Name a file inside it, e.g. {folder}/{names[0]!s}."
+            f"Name a file inside it, e.g. {example}."
             if names
-            else ("The folder is empty: name a file elsewhere.")
+            else "The folder is empty: name a file elsewhere."
         )
         err.details = {**err.details, "entries": names}
     return err
@@ -132,6 +138,8 @@ def load(ws: Workspace, path: str, *, missing_ok: bool = False, field: str = "pa
             raise with_next_step(ws, err, rel) from None
         return Loaded(rel, state, TextFile.decode(state.data, path=rel))
     except PatchwrightError as err:
+        if _is_root(path):
+            with_next_step(ws, err, path)
         raise in_field(err, field) from None
 
 
