@@ -72,7 +72,7 @@ class EditFileRequest(BaseModel):
             raise PatchwrightError(
                 ErrorCode.INVALID_REQUEST,
                 MIGRATION_MESSAGE,
-                "Call edit_lines for line-number edits, or send old_string and new_string.",
+                "Send old_string (the exact text to replace) and new_string instead.",
                 field=present[0],
             )
         single = [k for k in _SINGLE_PARAMS if data.get(k) is not None]
