@@ -157,6 +157,7 @@ def test_host_schema_shapes() -> None:
         "name": "edit_file",
         "description": spec.description,
         "input_schema": schema,
+        "input_examples": [dict(e) for e in spec.examples],  # edits is an array of objects
     }
     mcp = mcp_tool(spec)
     assert mcp["inputSchema"] == schema and mcp["title"] == spec.title
