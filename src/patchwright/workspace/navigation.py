@@ -22,6 +22,7 @@ from dataclasses import dataclass
 import pathspec
 
 from patchwright.model.errors import PatchwrightError
+from patchwright.workspace.listing import _entries as _children  # one folder read
 from patchwright.workspace.sandbox import Sandbox
 
 _IGNORE_FILE = ".gitignore"
@@ -172,11 +173,3 @@ def _ignored(rules: list[tuple[str, pathspec.GitIgnoreSpec]], rel: str) -> bool:
         if (not base or rel.startswith(base + "/")) and spec.match_file(inner):
             return True
     return False
-
-
-def _children(sandbox: Sandbox, folder: str) -> list[str]:
-    try:
-        names = sorted(sandbox.fs.listdir(sandbox.abspath(folder) if folder else sandbox.root))
-    except OSError:
-        return []
-    return [posixpath.join(folder, n) if folder else n for n in names]
