@@ -1,4 +1,5 @@
-"""Every fenced snippet of README.md and docs/agents.md is exercised.
+"""Every fenced snippet of README.md, docs/agents.md, docs/tools.md, docs/architecture.md
+and the preset pages (docs/presets/) is exercised.
 
 Each snippet runs against a fresh temporary workspace laid out as the documents assume:
 ``greeting.py`` and ``fix.diff`` (from ``examples/``) at the top, in
@@ -9,12 +10,17 @@ snippets are executed there; a vendor SDK client they create (``anthropic.Anthro
 ``openai.OpenAI``) is the real one with a recorded model behind it, which reads
 ``greeting.py``, edits it, and stops; the test then checks the file was edited and
 every recorded turn was used. A ``ToolResult`` or ``ApplyReport`` a snippet leaves in
-its namespace must be ``ok``. Untagged and ``text`` blocks are diagrams or sample
-output and are not run.
+its namespace must be ``ok``. A ``text`` block right after a Python block (nothing but
+blank lines between) is what that snippet prints, and must match it exactly (batch IDs
+aside, which differ per run). Other untagged and ``text`` blocks are diagrams and are
+not run.
 """
 
 from __future__ import annotations
 
+import contextlib
+import io
+import re
 import shutil
 import warnings
 from pathlib import Path
@@ -36,7 +42,13 @@ from readme_support import (
     snippets,
 )
 
-DOCUMENTS = ["README.md", "docs/agents.md"]
+DOCUMENTS = [
+    "README.md",
+    "docs/agents.md",
+    "docs/tools.md",
+    "docs/architecture.md",
+    *sorted(p.relative_to(REPO).as_posix() for p in (REPO / "docs" / "presets").glob("*.md")),
+]
 SNIPPETS = [s for doc in DOCUMENTS if (REPO / doc).exists() for s in snippets(doc)]
 BLOCKS = f"greeting.py\n<<<<<<< SEARCH\n    {OLD}\n=======\n    {NEW}\n>>>>>>> REPLACE\n"
 
@@ -76,14 +88,33 @@ def test_snippet(snippet: Snippet, workdir: Path, monkeypatch: pytest.MonkeyPatc
         pytest.fail(f"{snippet.id}: no rule for ```{snippet.lang} snippets")
 
 
+_BATCH_ID = re.compile(r"\bb-[0-9a-f]{8}\b")
+
+
+def shown_output(snippet: Snippet) -> str | None:
+    """The ``text`` block that shows what ``snippet`` prints, if one follows it."""
+    lines = (REPO / snippet.document).read_text(encoding="utf-8").splitlines()
+    end = snippet.line + snippet.code.count("\n") + 1  # the closing fence, 1-based
+    following = [s for s in SNIPPETS if s.document == snippet.document and s.line > end]
+    if not following or following[0].lang != "text":
+        return None
+    gap = lines[end : following[0].line - 1]
+    return following[0].code if all(not g.strip() for g in gap) else None
+
+
 def _run_python(snippet: Snippet, workdir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     replays = install_recorded_models(snippet.code, monkeypatch)
     namespace: dict[str, Any] = {"__name__": "__snippet__"}
     before = {p: p.read_text() for p in workdir.rglob("greeting.py")}
-    with warnings.catch_warnings():
+    printed = io.StringIO()
+    with warnings.catch_warnings(), contextlib.redirect_stdout(printed):
         # snippets favour brevity: open(...).read() without closing is fine there
         warnings.simplefilter("ignore", ResourceWarning)
         exec(compile(snippet.code, snippet.id, "exec"), namespace)
+    shown = shown_output(snippet)
+    if shown is not None:
+        got = _BATCH_ID.sub("b-ID", printed.getvalue()).rstrip("\n")
+        assert got == _BATCH_ID.sub("b-ID", shown).rstrip("\n"), f"{snippet.id} prints:\n{got}"
     for name, value in namespace.items():
         if isinstance(value, (ToolResult, ApplyReport)):
             assert value.ok, f"{snippet.id}: `{name}` failed: {value}"

@@ -23,7 +23,7 @@ def toolbox(tmp_path: Path) -> Toolbox:
     root = tmp_path / "root"
     root.mkdir()
     (root / "a.txt").write_text("one\ntwo\n")
-    return Toolbox(Workspace(root, state_dir=tmp_path / "state"))
+    return Toolbox(Workspace(root, state_dir=tmp_path / "state"), preset="spec")
 
 
 def test_a_success_carries_text_then_the_diff_for_the_user() -> None:
@@ -48,7 +48,7 @@ def test_a_refusal_is_an_error_result_without_a_diff() -> None:
 
 
 def test_tool_definitions_are_the_shared_mcp_shape() -> None:
-    for spec in select_specs():
+    for spec in select_specs(preset="spec"):
         dumped = tool_definition(spec).model_dump(by_alias=True, exclude_none=True)
         assert dumped == mcp_tool(spec)
 

@@ -26,7 +26,7 @@ from mcp import Client, StdioServerParameters
 from mcp.client.stdio import stdio_client
 from mcp.types import CallToolResult, TextContent
 
-from patchwright.tools import TOOL_NAMES, input_schema, select_specs
+from patchwright.tools import PRESETS, input_schema, select_specs
 from patchwright.workspace import RESTRICTED_MESSAGE
 
 # the module `patchwright mcp` runs; started directly so most tests need no installed script
@@ -36,6 +36,7 @@ SCRIPT = Path(sys.executable).with_name("patchwright.exe" if os.name == "nt" els
 GREET = 'def greet(name):\n    print("Hello, " + name)\n'
 APP = GREET + '\n\nif __name__ == "__main__":\n    greet("world")\n'
 TIMEOUT = 20
+SPEC = ("--preset", "spec")
 
 
 @pytest.fixture
@@ -68,8 +69,8 @@ def _stdio_client(
 async def _check_listing(client: Client) -> None:
     """The tools listed are the registry's, with its schemas, texts and hints."""
     listed = (await client.list_tools()).tools
-    assert [t.name for t in listed] == list(TOOL_NAMES)
-    for tool, spec in zip(listed, select_specs()):
+    assert [t.name for t in listed] == list(PRESETS["spec"].tools)
+    for tool, spec in zip(listed, select_specs(preset="spec")):
         assert tool.input_schema == input_schema(spec)
         assert tool.description == spec.description and tool.title == spec.title
         assert tool.annotations is not None
@@ -103,7 +104,7 @@ def test_stdio_lists_tools_patches_moves_through_a_clipboard_and_undoes(
     root: Path, env: dict[str, str], tmp_path: Path
 ) -> None:
     async def scenario(log: TextIO) -> None:
-        async with _stdio_client(root, env, log, mode="auto") as client:
+        async with _stdio_client(root, env, log, *SPEC, mode="auto") as client:
             assert client.server_info is not None and client.server_info.name == "patchwright"
             assert str(root) in (client.instructions or "")
             await _check_listing(client)
@@ -224,7 +225,7 @@ def test_http_serves_one_session_to_every_connection(root: Path, env: dict[str, 
             undo = await _call(second, "undo", {})
             assert not undo.is_error, _text(undo)
 
-    with _http_server(root, env) as (url, process):
+    with _http_server(root, env, *SPEC) as (url, process):
         assert url.startswith("http://127.0.0.1:") and url.endswith("/mcp")
         anyio.run(connect_twice, url)
         process.send_signal(signal.SIGINT)  # Ctrl-C: a clean stop
@@ -237,13 +238,13 @@ def test_http_serves_one_session_to_every_connection(root: Path, env: dict[str, 
 def test_http_restricted_mode_refuses_writes(root: Path, env: dict[str, str]) -> None:
     async def try_to_write(url: str) -> None:
         async with Client(url, read_timeout_seconds=TIMEOUT) as client:
-            assert len((await client.list_tools()).tools) == len(TOOL_NAMES)
+            assert len((await client.list_tools()).tools) == len(PRESETS["spec"].tools)
             read = await _call(client, "read_file", {"path": "app.py"})
             assert not read.is_error and "     2\t" in _text(read)
             write = await _call(client, "patch", _cut())
             assert write.is_error and _text(write).startswith(RESTRICTED_MESSAGE)
             assert write.structured_content["ok"] is False
 
-    with _http_server(root, env, "--mode", "restricted") as (url, _):
+    with _http_server(root, env, "--mode", "restricted", *SPEC) as (url, _):
         anyio.run(try_to_write, url)
     assert (root / "app.py").read_text() == APP

@@ -25,7 +25,7 @@ from patchwright.integrations.anthropic import (
     run_tool_use,
 )
 from patchwright.model import PatchwrightError
-from patchwright.tools import TOOL_NAMES, Toolbox
+from patchwright.tools import PRESETS, Toolbox
 from patchwright.workspace import Workspace
 
 
@@ -36,7 +36,7 @@ def toolbox(tmp_path: Path) -> Toolbox:
 
 def test_messages_tools_fit_the_sdk_types(toolbox: Toolbox) -> None:
     tools = messages_tools(toolbox)
-    assert [t["name"] for t in tools] == list(TOOL_NAMES)
+    assert [t["name"] for t in tools] == list(PRESETS["spec"].tools)
     for tool in tools:
         assert_fits(ToolParam, tool)
         assert tool["input_schema"]["type"] == "object"

@@ -34,7 +34,7 @@ from patchwright.integrations.openai import (
     run_tool_call,
 )
 from patchwright.model import PatchwrightError
-from patchwright.tools import TOOL_NAMES, Toolbox, select_specs
+from patchwright.tools import PRESETS, Toolbox, select_specs
 
 
 @pytest.fixture
@@ -53,7 +53,7 @@ def _sdk(replay: Replay) -> openai.OpenAI:
 
 def test_chat_completions_tools_fit_the_sdk_types(toolbox: Toolbox) -> None:
     tools = chat_completions_tools(toolbox)
-    assert [t["function"]["name"] for t in tools] == list(TOOL_NAMES)
+    assert [t["function"]["name"] for t in tools] == list(PRESETS["spec"].tools)
     for tool in tools:
         assert_fits(ChatCompletionFunctionToolParam, tool)
         assert tool["function"]["parameters"]["type"] == "object"
@@ -62,7 +62,7 @@ def test_chat_completions_tools_fit_the_sdk_types(toolbox: Toolbox) -> None:
 
 def test_responses_tools_fit_the_sdk_types(toolbox: Toolbox) -> None:
     tools = responses_tools(toolbox)
-    assert [t["name"] for t in tools] == list(TOOL_NAMES)
+    assert [t["name"] for t in tools] == list(PRESETS["spec"].tools)
     for tool in tools:
         assert_fits(FunctionToolParam, tool)
         # strict schemas would make every optional argument required

@@ -26,12 +26,15 @@ def state(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def make_toolbox(root: Path, state: Path) -> Callable[..., Toolbox]:
-    """Build a toolbox; workspace options go to the workspace, the rest to the toolbox."""
+    """Build a toolbox (the ``spec`` preset unless told otherwise); workspace options go
+    to the workspace, the rest to the toolbox."""
 
     def make(**options: Any) -> Toolbox:
         ws_keys = {"mode", "fs", "history", "allow", "deny", "max_file_bytes"}
         ws_options = {k: options.pop(k) for k in list(options) if k in ws_keys}
         workspace = Workspace(root, state_dir=state, **ws_options)
+        if "tools" not in options:
+            options.setdefault("preset", "spec")  # the spec tools' tests see all eleven
         return Toolbox(workspace, **options)
 
     return make

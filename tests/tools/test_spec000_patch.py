@@ -13,7 +13,7 @@ from pathlib import Path
 from tool_helpers import ok, refused, write
 
 from patchwright.model import ErrorCode
-from patchwright.tools import Toolbox, catalog, input_schema
+from patchwright.tools import Toolbox, catalogue, input_schema
 from patchwright.tools.guards import estimate_tokens
 from patchwright.workspace import RESTRICTED_MESSAGE, OsFileSystem, Probe
 
@@ -496,11 +496,13 @@ def test_req_patch_009_restricted_mode_disables_patch_with_exact_error(
     result = toolbox.call("patch", {"path": "a.txt", "patches": []})  # even an invalid call
     assert not result.ok and result.error is not None
     assert result.error.code is ErrorCode.RESTRICTED
-    assert result.text == (
+    assert result.error.message == (
         "Patch tool is disabled in Restricted mode. Use request_mode_upgrade to request write "
         "access."
     )
-    assert result.text == RESTRICTED_MESSAGE
+    # the spec's sentence, then a next step that exists: ask the user
+    assert result.text == f"{RESTRICTED_MESSAGE}\nHint: {result.error.hint}"
+    assert "ask the user for write access" in result.error.hint
     assert (root / "a.txt").read_text() == "a\n"
 
 
@@ -561,7 +563,7 @@ def test_req_patch_009_mode_change_waits_for_in_flight_call_then_disables(
             "patches": [{"operation": "replace", "oldText": "after", "newText": "again"}],
         },
     )
-    assert not later.ok and later.text == RESTRICTED_MESSAGE
+    assert not later.ok and later.text.startswith(RESTRICTED_MESSAGE + "\nHint: ")
 
 
 def test_operation_shape_rules(toolbox: Toolbox, root: Path) -> None:
@@ -594,7 +596,7 @@ def test_req_patch_009_restricted_error_whatever_the_arguments(
     toolbox = make_toolbox(mode="restricted")
     for arguments in ({}, {"dry_run": True}, '{"path": 1}'):
         result = toolbox.call("patch", arguments)
-        assert result.text == RESTRICTED_MESSAGE
+        assert result.text.startswith(RESTRICTED_MESSAGE + "\nHint: ")
 
 
 # REQ-PATCH-002: overwrite among several patches of one call -------------------------------
@@ -753,7 +755,7 @@ def test_req_patch_008_clipboard_cut_in_the_same_call_counts(toolbox: Toolbox, r
 
 
 def test_req_patch_008_description_says_how_tokens_are_counted() -> None:
-    description = catalog()["patch"].description
+    description = catalogue()["patch"].description
     assert "60,000 tokens" in description
     assert "one token per non-ASCII character plus one per 4 ASCII characters" in description
     assert "clipboard text" in description

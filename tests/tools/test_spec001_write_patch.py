@@ -12,7 +12,7 @@ import pytest
 from tool_helpers import ok, refused, sha, write
 
 from patchwright.model import ErrorCode
-from patchwright.tools import Toolbox, catalog, input_schema
+from patchwright.tools import Toolbox, catalogue, input_schema
 
 ORCH = "class Orchestrator\n{\n    public string ConversationId { get; set; }\n}\n"
 TESTS = "// tests\n[Test]\npublic void Runs() { }\n"
@@ -427,7 +427,7 @@ def test_changes_must_not_be_empty(toolbox: Toolbox, root: Path) -> None:
 
 def test_schema_files_one_or_more_and_changes_non_empty_min_items() -> None:
     # section 4.1.1 "One or more per-file patch objects", 4.2.1 "MUST be non-empty"
-    schema = input_schema(catalog()["workspace_write_patch"])
+    schema = input_schema(catalogue()["workspace_write_patch"])
     files = schema["properties"]["files"]
     assert files["minItems"] == 1
     assert files["items"]["properties"]["changes"]["minItems"] == 1
@@ -763,7 +763,7 @@ def test_section_9_unexpected_exception_is_logged_and_returns_a_generic_error(
     def broken(*args: object, **kwargs: object) -> None:
         raise RuntimeError("secret internal detail")
 
-    monkeypatch.setattr("patchwright.tools.write_patch.apply_edits", broken)
+    monkeypatch.setattr("patchwright.tools.spec001.write_patch.apply_edits", broken)
     change = {"operation": "insert", "afterLine": 1, "newLines": ["x"]}
     result = refused(toolbox, "workspace_write_patch", files=[_file(root, "a.txt", [change])])
     assert result.error is not None and result.error.code is ErrorCode.INTERNAL

@@ -12,7 +12,7 @@ from tool_helpers import ok, refused, write
 from patchwright.engine import apply_edits
 from patchwright.model import EngineResult, ErrorCode
 from patchwright.tools import Toolbox
-from patchwright.tools.edit_file import MIGRATION_MESSAGE
+from patchwright.tools.spec002.edit_file import MIGRATION_MESSAGE
 
 FOO = "import os\n\n\ndef foo():\n    x = 1\n    return x\n"
 
@@ -222,7 +222,7 @@ def test_engine_report_warnings_surface_in_the_success_text(
         ]
         return EngineResult(result.file, reports)
 
-    monkeypatch.setattr("patchwright.tools.edit_file.apply_edits", warning_engine)
+    monkeypatch.setattr("patchwright.tools.replace.apply_edits", warning_engine)
     write(root, "a.py", "x = 1\n")
     result = ok(toolbox, "edit_file", path="a.py", old_string="x = 1", new_string="x = 2")
     assert "  Warning: Edit 1: recovered loosely" in result.text.splitlines()

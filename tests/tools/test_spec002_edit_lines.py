@@ -9,7 +9,7 @@ from tool_helpers import ok, refused, write
 
 from patchwright.model import ErrorCode
 from patchwright.tools import Toolbox
-from patchwright.tools.edit_lines import STRING_PARAMS_MESSAGE
+from patchwright.tools.spec002.edit_lines import STRING_PARAMS_MESSAGE
 
 TEXT = "one\ntwo\nthree\nfour\nfive\n"
 

@@ -367,7 +367,7 @@ def _workflow(text: str) -> str:
 
 
 def test_prompt_regression_descriptions_teach_snapshot_diff_apply() -> None:
-    specs = {s.name: s for s in select_specs()}
+    specs = {s.name: s for s in select_specs(preset="spec")}
     for name in ("document_snapshot", "document_edit"):
         text = specs[name].description
         flow = _workflow(text)
@@ -388,10 +388,12 @@ def test_prompt_regression_descriptions_teach_snapshot_diff_apply() -> None:
 
 
 def test_prompt_regression_follows_renames_and_legacy_setting() -> None:
-    renamed = {s.canonical: s for s in select_specs(rename={"document_snapshot": "snap"})}
+    renamed = {
+        s.canonical: s for s in select_specs(preset="spec", rename={"document_snapshot": "snap"})
+    }
     assert _workflow(renamed["document_edit"].description).startswith("Workflow: snap ->")
     assert "{tool:" not in renamed["document_edit"].description
-    legacy = {s.name: s for s in select_specs(use_patch_edits=False)}
+    legacy = {s.name: s for s in select_specs(preset="spec", use_patch_edits=False)}
     for name in ("document_snapshot", "document_edit"):
         text = legacy[name].description
         assert "target_range" in text and "unified diff" not in text

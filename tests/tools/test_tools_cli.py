@@ -12,7 +12,9 @@ from typing import Any
 import pytest
 from tool_helpers import write
 
-from patchwright.tools import TOOL_NAMES, Session, load_session, save_session, session_path
+from patchwright.tools import PRESETS, Session, load_session, save_session, session_path
+
+SPEC = ("--preset", "spec")
 
 
 def _cli(state: Path, *args: str, stdin: str | None = None) -> tuple[int, Any, str]:
@@ -46,19 +48,21 @@ def test_cut_and_paste_across_two_files_in_two_calls(root: Path, state: Path) ->
             ],
         }
     )
-    code, out, _ = _cli(state, "call", "patch", cut, "--root", str(root), "--session", "s1")
+    code, out, _ = _cli(state, "call", "patch", cut, "--root", str(root), "--session", "s1", *SPEC)
     assert code == 0 and out["ok"], out
     assert (root / "src/a.py").read_text() == "def keep():\n    pass\n"
     paste = json.dumps(
         {"path": "src/b.py", "patches": [{"operation": "append_eof", "fromClipboard": "fn"}]}
     )
     code, out, _ = _cli(
-        state, "call", "patch", "-", "--root", str(root), "--session", "s1", stdin=paste
+        state, "call", "patch", "-", "--root", str(root), "--session", "s1", *SPEC, stdin=paste
     )
     assert code == 0 and out["ok"], out
     assert (root / "src/b.py").read_text() == "# helpers\n\n\ndef move_me():\n    return 42\n"
     # another session does not see the clipboard
-    code, out, _ = _cli(state, "call", "patch", paste, "--root", str(root), "--session", "s2")
+    code, out, _ = _cli(
+        state, "call", "patch", paste, "--root", str(root), "--session", "s2", *SPEC
+    )
     assert code == 1 and out["error"]["code"] == "clipboard_missing"
 
 
@@ -72,8 +76,9 @@ def test_exit_codes_and_modes(root: Path, state: Path) -> None:
     )
     assert code == 1 and out["ok"] is False and out["error"]["code"] == "not_found"
     code, out, _ = _cli(
-        state, "call", "patch", '{"path": "a.txt", "patches": []}', *args, "--mode", "restricted"
-    )
+        state, "call", "patch", '{"path": "a.txt", "patches": []}', *args, *SPEC,
+        "--mode", "restricted",
+    )  # fmt: skip
     assert code == 1 and out["text"].startswith("Patch tool is disabled in Restricted mode.")
     code, out, _ = _cli(state, "call", "no_such_tool", "{}", *args)
     assert code == 2 and out["error"]["code"] == "invalid_request"
@@ -93,7 +98,7 @@ def test_history_persists_between_calls(root: Path, state: Path) -> None:
     )
     assert code == 0
     batch = out["data"]["batch_id"]
-    code, out, _ = _cli(state, "call", "get_patch_change", json.dumps({"id": batch}), *args)
+    code, out, _ = _cli(state, "call", "get_patch_change", json.dumps({"id": batch}), *args, *SPEC)
     assert code == 0 and out["data"]["tool"] == "edit_file"
     code, out, _ = _cli(state, "call", "undo", "{}", *args)
     assert code == 0 and (root / "a.txt").read_text() == "x\n"
@@ -102,7 +107,7 @@ def test_history_persists_between_calls(root: Path, state: Path) -> None:
 @pytest.mark.parametrize("fmt", ["openai", "anthropic", "mcp", "json-schema"])
 def test_tools_prints_schemas(state: Path, fmt: str) -> None:
     code, out, _ = _cli(state, "tools", "--format", fmt)
-    assert code == 0 and len(out) == len(TOOL_NAMES)
+    assert code == 0 and len(out) == len(PRESETS["default"].tools)
     first = out[0]
     if fmt == "openai":
         assert first["type"] == "function" and first["function"]["name"] == "read_file"
@@ -128,7 +133,7 @@ def test_tools_selection_and_rename(state: Path) -> None:
     assert code == 0 and [t["name"] for t in out] == ["read_file", "patch"]
     code, _, err = _cli(state, "tools", "--rename", "nonsense")
     assert code == 2 and "OLD=NEW" in err
-    code, out, _ = _cli(state, "tools", "--format", "json-schema", "--legacy-edits")
+    code, out, _ = _cli(state, "tools", "--format", "json-schema", "--legacy-edits", *SPEC)
     edit = next(t for t in out if t["name"] == "document_edit")
     assert "patch" not in edit["input_schema"]["properties"]["action"]["enum"]
 

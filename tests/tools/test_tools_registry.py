@@ -12,7 +12,7 @@ from tool_helpers import ok, refused, write
 
 from patchwright.model import ErrorCode, PatchwrightError
 from patchwright.tools import (
-    TOOL_NAMES,
+    PRESETS,
     Toolbox,
     anthropic_tool,
     input_schema,
@@ -32,15 +32,16 @@ def _refs(node: Any) -> list[str]:
     return []
 
 
-def test_every_tool_is_exposed_by_default(toolbox: Toolbox) -> None:
-    assert [s.name for s in toolbox.specs()] == list(TOOL_NAMES)
+def test_the_spec_preset_exposes_the_eleven_spec_tools(toolbox: Toolbox) -> None:
+    assert [s.name for s in toolbox.specs()] == list(PRESETS["spec"].tools)
+    assert len(toolbox.specs()) == 11
     for spec in toolbox.specs():
         assert spec.description and spec.title and spec.contract
         assert spec.canonical == spec.name
 
 
 def test_schemas_are_flat_and_described() -> None:
-    for spec in select_specs():
+    for spec in select_specs(preset="spec"):
         schema = input_schema(spec)
         assert schema["type"] == "object"
         assert _refs(schema) == [], spec.name
@@ -65,7 +66,10 @@ def test_selection_and_renaming(make_toolbox: Callable[..., Toolbox], root: Path
 
 
 def test_renamed_tools_are_named_in_descriptions() -> None:
-    specs = {s.canonical: s for s in select_specs(rename={"read_file": "workspace_read_file"})}
+    specs = {
+        s.canonical: s
+        for s in select_specs(preset="spec", rename={"read_file": "workspace_read_file"})
+    }
     assert "workspace_read_file" in specs["workspace_write_patch"].description
     assert specs["read_file"].name == "workspace_read_file"
 
@@ -83,7 +87,7 @@ def test_bad_selection_is_refused(
     tools: list[str] | None, rename: dict[str, str] | None, field: str
 ) -> None:
     with pytest.raises(PatchwrightError) as info:
-        select_specs(tools, rename)
+        select_specs(tools, rename, preset="spec")
     assert info.value.code is ErrorCode.INVALID_REQUEST and info.value.field == field
 
 
@@ -131,7 +135,7 @@ def test_unexpected_exception_becomes_error_result(
     def boom(*_: object, **__: object) -> None:
         raise RuntimeError("disk gremlin")
 
-    monkeypatch.setattr("patchwright.tools.patch_tool.apply_edits", boom)
+    monkeypatch.setattr("patchwright.tools.spec000.tool.apply_edits", boom)
     result = toolbox.call(
         "patch", {"path": "a.txt", "patches": [{"operation": "append_eof", "newText": "y"}]}
     )
@@ -143,7 +147,7 @@ def test_unexpected_exception_becomes_error_result(
 
 
 def test_host_schema_shapes() -> None:
-    spec = next(s for s in select_specs() if s.name == "edit_file")
+    spec = next(s for s in select_specs(preset="spec") if s.name == "edit_file")
     schema = input_schema(spec)
     assert openai_tool(spec) == {
         "type": "function",
@@ -153,6 +157,7 @@ def test_host_schema_shapes() -> None:
         "name": "edit_file",
         "description": spec.description,
         "input_schema": schema,
+        "input_examples": [dict(e) for e in spec.examples],  # edits is an array of objects
     }
     mcp = mcp_tool(spec)
     assert mcp["inputSchema"] == schema and mcp["title"] == spec.title
@@ -163,18 +168,18 @@ def test_host_schema_shapes() -> None:
         "idempotentHint": False,
         "openWorldHint": False,
     }
-    read = mcp_tool(next(s for s in select_specs() if s.name == "read_file"))
+    read = mcp_tool(next(s for s in select_specs(preset="spec") if s.name == "read_file"))
     assert read["annotations"]["readOnlyHint"] is True
-    listing = tool_definitions(select_specs(), "json-schema")
-    assert {d["name"] for d in listing} == set(TOOL_NAMES)
+    listing = tool_definitions(select_specs(preset="spec"), "json-schema")
+    assert {d["name"] for d in listing} == set(PRESETS["spec"].tools)
     assert all(d["contract"] for d in listing)
     with pytest.raises(PatchwrightError):
-        tool_definitions(select_specs(), "yaml")
+        tool_definitions(select_specs(preset="spec"), "yaml")
 
 
 def test_mcp_shape_is_accepted_by_the_sdk() -> None:
     from mcp.types import Tool
 
-    for definition in tool_definitions(select_specs(), "mcp"):
+    for definition in tool_definitions(select_specs(preset="spec"), "mcp"):
         tool = Tool.model_validate(definition)
         assert tool.name == definition["name"]

@@ -4,6 +4,7 @@
     patchwright mcp --root . --http 127.0.0.1:8765           # streamable HTTP at /mcp
     patchwright mcp --mode restricted --tools read_file      # read-only, one tool
     patchwright mcp --root . --no-history                    # no history: no undo
+    patchwright mcp --preset anthropic                       # Anthropic's text editor tool
 
 One process is one session: clipboards persist from call to call until it exits.
 Restricted mode and the tool selection work as in ``patchwright call``. Exit codes: 0
@@ -23,7 +24,7 @@ import os
 import sys
 from typing import TYPE_CHECKING
 
-from patchwright.adapters.cli_tools import add_selection, parse_names, parse_renames
+from patchwright.adapters.cli_tools import add_selection, toolbox_options
 
 if TYPE_CHECKING:  # pragma: no cover
     from patchwright.adapters.mcp_http import HttpAccess
@@ -124,16 +125,13 @@ def run_mcp(args: argparse.Namespace) -> int:
     try:
         endpoint = parse_endpoint(args.http) if args.http is not None else None
         access = _access(args, endpoint)
-        renames = parse_renames(args.rename)
         toolbox = Toolbox(
             Workspace(args.root, mode=args.mode, history=not args.no_history,
                       session=f"mcp-{os.getpid()}"),
-            tools=parse_names(args.tools),
-            rename=renames,
             syntax_policy=args.syntax,
-            use_patch_edits=not args.legacy_edits,
             approve=args.approve,
             approve_timeout=args.approve_timeout,
+            **toolbox_options(args),
         )
     except ValueError as exc:
         return _fail(str(exc))

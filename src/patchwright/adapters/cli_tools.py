@@ -8,7 +8,13 @@ a JSON object, a root that is not a folder). The named session (``--session``, d
 folder; the history is the workspace's own.
 
 ``patchwright tools --format openai|anthropic|mcp|json-schema`` prints the schemas of
-the exposed tools.
+the exposed tools (``--strict``: OpenAI's strict variant; ``--cache-control``:
+Anthropic's cache mark on the last tool); ``--stats`` prints each preset's tool count
+and size instead.
+
+Every command that exposes tools (``call``, ``tools``, ``mcp``) takes the same
+selection: ``--preset NAME`` (default ``default``) or ``--tools NAMES``, ``--rename``,
+``--legacy-edits``; :func:`toolbox_options` turns them into ``Toolbox`` arguments.
 """
 
 from __future__ import annotations
@@ -25,9 +31,15 @@ if TYPE_CHECKING:  # pragma: no cover
 def add_selection(parser: argparse.ArgumentParser) -> None:
     """The tool-selection options shared by ``call``, ``tools`` and ``mcp``."""
     parser.add_argument(
+        "--preset",
+        metavar="NAME",
+        help="the tool set to expose: default, anthropic, openai, claude-code or spec "
+        "(default: default)",
+    )
+    parser.add_argument(
         "--tools",
         metavar="NAMES",
-        help="comma-separated canonical names of the tools to expose (default: all)",
+        help="comma-separated canonical names of single tools to expose (instead of a preset)",
     )
     parser.add_argument(
         "--rename",
@@ -85,7 +97,32 @@ def configure_tools(parser: argparse.ArgumentParser) -> None:
         choices=["openai", "anthropic", "mcp", "json-schema"],
         help="the shape of each tool definition (default: json-schema)",
     )
+    parser.add_argument(
+        "--strict", action="store_true", help="OpenAI strict schemas (with --format openai)"
+    )
+    parser.add_argument(
+        "--cache-control",
+        action="store_true",
+        help="mark the last tool for prompt caching (with --format anthropic)",
+    )
+    parser.add_argument(
+        "--stats", action="store_true", help="print each preset's tool count and size"
+    )
     add_selection(parser)
+
+
+def toolbox_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The ``Toolbox`` keyword arguments the selection options ask for.
+
+    Raises:
+        ValueError: a malformed ``--rename``.
+    """
+    return {
+        "tools": parse_names(args.tools),
+        "rename": parse_renames(args.rename),
+        "preset": args.preset,
+        "use_patch_edits": not args.legacy_edits,
+    }
 
 
 def parse_renames(pairs: list[str]) -> dict[str, str]:
@@ -116,16 +153,41 @@ def run_tools(args: argparse.Namespace) -> int:
     from patchwright.tools import select_specs, tool_definitions
 
     try:
+        options = toolbox_options(args)
         specs = select_specs(
-            parse_names(args.tools),
-            parse_renames(args.rename),
-            use_patch_edits=not args.legacy_edits,
+            options["tools"], options["rename"], preset=options["preset"],
+            use_patch_edits=options["use_patch_edits"],
+        )  # fmt: skip
+        if args.stats:
+            print(preset_stats(args.preset))
+            return 0
+        definitions = tool_definitions(
+            specs, args.format, strict=args.strict, cache_control=args.cache_control
         )
     except (PatchwrightError, ValueError) as exc:
         print(f"patchwright tools: {exc}", file=sys.stderr)
         return 2
-    _print(tool_definitions(specs, args.format))
+    _print(definitions)
     return 0
+
+
+def preset_stats(chosen: str | None = None) -> str:
+    """A table of every preset: tools, characters of its MCP ``tools/list`` JSON and
+    estimated tokens; ``chosen`` is marked."""
+    from patchwright.tools import DEFAULT_PRESET, PRESETS, select_specs, tool_definitions
+    from patchwright.tools.guards import estimate_tokens
+
+    rows = ["preset       tools  characters  ~tokens  tools listed"]
+    for name in PRESETS:
+        specs = select_specs(preset=name)
+        listing = json.dumps({"tools": tool_definitions(specs, "mcp")}, ensure_ascii=False)
+        mark = "*" if name == (chosen or DEFAULT_PRESET) else " "
+        names = ", ".join(s.name for s in specs)
+        rows.append(
+            f"{mark}{name:<11} {len(specs):>5}  {len(listing):>10}  {estimate_tokens(listing):>7}"
+            f"  {names}"
+        )
+    return "\n".join(rows)
 
 
 def _read_arguments(value: str, limit: int) -> str:
@@ -152,12 +214,7 @@ def run_call(args: argparse.Namespace) -> int:
         path = where(workspace.state_folder, args.session)
         session = load_session(path)
         toolbox = Toolbox(
-            workspace,
-            session=session,
-            tools=parse_names(args.tools),
-            rename=parse_renames(args.rename),
-            syntax_policy=args.syntax,
-            use_patch_edits=not args.legacy_edits,
+            workspace, session=session, syntax_policy=args.syntax, **toolbox_options(args)
         )
         toolbox.spec(args.tool)
     except (PatchwrightError, ValueError, RecursionError) as exc:

@@ -12,10 +12,15 @@ exactly those: a ``tools/list`` answer and a ``tools/call`` handler.
 Listing: name, title, description, input schema and annotations come from
 :func:`patchwright.tools.schemas.mcp_tool`, the same request models every other host
 sees. A call answers with the model-facing text as the first content item, the unified
-diff (when something changed) as a second one meant for the user, and the whole
+diff (when something changed) as a second one meant for the user (for a dry run, for the
+model as well: the preview is what it asked for), and the whole
 :class:`~patchwright.model.ToolResult` as structured content. A refusal, a malformed
 call or an internal failure is a tool result with ``isError`` set; the server never
 stops because of a call.
+
+Restricted mode: a write is refused with spec 000's sentence and a hint to ask the user.
+When the client supports elicitation, the server asks the user itself ("allow writes?")
+and, when granted, switches the workspace to unrestricted and runs the call.
 
 One server process is one session: every connection (the one stdio peer, or any number
 of HTTP clients) shares the toolbox, so clipboards persist across calls. Calls run one at
@@ -34,18 +39,21 @@ from mcp import types
 from mcp.server import Server
 from mcp.server.context import ServerRequestContext
 from mcp.server.stdio import stdio_server
+from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from patchwright import __version__
 from patchwright.model import ErrorCode, PatchwrightError, ToolResult
 from patchwright.tools import Toolbox, ToolSpec, mcp_tool
 
 __all__ = [
+    "GRANTED",
     "SERVER_NAME",
     "build_server",
     "call_result",
     "instructions",
     "serve_stdio",
     "tool_definition",
+    "write_access",
 ]
 
 log = logging.getLogger("patchwright.mcp")
@@ -69,11 +77,13 @@ def call_result(result: ToolResult) -> types.CallToolResult:
     """
     content: list[types.TextContent] = [types.TextContent(type="text", text=result.text)]
     if result.diff:
+        preview = result.data.get("dry_run") is True
+        audience: list[types.Role] = ["user", "assistant"] if preview else ["user"]
         content.append(
             types.TextContent(
                 type="text",
                 text=result.diff,
-                annotations=types.Annotations(audience=["user"]),
+                annotations=types.Annotations(audience=audience),
             )
         )
     return types.CallToolResult(
@@ -116,18 +126,95 @@ class _ToolService:
 
     async def call_tool(
         self, ctx: _Context, params: types.CallToolRequestParams
-    ) -> types.CallToolResult:
+    ) -> types.CallToolResult | types.InputRequiredResult:
         try:
             # not abandoned on cancellation: a commit that started runs to its end
             result = await anyio.to_thread.run_sync(self._call, params.name, params.arguments)
+            if _refused_as_restricted(result):
+                granted = await write_access(ctx, params)
+                if isinstance(granted, types.InputRequiredResult):
+                    return granted
+                if granted:
+                    await anyio.to_thread.run_sync(self._grant)
+                    args = params.arguments
+                    result = await anyio.to_thread.run_sync(self._call, params.name, args)
+                    result.warnings.append(GRANTED)
+                    result.text += f"\n({GRANTED})"
             return call_result(result)
         except Exception as exc:  # the server must answer, whatever went wrong
             log.exception("tool %s failed unexpectedly", params.name)
             return call_result(ToolResult.failure(_internal_error(params.name, exc)))
 
+    def _grant(self) -> None:
+        with self._serial:
+            self._toolbox.set_mode("unrestricted")
+
     def _call(self, name: str, arguments: dict[str, Any] | None) -> ToolResult:
         with self._serial:
             return self._toolbox.call(name, arguments)
+
+
+GRANTED = "The user granted write access for this session."
+_ALLOW_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "allow": {
+            "type": "boolean",
+            "title": "Allow writes",
+            "description": "Let the agent change files in this workspace for this session.",
+        }
+    },
+    "required": ["allow"],
+}
+
+
+def _refused_as_restricted(result: ToolResult) -> bool:
+    return result.error is not None and result.error.code is ErrorCode.RESTRICTED
+
+
+_ASK_KEY = "write_access"
+
+
+def _question(tool: str) -> str:
+    return (
+        f"The agent called {tool}, which changes files, but this patchwright workspace is "
+        "read-only (restricted mode). Allow writes for the rest of this session?"
+    )
+
+
+def _allowed(answer: types.ElicitResult) -> bool:
+    return answer.action == "accept" and (answer.content or {}).get("allow") is True
+
+
+async def write_access(
+    ctx: _Context, params: types.CallToolRequestParams
+) -> bool | types.InputRequiredResult:
+    """Whether the user grants write access for a call refused in restricted mode.
+
+    Asked through MCP elicitation when the client supports it: on the 2026 protocol the
+    question goes back as an ``InputRequiredResult`` (returned as is; the client asks
+    and retries the call with the answer), on earlier ones as an ``elicitation/create``
+    request. False when the client cannot ask, the user declines, or asking fails.
+    """
+    answer = (params.input_responses or {}).get(_ASK_KEY)
+    if isinstance(answer, types.ElicitResult):
+        return _allowed(answer)
+    capabilities = ctx.session.client_capabilities
+    if capabilities is None or capabilities.elicitation is None:
+        return False
+    if ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
+        question = types.ElicitRequestFormParams(
+            message=_question(params.name), requested_schema=_ALLOW_SCHEMA
+        )
+        return types.InputRequiredResult(
+            input_requests={_ASK_KEY: types.ElicitRequest(params=question)}
+        )
+    try:
+        asked = await ctx.session.elicit_form(_question(params.name), _ALLOW_SCHEMA, ctx.request_id)
+    except Exception:  # a client that cannot answer has not granted anything
+        log.warning("asking the user for write access failed", exc_info=True)
+        return False
+    return _allowed(asked)
 
 
 def _internal_error(name: str, exc: Exception) -> PatchwrightError:

@@ -45,6 +45,10 @@ def not_found(
             details={"edit_label": label, "rungs_tried": tried},
         )
     best = regions[0]
+    # where the old text was expected, a single changed line is evidence enough
+    applied = already_applied_error(index, pattern, new_lines, label, near=(best.start, best.end))
+    if applied is not None:
+        return applied
     found = index.lines[best.start : best.end]
     cause = likely_cause(pattern, index.lines, best.spans)
     diff = _short_diff(pattern, found, best.start)
@@ -133,11 +137,12 @@ def _already_applied(
     near: tuple[int, int] | None,
 ) -> int | None:
     """Where the whole new block stands (0-based), when that says "applied before": the
-    block has a few real lines, differs from the old text beyond whitespace, is in the
-    file (where the edit would go, with ``near``) and the old text is not."""
+    block has a few real lines (one is enough where the edit would go, with ``near``),
+    differs from the old text beyond whitespace, is in the file (there, with ``near``)
+    and the old text is not."""
     new_keys = [unicode_key(line) for line in new_lines]
     solid = [k for k in new_keys if k]
-    if len(solid) < _MIN_APPLIED_LINES:
+    if len(solid) < (1 if near is not None else _MIN_APPLIED_LINES):
         return None
     if not any(sum(ch.isalnum() for ch in k) >= _MIN_TELLING_CHARS for k in solid):
         return None

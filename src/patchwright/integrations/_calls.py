@@ -6,18 +6,26 @@ from collections.abc import Iterable, Mapping
 from typing import Any, TypeAlias
 
 from patchwright.model import ErrorCode, PatchwrightError
-from patchwright.tools import Toolbox, ToolSpec
+from patchwright.tools import Toolbox, ToolSpec, select_specs
 
-ToolSource: TypeAlias = Toolbox | Iterable[ToolSpec]
-"""A toolbox (its exposed tools) or the specs themselves (see ``select_specs``)."""
+ToolSource: TypeAlias = Toolbox | Iterable[ToolSpec] | str
+"""A toolbox (its exposed tools), the specs themselves (see ``select_specs``), or the
+name of a preset (``"default"``, ``"anthropic"``, ``"openai"``, ``"claude-code"``,
+``"spec"``)."""
 
 _MISSING = object()
 
 
 def specs_of(source: ToolSource) -> list[ToolSpec]:
-    """The specs a toolbox exposes, or the given specs."""
+    """The specs a toolbox exposes, the given specs, or a preset's.
+
+    Raises:
+        PatchwrightError: ``invalid_request`` for an unknown preset name.
+    """
     if isinstance(source, Toolbox):
         return source.specs()
+    if isinstance(source, str):
+        return select_specs(preset=source)
     return list(source)
 
 

@@ -25,6 +25,7 @@ from patchwright.model import ErrorCode, PatchwrightError, ToolResult
 from patchwright.tools import Toolbox, anthropic_tool
 
 __all__ = [
+    "TEXT_EDITOR_TYPE",
     "handle_tool_use",
     "handle_tool_uses",
     "messages_tools",
@@ -33,9 +34,34 @@ __all__ = [
 ]
 
 
-def messages_tools(source: ToolSource) -> list[dict[str, Any]]:
-    """The ``tools`` of a Messages request: ``{"name", "description", "input_schema"}``."""
-    return [anthropic_tool(spec) for spec in specs_of(source)]
+#: The version of Anthropic's own text editor tool whose name and commands the
+#: ``anthropic`` preset serves.
+TEXT_EDITOR_TYPE = "text_editor_20250728"
+
+
+def messages_tools(
+    source: ToolSource, *, cache_control: bool = False, builtin_editor: bool = True
+) -> list[dict[str, Any]]:
+    """The ``tools`` of a Messages request: ``{"name", "description", "input_schema"}``
+    (with ``input_examples`` for tools that take arrays of objects).
+
+    ``cache_control`` marks the last tool ``{"type": "ephemeral"}``, so the tool list is
+    cached between requests. The ``str_replace_based_edit_tool`` (the ``anthropic``
+    preset) is declared as Anthropic's own text editor tool (``text_editor_20250728``,
+    whose schema the model already knows) unless ``builtin_editor`` is False or the
+    tool was renamed; its ``tool_use`` blocks come back to :func:`handle_tool_uses` like
+    any other.
+    """
+    tools: list[dict[str, Any]] = []
+    for spec in specs_of(source):
+        native = spec.canonical == "str_replace_based_edit_tool" and spec.name == spec.canonical
+        if native and builtin_editor:
+            tools.append({"type": TEXT_EDITOR_TYPE, "name": spec.name})
+        else:
+            tools.append(anthropic_tool(spec))
+    if cache_control and tools:
+        tools[-1]["cache_control"] = {"type": "ephemeral"}
+    return tools
 
 
 def tool_result_block(tool_use_id: str, result: ToolResult) -> dict[str, Any]:

@@ -11,7 +11,10 @@
 
 With the Responses API: ``responses_tools(toolbox)`` and
 ``handle_function_calls(toolbox, response.output)``, whose items go into the next
-request's ``input``.
+request's ``input``. OpenAI's hosted ``apply_patch`` tool (``{"type": "apply_patch"}``
+in ``tools``) emits ``apply_patch_call`` items instead; ``handle_apply_patch_calls``
+applies their operations with the toolbox's OpenAI ``apply_patch`` (preset ``openai``)
+and returns the ``apply_patch_call_output`` items.
 
 A tool call is taken as the SDK object or as the equivalent dict. Its arguments are the
 JSON text the model wrote: malformed JSON, an unknown tool, arguments that do not fit
@@ -27,40 +30,46 @@ from typing import Any
 
 from patchwright.integrations._calls import ToolSource, field, required_id, specs_of
 from patchwright.model import ErrorCode, PatchwrightError, ToolResult
-from patchwright.tools import Toolbox, input_schema, openai_tool
+from patchwright.tools import Toolbox, openai_tool
+from patchwright.tools.schemas import parameters
 
 __all__ = [
+    "apply_patch_call_output",
     "chat_completions_tools",
     "function_call_output",
+    "handle_apply_patch_calls",
     "handle_function_call",
     "handle_function_calls",
     "handle_tool_call",
     "handle_tool_calls",
     "responses_tools",
+    "run_apply_patch_call",
     "run_function_call",
     "run_tool_call",
     "tool_message",
 ]
 
 
-def chat_completions_tools(source: ToolSource) -> list[dict[str, Any]]:
-    """The ``tools`` of a Chat Completions request: ``{"type": "function", "function": ...}``."""
-    return [openai_tool(spec) for spec in specs_of(source)]
+def chat_completions_tools(source: ToolSource, *, strict: bool = False) -> list[dict[str, Any]]:
+    """The ``tools`` of a Chat Completions request: ``{"type": "function", "function": ...}``;
+    ``strict`` gives OpenAI's strict schemas (``"strict": true``)."""
+    return [openai_tool(spec, strict=strict) for spec in specs_of(source)]
 
 
-def responses_tools(source: ToolSource) -> list[dict[str, Any]]:
+def responses_tools(source: ToolSource, *, strict: bool = False) -> list[dict[str, Any]]:
     """The ``tools`` of a Responses request: ``{"type": "function", "name", ...}``.
 
-    ``strict`` is off: the Responses API would otherwise require every property, and
-    most of patchwright's arguments are optional.
+    Without ``strict`` the schemas are the plain ones (optional arguments may be left
+    out); with it, OpenAI's strict variant, where the model sends ``null`` for what it
+    leaves out (the dispatcher reads that as "not given").
     """
     return [
         {
             "type": "function",
             "name": spec.name,
             "description": spec.description,
-            "parameters": input_schema(spec),
-            "strict": False,
+            "parameters": parameters(spec, strict=strict),
+            "strict": strict,
         }
         for spec in specs_of(source)
     ]
@@ -127,6 +136,52 @@ def handle_function_calls(toolbox: Toolbox, output: Iterable[Any]) -> list[dict[
         handle_function_call(toolbox, item)
         for item in output
         if field(item, "type") == "function_call"
+    ]
+
+
+def apply_patch_call_output(call_id: str, result: ToolResult) -> dict[str, Any]:
+    """The Responses ``apply_patch_call_output`` input item answering one call."""
+    return {
+        "type": "apply_patch_call_output",
+        "call_id": call_id,
+        "status": "completed" if result.ok else "failed",
+        "output": result.text,
+    }
+
+
+def run_apply_patch_call(toolbox: Toolbox, call: Any) -> ToolResult:
+    """Apply one hosted-tool ``apply_patch_call`` item's ``operation`` with the
+    toolbox's OpenAI ``apply_patch`` tool (canonical ``codex_apply_patch``)."""
+    spec = next((s for s in toolbox.specs() if s.canonical == "codex_apply_patch"), None)
+    if spec is None:
+        return ToolResult.failure(
+            PatchwrightError(
+                ErrorCode.INVALID_REQUEST,
+                "This toolbox does not expose OpenAI's apply_patch, so an apply_patch_call "
+                "cannot be applied.",
+                'Open the toolbox with preset="openai" (or tools=["codex_apply_patch"]).',
+                field="tools",
+            )
+        )
+    operation = field(call, "operation")
+    if operation is not None and not isinstance(operation, dict):
+        operation = operation.model_dump() if hasattr(operation, "model_dump") else dict(operation)
+    return toolbox.call(spec.name, {"operation": operation})
+
+
+def handle_apply_patch_calls(toolbox: Toolbox, output: Iterable[Any]) -> list[dict[str, Any]]:
+    """Apply every ``apply_patch_call`` item of a response's ``output``, in order; one
+    ``apply_patch_call_output`` each (other items are skipped).
+
+    Raises:
+        PatchwrightError: ``invalid_request`` when an item has no ``call_id``.
+    """
+    return [
+        apply_patch_call_output(
+            required_id(item, "call_id", "apply_patch call"), run_apply_patch_call(toolbox, item)
+        )
+        for item in output
+        if field(item, "type") == "apply_patch_call"
     ]
 
 

@@ -1,40 +1,36 @@
-"""The tools layer: one module per tool contract, one dispatcher.
+"""The tools layer: one folder per contract or dialect, a catalogue, presets, one dispatcher.
 
     from patchwright.tools import Toolbox
     from patchwright.workspace import Workspace
 
-    toolbox = Toolbox(Workspace("repo"))
+    toolbox = Toolbox(Workspace("repo"))                  # the default preset
     result = toolbox.call("read_file", {"path": "src/app.py"})
 
-Tools (canonical names; a host may expose a subset and rename them):
+Presets (:mod:`.presets`): ``default`` (``read_file``, ``list_files``, ``search_files``,
+``edit_file``, ``apply_patch``, ``undo``), ``anthropic`` (``str_replace_based_edit_tool``),
+``openai`` (``apply_patch`` with one ``input``), ``claude-code`` (``Read``, ``Edit``,
+``MultiEdit``, ``Write``) and ``spec`` (the eleven tools of the four specified contracts).
 
-=========================  ==========================================================
-``read_file``              numbered lines, SHA256, line count, newline style, paging
-``patch``                  spec 000: replace / append_eof / prepend_bof / overwrite
-``edit_file``              spec 002: string replacement, one edit or a batch
-``edit_lines``             spec 002: replace lines by number
-``apply_diff``             spec 002: apply a unified diff to one target file
-``workspace_write_patch``  spec 001: line-based multi-file batch with SHA256 checks
-``get_patch_change``       spec 001: a stored batch / file patch / change by ID
-``undo``                   revert a batch by ID
-``build_diff``             spec 003: original + updated text -> unified diff
-``document_snapshot``      spec 003: text + document_version of a file
-``document_edit``          spec 003: patch (diff + document_version) or legacy actions
-=========================  ==========================================================
+Layout:
 
-Importing this package loads only the registry; each tool module is imported when the
-catalog is first built.
+* ``catalogue``: every tool by canonical name and the choice a host makes
+  (:func:`select_specs`); ``presets``: the named tool sets; ``dispatch``: :class:`Toolbox`;
+* ``spec``, ``context``, ``validation``, ``jsonschema``, ``schemas``, ``descriptions``:
+  what a tool is, what its handler gets, how its request is checked and published;
+* ``files``, ``writing``, ``guards``, ``diff_report``, ``next_steps``: reading, the one
+  write path, the checks around an edit, shared answers;
+* one folder per family: ``spec000`` .. ``spec003``, ``apply_patch``, ``navigation``,
+  ``anthropic_editor``, ``codex``, ``claude_code``. Within a family, request models sit
+  below the tool and its report, so no two tool modules import each other.
+
+Importing this package loads the catalogue's machinery only; each tool family is
+imported when the catalogue is first built.
 """
 
+from patchwright.tools.catalogue import TOOL_NAMES, catalogue, input_schema, select_specs
 from patchwright.tools.context import ToolContext
-from patchwright.tools.registry import (
-    TOOL_NAMES,
-    Toolbox,
-    catalog,
-    input_schema,
-    parse_arguments,
-    select_specs,
-)
+from patchwright.tools.dispatch import Toolbox, parse_arguments
+from patchwright.tools.presets import DEFAULT_PRESET, PRESETS, Preset, preset
 from patchwright.tools.schemas import (
     FORMATS,
     anthropic_tool,
@@ -46,8 +42,11 @@ from patchwright.tools.session import Session, load_session, save_session, sessi
 from patchwright.tools.spec import ToolAnnotations, ToolHooks, ToolSpec
 
 __all__ = [
+    "DEFAULT_PRESET",
     "FORMATS",
+    "PRESETS",
     "TOOL_NAMES",
+    "Preset",
     "Session",
     "ToolAnnotations",
     "ToolContext",
@@ -55,12 +54,13 @@ __all__ = [
     "ToolSpec",
     "Toolbox",
     "anthropic_tool",
-    "catalog",
+    "catalogue",
     "input_schema",
     "load_session",
     "mcp_tool",
     "openai_tool",
     "parse_arguments",
+    "preset",
     "save_session",
     "select_specs",
     "session_path",

@@ -44,3 +44,12 @@ class ToolContext:
         if self.exposed is None or canonical not in self.exposed:
             return None
         return self.name_of(canonical)
+
+    def first_exposed(self, *canonicals: str) -> str | None:
+        """The exposed name of the first of ``canonicals`` the host exposes, or ``None``:
+        a hint offers whichever tool of a kind (a reader, an undo) the model has."""
+        for canonical in canonicals:
+            name = self.exposed_name(canonical)
+            if name is not None:
+                return name
+        return None

@@ -4,7 +4,9 @@
 :class:`~patchwright.model.TextFile`, remembering the SHA256 of the bytes: the version
 every later write is checked against. :func:`resolve_doc_path` finds a file the way
 spec 001 names it (``docPath``, matched ignoring case). Refusals name the request field
-that carried the path (:func:`in_field`), whatever the tool calls it.
+that carried the path (:func:`in_field`), whatever the tool calls it, and give a next
+step: a missing path names the nearest existing paths, a folder lists its entries.
+``\\`` separators are read as ``/`` (:func:`posix_path`).
 """
 
 from __future__ import annotations
@@ -13,6 +15,10 @@ from dataclasses import dataclass
 
 from patchwright.model import ErrorCode, PatchwrightError, TextFile
 from patchwright.workspace import FileState, Workspace
+
+#: Most lines, and about most characters, one page of a file shows.
+PAGE_LINES = 2000
+PAGE_CHARS = 100_000
 
 _NEWLINE_NAMES = {"\n": "lf", "\r\n": "crlf", "\r": "cr"}
 
@@ -59,6 +65,12 @@ def in_field(err: PatchwrightError, field: str) -> PatchwrightError:
     return err
 
 
+def posix_path(path: str) -> str:
+    """``path`` with ``\\`` separators read as ``/`` (models trained on Windows paths
+    send ``src\\app.py``; a backslash in a real file name is rare enough to give up)."""
+    return path.replace("\\", "/") if isinstance(path, str) else path
+
+
 def resolve(ws: Workspace, path: str, *, field: str = "path") -> str:
     """``ws.resolve(path)``, with refusals naming the request ``field``.
 
@@ -66,9 +78,47 @@ def resolve(ws: Workspace, path: str, *, field: str = "path") -> str:
         PatchwrightError: sandbox refusals.
     """
     try:
-        return ws.resolve(path)
+        return ws.resolve(posix_path(path))
     except PatchwrightError as err:
         raise in_field(err, field) from None
+
+
+MAX_ENTRIES_SHOWN = 40
+
+
+def _is_root(path: str) -> bool:
+    return isinstance(path, str) and posix_path(path).strip().strip("/") in ("", ".")
+
+
+def with_next_step(ws: Workspace, err: PatchwrightError, path: str) -> PatchwrightError:
+    """``err`` with a next step for a path that names no file: the nearest existing
+    paths for a missing one, the entries for a folder; returns ``err``."""
+    if err.code is ErrorCode.FILE_NOT_FOUND:
+        near = ws.nearest(posix_path(path))
+        if near:
+            err.hint = f"Did you mean {', '.join(repr(p) for p in near)}?"
+            err.details = {**err.details, "nearest": near}
+        else:
+            err.hint = (
+                "No file has a similar path: check the path (relative to the workspace root)."
+            )
+    elif err.code is ErrorCode.NOT_A_FILE and (err.details.get("kind") == "dir" or _is_root(path)):
+        folder = "" if _is_root(path) else err.path or posix_path(path)
+        names = ws.entries(folder)
+        shown = ", ".join(names[:MAX_ENTRIES_SHOWN]) or "(nothing)"
+        more = (
+            f" and {len(names) - MAX_ENTRIES_SHOWN} more" if len(names) > MAX_ENTRIES_SHOWN else ""
+        )
+        what = f"{folder!r} is a folder" if folder else f"{path!r} is the workspace root"
+        err.message = f"{what}, not a file. It holds: {shown}{more}."
+        example = f"{folder}/{names[0]}" if folder else (names[0] if names else "")
+        err.hint = (
+            f"Name a file inside it, e.g. {example}."
+            if names
+            else "The folder is empty: name a file elsewhere."
+        )
+        err.details = {**err.details, "entries": names}
+    return err
 
 
 def load(ws: Workspace, path: str, *, missing_ok: bool = False, field: str = "path") -> Loaded:
@@ -79,15 +129,17 @@ def load(ws: Workspace, path: str, *, missing_ok: bool = False, field: str = "pa
             ``binary_file``, ``too_large``; ``field`` names the request field.
     """
     try:
-        rel = ws.resolve(path)
+        rel = ws.resolve(posix_path(path))
         try:
             state = ws.read(rel)
         except PatchwrightError as err:
             if err.code is ErrorCode.FILE_NOT_FOUND and missing_ok:
                 return Loaded(rel, None, None)
-            raise
+            raise with_next_step(ws, err, rel) from None
         return Loaded(rel, state, TextFile.decode(state.data, path=rel))
     except PatchwrightError as err:
+        if _is_root(path):
+            with_next_step(ws, err, path)
         raise in_field(err, field) from None
 
 
@@ -99,12 +151,15 @@ def resolve_doc_path(ws: Workspace, doc_path: str, *, field: str = "docPath") ->
         PatchwrightError: ``ambiguous`` when several files match ignoring case;
             ``file_not_found`` when none does; sandbox refusals.
     """
+    doc_path = posix_path(doc_path)
     try:
         if ws.exists(doc_path):
             return ws.resolve(doc_path)
         found = ws.find_case_insensitive(doc_path)
+        if not found:
+            ws.read_if_exists(doc_path)  # refuses a folder, with its entries below
     except PatchwrightError as err:
-        raise in_field(err, field) from None
+        raise in_field(with_next_step(ws, err, doc_path), field) from None
     if len(found) == 1:
         return found[0]
     if found:
@@ -117,13 +172,14 @@ def resolve_doc_path(ws: Workspace, doc_path: str, *, field: str = "docPath") ->
             field=field,
             details={"candidates": found},
         )
-    raise PatchwrightError(
+    missing = PatchwrightError(
         ErrorCode.FILE_NOT_FOUND,
         f"{field} {doc_path!r} does not name a file in the workspace (letter case ignored).",
         "Check the path (relative to the workspace root); read the file first to get its sha256.",
         path=doc_path,
         field=field,
     )
+    raise with_next_step(ws, missing, doc_path)
 
 
 def newline_name(text: TextFile) -> str:
@@ -165,3 +221,18 @@ def preview(text: str, limit: int = 60) -> str:
     if len(first) > limit:
         first, more = first[: limit - 3], True
     return first + ("..." if more else "")
+
+
+def page_bounds(
+    file: TextFile, start: int, end: int | None, limit: int, max_chars: int = PAGE_CHARS
+) -> tuple[int, int]:
+    """The 1-based inclusive lines of one page starting at ``start`` (at least one line
+    when the file has any)."""
+    n = len(file.lines)
+    last = min(n, end if end is not None else n, start + limit - 1)
+    size = 0
+    for number in range(start, last + 1):
+        size += len(file.lines[number - 1]) + 1
+        if size > max_chars and number > start:
+            return start, number - 1
+    return start, last

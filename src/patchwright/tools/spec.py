@@ -73,6 +73,11 @@ class ToolSpec:
         contract: which specification the tool implements.
         canonical: the tool's own name, whatever it is exposed as.
         hooks: optional life-cycle reactions.
+        read_only_when: for a writing tool some of whose calls only read (a ``view``
+            command), tells those calls apart from the raw arguments: restricted mode
+            lets them through.
+        examples: complete example arguments, published where a host takes them
+            (Anthropic's ``input_examples``).
     """
 
     name: str
@@ -84,6 +89,8 @@ class ToolSpec:
     contract: str
     canonical: str = ""
     hooks: ToolHooks = ToolHooks()
+    read_only_when: Callable[[Mapping[str, Any]], bool] | None = None
+    examples: tuple[dict[str, Any], ...] = ()
 
     def __post_init__(self) -> None:
         if not self.canonical:
@@ -93,3 +100,11 @@ class ToolSpec:
     def writes(self) -> bool:
         """Whether the tool may change files (refused in restricted mode)."""
         return not self.annotations.read_only
+
+    def call_writes(self, args: Mapping[str, Any]) -> bool:
+        """Whether a call with the raw ``args`` may change files (a dry run does not)."""
+        if not self.writes:
+            return False
+        if "dry_run" in self.request_model.model_fields and args.get("dry_run") is True:
+            return False
+        return self.read_only_when is None or not self.read_only_when(args)

@@ -30,6 +30,7 @@ from patchwright.workspace.approval import (
     Proposals,
     ProposalStore,
 )
+from patchwright.workspace import navigation
 from patchwright.workspace.commit import BatchInfo, CommitContext, run_commit
 from patchwright.workspace.fs import FileSystem, OsFileSystem
 from patchwright.workspace.gate import Mode, ModeGate
@@ -230,6 +231,27 @@ class Workspace:
         """Regular files below ``under`` (default: everything), depth first by name."""
         with self._gate.operation(writing=False), self._on_disk():
             return list_files(self._sandbox, under, limit=limit)
+
+    def entries(self, path: str = "") -> list[str]:
+        """The names in folder ``path`` (default: the root), folders ending in ``/``."""
+        with self._gate.operation(writing=False):
+            return navigation.entries(self._sandbox, navigation.folder_of(self._sandbox, path))
+
+    def walk(
+        self, under: str = "", *, glob: str | None = None, limit: int = 1000,
+        gitignore: bool = True,
+    ) -> navigation.Walk:  # fmt: skip
+        """Files under ``under`` matching ``glob``, ``.gitignore`` honoured (see navigation.py)."""
+        with self._gate.operation(writing=False):
+            folder = navigation.folder_of(self._sandbox, under)
+            return navigation.walk(
+                self._sandbox, folder, glob=glob, limit=limit, gitignore=gitignore
+            )
+
+    def nearest(self, path: str, count: int = 3) -> list[str]:
+        """Existing paths closest to ``path``, which does not exist ("did you mean")."""
+        with self._gate.operation(writing=False):
+            return navigation.nearest(self._sandbox, path, count)
 
     # writing ---------------------------------------------------------------------------------
     def commit(

@@ -30,9 +30,9 @@ from patchwright.documents.versions import token_names
 from patchwright.model import ErrorCode, PatchwrightError, TextFile, ToolResult
 from patchwright.tools.context import ToolContext
 from patchwright.tools.descriptions import load as description
-from patchwright.tools.document_snapshot import snapshot_spec
 from patchwright.tools.files import Loaded, load
 from patchwright.tools.spec import WRITES, ToolHooks, ToolSpec
+from patchwright.tools.spec003.snapshot import snapshot_spec
 from patchwright.tools.writing import PlannedWrite, commit_writes
 from patchwright.workspace import ChangeRecord
 

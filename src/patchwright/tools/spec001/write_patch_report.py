@@ -18,15 +18,13 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from patchwright.model import ErrorCode, PatchwrightError, ToolResult
 from patchwright.tools.spec import ToolHooks
-from patchwright.tools.write_patch_model import WritePatchRequest
+from patchwright.tools.spec001.write_patch_checks import FilePlan
+from patchwright.tools.spec001.write_patch_models import WritePatchRequest
 from patchwright.tools.writing import PlannedWrite, WriteOutcome
-
-if TYPE_CHECKING:  # pragma: no cover
-    from patchwright.tools.write_patch import FilePlan
 
 log = logging.getLogger("patchwright.tools.workspace_write_patch")
 

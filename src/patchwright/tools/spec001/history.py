@@ -22,8 +22,8 @@ from patchwright.model import ErrorCode, PatchwrightError, TextFile, ToolResult
 from patchwright.tools.context import ToolContext
 from patchwright.tools.descriptions import load as description
 from patchwright.tools.guards import syntax_check
-from patchwright.tools.history_text import describe_item
 from patchwright.tools.spec import READ_ONLY, WRITES, ToolSpec
+from patchwright.tools.spec001.history_text import describe_item
 from patchwright.workspace import CommitRecord, History
 
 _ID_FIELDS = ("id", "batchId", "filePatchId", "changeId")

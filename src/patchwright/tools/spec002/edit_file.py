@@ -6,6 +6,8 @@
 * Each ``old_string`` must occur exactly once, unless ``replace_all`` is true. When the
   exact text is not there, whitespace recovery (indentation, trailing blanks, trimmed
   edges, typographic punctuation) may still find it uniquely; the answer then says so.
+* ``old_str`` / ``new_str`` (the names of Anthropic's text editor) are accepted for
+  ``old_string`` / ``new_string``.
 * The two forms cannot be mixed, and the line-based parameters of the old combined tool
   (``start_line``, ``end_line``, ``new_content``) are refused with the migration text.
 * Line numbers in every answer refer to the original file, before any edit of the call.
@@ -17,30 +19,19 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from patchwright.engine import MatchOptions, apply_edits
-from patchwright.model import (
-    Composition,
-    Edit,
-    ErrorCode,
-    MatchReport,
-    OldText,
-    PatchwrightError,
-    ToolResult,
-)
+from patchwright.model import ErrorCode, PatchwrightError, ToolResult
 from patchwright.tools.context import ToolContext
 from patchwright.tools.descriptions import load as description
-from patchwright.tools.files import load, preview
+from patchwright.tools.replace import Fields, Replacement, replace_strings
 from patchwright.tools.spec import WRITES, ToolSpec
-from patchwright.tools.writing import PlannedWrite, commit_writes
-from patchwright.workspace import ChangeRecord
 
-OPTIONS = MatchOptions(mode="tolerant")
 MIGRATION_MESSAGE = (
     "edit_file no longer supports line-based editing. "
     "Use edit_lines(path, start_line, new_content) instead."
 )
 _LINE_PARAMS = ("start_line", "end_line", "new_content")
 _SINGLE_PARAMS = ("old_string", "new_string", "replace_all")
+_ALIASES = {"old_str": "old_string", "new_str": "new_string"}
 
 
 class StringEdit(BaseModel):
@@ -75,12 +66,13 @@ class EditFileRequest(BaseModel):
     def _forms(cls, data: Any) -> Any:
         if not isinstance(data, dict):
             return data
+        data = _aliases(data)
         present = [k for k in _LINE_PARAMS if k in data]
         if present:
             raise PatchwrightError(
                 ErrorCode.INVALID_REQUEST,
                 MIGRATION_MESSAGE,
-                "Call edit_lines for line-number edits, or send old_string and new_string.",
+                "Send old_string (the exact text to replace) and new_string instead.",
                 field=present[0],
             )
         single = [k for k in _SINGLE_PARAMS if data.get(k) is not None]
@@ -93,6 +85,19 @@ class EditFileRequest(BaseModel):
                 field="edits",
             )
         return data
+
+
+def _aliases(data: dict[str, Any]) -> dict[str, Any]:
+    """``old_str`` / ``new_str`` (Anthropic's editor names) read as ``old_string`` /
+    ``new_string``, at the top level and in each of ``edits``."""
+    out = dict(data)
+    for short, full in _ALIASES.items():
+        if short in out and full not in out:
+            out[full] = out.pop(short)
+    edits = out.get("edits")
+    if isinstance(edits, list):
+        out["edits"] = [_aliases(e) if isinstance(e, dict) else e for e in edits]
+    return out
 
 
 def _edits(req: EditFileRequest) -> list[StringEdit]:
@@ -120,88 +125,18 @@ def _edits(req: EditFileRequest) -> list[StringEdit]:
 
 def run(ctx: ToolContext, req: EditFileRequest) -> ToolResult:
     """Apply the edits in order, all or none."""
-    items = _edits(req)
-    batch = req.edits is not None
-    loaded = load(ctx.workspace, req.path, missing_ok=all(not e.old_string for e in items))
-    edits = [
-        Edit(
-            OldText(e.old_string, replace_all=e.replace_all, replace_all_supported=True),
-            e.new_string,
-            label=f"Edit {k}",
-        )
-        for k, e in enumerate(items, start=1)
-    ]
-    try:
-        result = apply_edits(loaded.current, edits, composition=Composition.SEQUENTIAL,
-                             options=OPTIONS)  # fmt: skip
-    except PatchwrightError as err:
-        raise failure(err, items, batch, loaded.path) from None
-    records = [
-        ChangeRecord(description=f"Edit {r.index + 1}", op="replace", old_start=r.orig_start,
-                     old_end=r.orig_end, new_start=r.new_start, new_end=r.new_end,
-                     meta={"rung": r.rung, "count": r.count})
-        for r in result.reports
-    ]  # fmt: skip
-    plan = PlannedWrite(loaded, result.file, label=f"edit_file {loaded.path}", changes=records)
-    outcome = commit_writes(ctx, [plan], label=f"edit_file {loaded.path}")
-    lines = [f"  {r.index + 1}. {_replaced(items[r.index], r)}" for r in result.reports]
-    count = len(items)
-    text = [f"Applied {count} edit{'s' if count != 1 else ''} to {loaded.path}:", *lines]
-    warnings = [*result.warnings, *outcome.warnings]
-    text += [f"  Warning: {w}" for w in warnings]
-    data = {
-        "path": loaded.path,
-        "before_sha256": loaded.sha256,
-        "edits": [r.to_dict() for r in result.reports],
-        **outcome.data(),
-    }
-    return ToolResult(True, "\n".join(text), diff=outcome.diff, warnings=warnings, data=data)
+    items = [Replacement(e.old_string, e.new_string, e.replace_all) for e in _edits(req)]
+    fields = Fields(batch="edits" if req.edits is not None else None)
+    return replace_strings(ctx, req.path, items, fields=fields)
 
 
-def _replaced(item: StringEdit, r: MatchReport) -> str:
-    where = (
-        f"line {r.orig_start}"
-        if r.orig_end <= r.orig_start
-        else f"lines {r.orig_start}-{r.orig_end}"
-    )
-    if r.count > 1:
-        where = f"{r.count} occurrences, {where}"
-    how = "" if r.rung in ("exact", "newline", "line_range") else f", matched via {r.rung} recovery"
-    return f'Replaced "{preview(item.old_string)}" ({where}{how})'
-
-
-def failure(
-    err: PatchwrightError, items: list[StringEdit], batch: bool, path: str
-) -> PatchwrightError:
-    """Rewrite an engine refusal in the spec's form, naming the edit."""
-    index = err.details.get("edit_index", 0)
-    index = index if isinstance(index, int) and 0 <= index < len(items) else 0
-    k = index + 1
-    shown = preview(items[index].old_string)
-    own = err.message.removeprefix(f"Edit {k}: ")
-    if err.code is ErrorCode.NOT_FOUND:
-        line = f'Edit {k}: "{shown}" not found in file'
-        extra = _indent(own)
-    elif err.code is ErrorCode.AMBIGUOUS and "lines" in err.details:
-        found = list(err.details["lines"])
-        line = (
-            f'Edit {k}: "{shown}" appears {len(found)} times. Use replace_all=true or provide '
-            "more context."
-        )
-        extra = f"    Found at lines {', '.join(map(str, found))}."
-    else:
-        line, extra = f"Edit {k}: {own}", ""
-    head = "Batch edit failed (no changes made):" if batch else "Edit failed (no changes made):"
-    message = "\n".join(p for p in (head, f"  {line}", extra) if p)
-    field = f"edits[{index}].old_string" if batch else "old_string"
-    return PatchwrightError(
-        err.code, message, err.hint, path=path, field=field, line=err.line, details=err.details
-    )
-
-
-def _indent(text: str) -> str:
-    return "\n".join(f"    {t}" for t in text.splitlines())
-
+_EXAMPLE = {
+    "path": "src/app.py",
+    "edits": [
+        {"old_string": "def greet(name):", "new_string": "def greet(name: str) -> None:"},
+        {"old_string": "greet('world')", "new_string": "greet('you')"},
+    ],
+}
 
 SPEC = ToolSpec(
     name="edit_file",
@@ -211,4 +146,5 @@ SPEC = ToolSpec(
     handler=run,
     annotations=WRITES,
     contract="spec 002 part 0 and 1: edit_file (string replacement, batched edits)",
+    examples=(_EXAMPLE,),
 )

@@ -31,9 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Literal
-
-from pydantic import BaseModel, ConfigDict, Field
+from typing import Any
 
 from patchwright.engine import MatchOptions, apply_edits
 from patchwright.model import (
@@ -54,61 +52,15 @@ from patchwright.tools.context import ToolContext
 from patchwright.tools.descriptions import load as description
 from patchwright.tools.files import load
 from patchwright.tools.guards import check_token_limit
-from patchwright.tools.patch_report import PatchLine, render_result
-from patchwright.tools.patch_text import Reindent, missing_clipboard, reindent
 from patchwright.tools.spec import WRITES, ToolSpec
+from patchwright.tools.spec000.models import PatchOperation, PatchRequest
+from patchwright.tools.spec000.report import PatchLine, render_result
+from patchwright.tools.spec000.text import missing_clipboard, reindent
 from patchwright.tools.writing import PlannedWrite, commit_writes
 from patchwright.workspace import ChangeRecord
 
-Operation = Literal["replace", "append_eof", "prepend_bof", "overwrite"]
 OPTIONS = MatchOptions(mode="tolerant")
 EXACT_RUNGS = frozenset({"exact", "newline"})
-
-
-class PatchOperation(BaseModel):
-    """One patch operation."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    operation: Operation = Field(
-        description="replace: substitute oldText (must occur exactly once); append_eof: add "
-        "text at the end; prepend_bof: add text at the beginning; overwrite: replace the "
-        "whole file (creates it if missing)."
-    )
-    oldText: str | None = Field(
-        None, description="Text to locate; required for replace. Copy it exactly from the file."
-    )
-    newText: str | None = Field(
-        None,
-        description='Replacement or inserted text ("" deletes oldText). Ignored when '
-        "fromClipboard is given.",
-    )
-    toClipboard: str | None = Field(
-        None,
-        description="replace only: store the text oldText matched under this clipboard name "
-        '(with newText "" this is a cut).',
-    )
-    fromClipboard: str | None = Field(
-        None,
-        description="Use this clipboard's text instead of newText. Same name as toClipboard: "
-        "copy, the file stays unchanged there.",
-    )
-    reindent: Reindent | None = Field(
-        None, description="Adjust the indentation of the inserted text: strip, then add a prefix."
-    )
-
-
-class PatchRequest(BaseModel):
-    """Arguments of ``patch``."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    path: str = Field(description="File path relative to the working directory (workspace root).")
-    patches: list[PatchOperation] = Field(
-        min_length=1,
-        description="Patch operations, all resolved against the original file and applied "
-        "together or not at all.",
-    )
 
 
 @dataclass
@@ -373,6 +325,14 @@ def _records(lines: list[PatchLine]) -> list[ChangeRecord]:
     return records
 
 
+_EXAMPLE = {
+    "path": "src/app.py",
+    "patches": [
+        {"operation": "replace", "oldText": "return None", "newText": "return result"},
+        {"operation": "append_eof", "newText": "__all__ = ['main']"},
+    ],
+}
+
 SPEC = ToolSpec(
     name="patch",
     title="Patch a file",
@@ -381,4 +341,5 @@ SPEC = ToolSpec(
     handler=run,
     annotations=WRITES,
     contract="spec 000 patch tool (REQ-PATCH-001..009)",
+    examples=(_EXAMPLE,),
 )

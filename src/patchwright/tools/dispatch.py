@@ -1,12 +1,13 @@
-"""The tool registry and the one dispatcher, :class:`Toolbox`.
+"""The dispatcher, :class:`Toolbox`: runs a call by name over one workspace.
 
-    toolbox = Toolbox(Workspace("repo"))
-    result = toolbox.call("patch", {"path": "a.py", "patches": [...]})
+    toolbox = Toolbox(Workspace("repo"))                    # the default preset
+    toolbox = Toolbox(Workspace("repo"), preset="anthropic")
+    result = toolbox.call("edit_file", {"path": "a.py", "old_string": ..., "new_string": ...})
     result.ok, result.text, result.diff, result.data
 
-A host picks the tools it exposes (``tools=``, canonical names) and may rename them
-(``rename={"apply_diff": "patch"}``); :meth:`Toolbox.specs` lists the exposed tools and
-:func:`select_specs` does the same without a workspace (for printing schemas).
+Which tools exist and which a host exposes is the catalogue's business
+(:mod:`.catalogue`, :mod:`.presets`); the dispatcher parses the arguments, refuses a
+writing tool in restricted mode, validates the request model, and runs the handler.
 :meth:`Toolbox.call` never raises for a bad call: malformed JSON, an unknown tool,
 arguments that do not fit the request model, refusals and internal errors all come back
 as a failed :class:`~patchwright.model.ToolResult`.
@@ -16,139 +17,26 @@ from __future__ import annotations
 
 import json
 import logging
-import re
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from typing import Any
 
 from patchwright.model import ErrorCode, PatchwrightError, ToolResult
 from patchwright.syntax import SyntaxPolicy
+from patchwright.tools.catalogue import TOOL_NAMES, chosen_tools, select_specs, setup_error
 from patchwright.tools.context import ToolContext
-from patchwright.tools.descriptions import render
 from patchwright.tools.gate import CallGate
-from patchwright.tools.jsonschema import model_schema
 from patchwright.tools.session import Session
-from patchwright.tools.spec import ToolAnnotations, ToolHooks, ToolSpec
+from patchwright.tools.spec import ToolSpec
 from patchwright.tools.validation import validate_request
 from patchwright.workspace import DEFAULT_APPROVAL_TIMEOUT, Mode, Workspace
 
-__all__ = [
-    "TOOL_NAMES",
-    "ToolAnnotations",
-    "ToolHooks",
-    "ToolSpec",
-    "Toolbox",
-    "catalog",
-    "input_schema",
-    "select_specs",
-]
+__all__ = ["Toolbox", "parse_arguments"]
 
 log = logging.getLogger("patchwright.tools")
 # A library logs; the host decides where it goes (no "last resort" printing to stderr).
 log.addHandler(logging.NullHandler())
 
-#: Every tool, by canonical name, in the order they are listed.
-TOOL_NAMES: tuple[str, ...] = (
-    "read_file",
-    "patch",
-    "edit_file",
-    "edit_lines",
-    "apply_diff",
-    "workspace_write_patch",
-    "get_patch_change",
-    "undo",
-    "build_diff",
-    "document_snapshot",
-    "document_edit",
-)
-_NAME_RE = re.compile(r"[A-Za-z0-9_-]{1,64}")
 _POLICIES = ("off", "warn", "reject")
-
-
-def input_schema(spec: ToolSpec) -> dict[str, Any]:
-    """The JSON schema of ``spec``'s arguments (flat: no ``$defs``, no ``$ref``)."""
-    return model_schema(spec.request_model)
-
-
-def catalog(*, use_patch_edits: bool = True) -> dict[str, ToolSpec]:
-    """Every tool's spec by canonical name (descriptions still hold placeholders)."""
-    from patchwright.tools import (
-        apply_diff,
-        build_diff,
-        documents,
-        edit_file,
-        edit_lines,
-        history_tools,
-        patch_tool,
-        read_file,
-        write_patch,
-    )
-
-    specs = [
-        read_file.SPEC,
-        patch_tool.SPEC,
-        edit_file.SPEC,
-        edit_lines.SPEC,
-        apply_diff.SPEC,
-        write_patch.SPEC,
-        history_tools.GET_SPEC,
-        history_tools.UNDO_SPEC,
-        build_diff.SPEC,
-        documents.snapshot_spec(use_patch_edits),
-        documents.edit_spec(use_patch_edits),
-    ]
-    return {s.name: s for s in specs}
-
-
-def select_specs(
-    tools: Sequence[str] | None = None,
-    rename: Mapping[str, str] | None = None,
-    *,
-    use_patch_edits: bool = True,
-) -> list[ToolSpec]:
-    """The tools a host exposes, renamed, with descriptions naming the exposed tools.
-
-    Raises:
-        PatchwrightError: ``invalid_request`` for an unknown tool, an invalid name, or
-            two tools exposed under one name.
-    """
-    known = catalog(use_patch_edits=use_patch_edits)
-    chosen = list(TOOL_NAMES if tools is None else tools)
-    renames = dict(rename or {})
-    for name in [*chosen, *renames]:
-        if name not in known:
-            raise _setup_error(
-                f"Unknown tool {name!r}.", f"Known tools: {', '.join(TOOL_NAMES)}.", "tools"
-            )
-    names = {n: renames.get(n, n) for n in TOOL_NAMES}
-    exposed: dict[str, str] = {}
-    for canonical in dict.fromkeys(chosen):
-        public = names[canonical]
-        if not _NAME_RE.fullmatch(public):
-            raise _setup_error(
-                f"Invalid tool name {public!r} for {canonical}.",
-                "Use 1 to 64 letters, digits, '_' or '-'.",
-                "rename",
-            )
-        if public in exposed:
-            raise _setup_error(
-                f"Two tools would be exposed as {public!r}: {exposed[public]} and {canonical}.",
-                "Rename one of them, or expose only one.",
-                "rename",
-            )
-        exposed[public] = canonical
-    return [
-        replace(
-            known[canonical],
-            name=public,
-            description=render(known[canonical].description, names),
-        )
-        for public, canonical in exposed.items()
-    ]
-
-
-def _setup_error(message: str, hint: str, field: str) -> PatchwrightError:
-    return PatchwrightError(ErrorCode.INVALID_REQUEST, message, hint, field=field)
 
 
 class Toolbox:
@@ -157,8 +45,10 @@ class Toolbox:
     Args:
         workspace: where files are read and written.
         session: clipboards, notes and metrics shared between calls (default: new).
-        tools: canonical names of the tools to expose (default: all of them).
-        rename: canonical name -> exposed name.
+        tools: canonical names of single tools to expose (overrides ``preset``).
+        rename: canonical name -> exposed name (on top of the preset's own names).
+        preset: the named tool set to expose when ``tools`` is not given (default:
+            ``default``; see :mod:`.presets`).
         syntax_policy: after each edit, ``off``, ``warn`` (report new syntax errors) or
             ``reject`` (refuse edits that introduce one).
         use_patch_edits: ``document_edit`` offers action ``patch`` (the default action)
@@ -180,13 +70,14 @@ class Toolbox:
         rename: Mapping[str, str] | None = None,
         syntax_policy: SyntaxPolicy = "warn",
         use_patch_edits: bool = True,
+        preset: str | None = None,
         approve: bool = False,
         approve_timeout: float = DEFAULT_APPROVAL_TIMEOUT,
     ) -> None:
         if approve:
             workspace.require_approval(approve_timeout)
         if syntax_policy not in _POLICIES:
-            raise _setup_error(
+            raise setup_error(
                 f"Unknown syntax policy {syntax_policy!r}.",
                 "Use one of: off, warn, reject.",
                 "syntax_policy",
@@ -195,10 +86,10 @@ class Toolbox:
         self.session = session if session is not None else Session()
         self.syntax_policy: SyntaxPolicy = syntax_policy
         self.use_patch_edits = use_patch_edits
-        self._specs = {
-            s.name: s for s in select_specs(tools, rename, use_patch_edits=use_patch_edits)
-        }
-        self._names = {n: (rename or {}).get(n, n) for n in TOOL_NAMES}
+        specs = select_specs(tools, rename, preset=preset, use_patch_edits=use_patch_edits)
+        self._specs = {s.name: s for s in specs}
+        renames = {**chosen_tools(tools, preset)[1], **(rename or {})}
+        self._names = {n: renames.get(n, n) for n in TOOL_NAMES}
         self._exposed = frozenset(s.canonical for s in self._specs.values())
         self._gate = CallGate()
 
@@ -244,6 +135,8 @@ class Toolbox:
             with self._gate.call():
                 result = self._run(spec, arguments)
         except PatchwrightError as err:
+            if err.code is ErrorCode.RESTRICTED and not err.hint:
+                err.hint = restricted_hint(self._names, self._exposed)
             _notify_failed(spec, err, unexpected=False)
             return _failure(spec, err)
         except Exception as exc:  # the dispatcher must answer, whatever went wrong
@@ -256,11 +149,10 @@ class Toolbox:
         return result
 
     def _run(self, spec: ToolSpec, arguments: Mapping[str, Any] | str | None) -> ToolResult:
-        args = parse_arguments(arguments)
+        args = without_nulls(parse_arguments(arguments))
         if spec.hooks.started is not None:
             spec.hooks.started(args)
-        dry_run = "dry_run" in spec.request_model.model_fields and args.get("dry_run") is True
-        if spec.writes and not dry_run:
+        if spec.call_writes(args):
             # a writing tool is disabled as a whole in restricted mode, whatever it is sent
             self.workspace.ensure_writable()
         request = validate_request(spec.request_model, args, spec.name)
@@ -306,6 +198,35 @@ def parse_arguments(arguments: Mapping[str, Any] | str | None) -> dict[str, Any]
             field="arguments",
         )
     return dict(arguments)
+
+
+def without_nulls(args: dict[str, Any]) -> dict[str, Any]:
+    """``args`` without ``null`` values, in nested objects too: a model bound by a strict
+    schema sends ``null`` for every optional field it leaves out, which means "not
+    given"."""
+    return {k: _drop_nulls(v) for k, v in args.items() if v is not None}
+
+
+def _drop_nulls(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _drop_nulls(v) for k, v in value.items() if v is not None}
+    if isinstance(value, list):
+        return [_drop_nulls(v) for v in value]
+    return value
+
+
+def restricted_hint(names: Mapping[str, str], exposed: frozenset[str]) -> str:
+    """The next step after a write refused in restricted mode: ask the user (the
+    workspace's sentence names ``request_mode_upgrade``, offered when exposed)."""
+    if "request_mode_upgrade" in exposed:
+        return (
+            f"Call {names.get('request_mode_upgrade', 'request_mode_upgrade')} to ask the "
+            "user for write access, or ask the user directly."
+        )
+    return (
+        "This workspace is read-only: ask the user for write access (they can restart "
+        "the server without --mode restricted); reading still works."
+    )
 
 
 def _failure(spec: ToolSpec, err: PatchwrightError) -> ToolResult:

@@ -8,23 +8,13 @@ match needed whitespace recovery, so the clipboard got the file's own text).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from patchwright.model import MatchReport, TextFile, ToolResult
 from patchwright.tools.files import Loaded, line_stats
+from patchwright.tools.replace import RUNG_WORDS
+from patchwright.tools.spec000.models import PatchOperation
 from patchwright.tools.writing import WriteOutcome
-
-if TYPE_CHECKING:  # pragma: no cover
-    from patchwright.tools.patch_tool import PatchOperation
-
-_RUNG_WORDS = {
-    "trailing_whitespace": "trailing-whitespace recovery",
-    "indentation": "indentation (dedent) recovery",
-    "trimmed_edges": "trimmed first/last line recovery",
-    "unicode": "punctuation normalisation",
-    "elision": "elision recovery",
-    "fuzzy": "fuzzy matching",
-}
 
 
 @dataclass(frozen=True)
@@ -51,7 +41,7 @@ class PatchLine:
             )
         new = _span(r.new_start, r.new_end)
         if self.op.operation == "replace":
-            how = _RUNG_WORDS.get(r.rung, "exact match")
+            how = RUNG_WORDS.get(r.rung, "exact match")
             text = f"replace {_span(r.orig_start, r.orig_end)} -> {new} ({how})"
         elif self.op.operation == "overwrite":
             text = f"overwrite: the file now has {r.new_end} line{'s' if r.new_end != 1 else ''}"
@@ -91,7 +81,7 @@ def clipboard_notices(lines: list[PatchLine], staged: dict[str, str]) -> list[st
             r = line.report
             notes.append(
                 f"Clipboard {name!r} was updated with the text actually matched at "
-                f"{_span(r.orig_start, r.orig_end)} ({_RUNG_WORDS.get(r.rung, r.rung)}), "
+                f"{_span(r.orig_start, r.orig_end)} ({RUNG_WORDS.get(r.rung, r.rung)}), "
                 f"which differs from your oldText ({len(staged[name].splitlines())} lines)."
             )
     return notes

@@ -19,8 +19,7 @@ from patchwright.documents import DocumentSession
 from patchwright.model import ErrorCode, PatchwrightError, ToolResult
 from patchwright.tools.context import ToolContext
 from patchwright.tools.descriptions import load as description
-from patchwright.tools.files import load, newline_name
-from patchwright.tools.read_file import PAGE_LINES, page_bounds
+from patchwright.tools.files import PAGE_LINES, load, newline_name, page_bounds
 from patchwright.tools.spec import READ_ONLY, ToolSpec
 
 

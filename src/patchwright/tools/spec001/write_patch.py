@@ -21,8 +21,6 @@ The result is an InvokeResult-style envelope in ``ToolResult.data``: ``successfu
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from patchwright.engine import apply_edits
 from patchwright.model import (
     Composition,
@@ -35,29 +33,23 @@ from patchwright.model import (
 )
 from patchwright.tools.context import ToolContext
 from patchwright.tools.descriptions import load as description
-from patchwright.tools.files import Loaded, load, resolve, resolve_doc_path
+from patchwright.tools.files import load, resolve, resolve_doc_path
 from patchwright.tools.spec import WRITES, ToolSpec
-from patchwright.tools.write_patch_checks import (
+from patchwright.tools.spec001.write_patch_checks import (
+    FilePlan,
     Placed,
     check_against_file,
     check_file_shape,
 )
-from patchwright.tools.write_patch_model import ChangeObject, FilePatchObject, WritePatchRequest
-from patchwright.tools.write_patch_result import HOOKS, combined, render
+from patchwright.tools.spec001.write_patch_models import (
+    ChangeObject,
+    WritePatchRequest,
+)
+from patchwright.tools.spec001.write_patch_report import HOOKS, combined, render
 from patchwright.tools.writing import PlannedWrite, commit_writes
 from patchwright.workspace import ChangeRecord, sha256_hex
 
 EMPTY_SHA256 = sha256_hex(b"")
-
-
-@dataclass
-class FilePlan:
-    """One file of the batch once validated and read."""
-
-    index: int
-    patch: FilePatchObject
-    placed: list[Placed]
-    loaded: Loaded
 
 
 def _resolve_all(
@@ -206,6 +198,25 @@ def run(ctx: ToolContext, req: WritePatchRequest) -> ToolResult:
     return render(req, plans, writes, outcome)
 
 
+_EXAMPLE = {
+    "batchLabel": "Rename greet",
+    "files": [
+        {
+            "docPath": "src/app.py",
+            "originalSha256": "0" * 64,
+            "changes": [
+                {
+                    "operation": "replace",
+                    "startLine": 1,
+                    "endLine": 1,
+                    "expectedOriginalLines": ["def greet(name):"],
+                    "newLines": ["def welcome(name):"],
+                }
+            ],
+        }
+    ],
+}
+
 SPEC = ToolSpec(
     name="workspace_write_patch",
     title="Write a line-based patch batch",
@@ -214,5 +225,6 @@ SPEC = ToolSpec(
     handler=run,
     annotations=WRITES,
     contract="spec 001 workspace_write_patch (TUL-002)",
+    examples=(_EXAMPLE,),
     hooks=HOOKS,
 )

@@ -17,11 +17,16 @@ from pydantic import BaseModel, ConfigDict, Field
 from patchwright.model import ErrorCode, PatchwrightError, TextFile, ToolResult
 from patchwright.tools.context import ToolContext
 from patchwright.tools.descriptions import load as description
-from patchwright.tools.files import Loaded, load, newline_name, numbered, resolve_doc_path
+from patchwright.tools.files import (
+    PAGE_LINES,
+    Loaded,
+    load,
+    newline_name,
+    numbered,
+    page_bounds,
+    resolve_doc_path,
+)
 from patchwright.tools.spec import READ_ONLY, ToolSpec
-
-PAGE_LINES = 2000
-PAGE_CHARS = 100_000
 
 
 class ReadFileRequest(BaseModel):
@@ -48,21 +53,6 @@ class ReadFileRequest(BaseModel):
         description=f"Most lines to show in one page (default {PAGE_LINES}).",
         json_schema_extra={"minimum": 1},
     )
-
-
-def page_bounds(
-    file: TextFile, start: int, end: int | None, limit: int, max_chars: int = PAGE_CHARS
-) -> tuple[int, int]:
-    """The 1-based inclusive lines of one page starting at ``start`` (at least one line
-    when the file has any)."""
-    n = len(file.lines)
-    last = min(n, end if end is not None else n, start + limit - 1)
-    size = 0
-    for number in range(start, last + 1):
-        size += len(file.lines[number - 1]) + 1
-        if size > max_chars and number > start:
-            return start, number - 1
-    return start, last
 
 
 def _check_range(req: ReadFileRequest, n: int, path: str) -> tuple[int, int | None, int]:

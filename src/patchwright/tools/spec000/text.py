@@ -20,22 +20,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from pydantic import BaseModel, ConfigDict, Field
-
 from patchwright.model import ErrorCode, PatchwrightError
-
-
-class Reindent(BaseModel):
-    """Prefixes to strip from and add to each non-empty line of the inserted text."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    strip: str | None = Field(
-        None,
-        description="Prefix to remove from every non-empty inserted line (whitespace-only "
-        "lines included); each such line must start with it.",
-    )
-    add: str | None = Field(None, description="Prefix to put before every non-empty inserted line.")
+from patchwright.tools.spec000.models import Reindent
 
 
 def reindent(text: str, spec: Reindent | None, field: str) -> str:

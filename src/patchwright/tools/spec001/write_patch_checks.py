@@ -20,7 +20,8 @@ from dataclasses import dataclass
 from itertools import pairwise
 
 from patchwright.model import ErrorCode, PatchwrightError, TextFile
-from patchwright.tools.write_patch_model import ChangeObject, FilePatchObject
+from patchwright.tools.files import Loaded
+from patchwright.tools.spec001.write_patch_models import ChangeObject, FilePatchObject
 
 _SHA = re.compile(r"[0-9a-fA-F]{64}")
 
@@ -246,3 +247,13 @@ def _mismatch(field: str, p: Placed, expected: list[str], current: list[str]) ->
     )
     err.details.update(expected=expected, found=current)
     return err
+
+
+@dataclass
+class FilePlan:
+    """One file of the batch once validated and read."""
+
+    index: int
+    patch: FilePatchObject
+    placed: list[Placed]
+    loaded: Loaded

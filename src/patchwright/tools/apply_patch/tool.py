@@ -1,0 +1,62 @@
+"""``apply_patch``: apply one patch text, all files or none.
+
+The patch may be in any format the command line reads (``*** Begin Patch``, unified or
+git diff, SEARCH/REPLACE blocks), detected unless ``format`` names one; it may update,
+add, delete and move many files. Every hunk is located through the matching ladder
+``mode`` allows; if one file fails, nothing is written. A hunk whose new text already
+stands where its old text was expected is refused as already applied.
+"""
+
+from __future__ import annotations
+
+from patchwright.api import apply_patch_text
+from patchwright.model import ErrorCode, ToolResult
+from patchwright.tools.apply_patch.models import ApplyPatchRequest
+from patchwright.tools.apply_patch.report import refusal, success
+from patchwright.tools.context import ToolContext
+from patchwright.tools.descriptions import load as description
+from patchwright.tools.files import with_next_step
+from patchwright.tools.spec import WRITES, ToolSpec
+
+
+def apply(ctx: ToolContext, patch: str, *, format: str = "auto", mode: str = "fuzzy",
+          dry_run: bool = False) -> ToolResult:  # fmt: skip
+    """Apply ``patch`` to the context's workspace (shared by the dialects that take a
+    patch text).
+
+    Raises:
+        PatchwrightError: the refusal, in spec 002's form; nothing was written.
+    """
+    report = apply_patch_text(
+        patch,
+        workspace=ctx.workspace,
+        format=format,
+        mode=mode,
+        dry_run=dry_run,
+        syntax=ctx.syntax_policy,
+    )
+    if report.error is not None:
+        err = report.error
+        if err.code is ErrorCode.FILE_NOT_FOUND and err.path:
+            with_next_step(ctx.workspace, err, err.path)
+        raise refusal(report, err)
+    return success(report, ctx.exposed_name("undo"))
+
+
+def run(ctx: ToolContext, req: ApplyPatchRequest) -> ToolResult:
+    """Apply (or, dry run, check) the patch."""
+    return apply(
+        ctx, req.patch, format=req.format or "auto", mode=req.mode or "fuzzy",
+        dry_run=bool(req.dry_run),
+    )  # fmt: skip
+
+
+SPEC = ToolSpec(
+    name="apply_patch",
+    title="Apply a patch to many files",
+    description=description("apply_patch"),
+    request_model=ApplyPatchRequest,
+    handler=run,
+    annotations=WRITES,
+    contract="apply_patch: one patch text in any format, many files, all or none",
+)

@@ -1,0 +1,12 @@
+"""Read-only navigation: ``list_files`` (glob, ``.gitignore`` honoured) and
+``search_files`` (literal or regex, bounded in count and time).
+
+``models`` holds the request models; ``listing`` and ``search`` the handlers.
+"""
+
+from patchwright.tools.navigation.listing import SPEC as LIST_SPEC
+from patchwright.tools.navigation.search import SPEC as SEARCH_SPEC
+
+SPECS = (LIST_SPEC, SEARCH_SPEC)
+
+__all__ = ["LIST_SPEC", "SEARCH_SPEC", "SPECS"]
