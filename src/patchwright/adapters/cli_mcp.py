@@ -126,8 +126,9 @@ def run_mcp(args: argparse.Namespace) -> int:
         endpoint = parse_endpoint(args.http) if args.http is not None else None
         access = _access(args, endpoint)
         toolbox = Toolbox(
-            Workspace(args.root, mode=args.mode, history=not args.no_history,
-                      session=f"mcp-{os.getpid()}"),
+            Workspace(
+                args.root, mode=args.mode, history=not args.no_history, session=f"mcp-{os.getpid()}"
+            ),
             syntax_policy=args.syntax,
             approve=args.approve,
             approve_timeout=args.approve_timeout,

@@ -226,6 +226,8 @@ def _frame_by_syntax(
     there is no parser or both or neither reading parse."""
     if err.details.get("frame") != "undecided" or current is None or language_for(path) is None:
         return None
+    from patchwright.syntax import check_edit  # only for an undecided frame
+
     good = []
     for frame in ("shift", "keep"):
         try:

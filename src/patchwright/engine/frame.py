@@ -14,7 +14,6 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-
 from patchwright.engine.normalize import indent_width, is_blank, leading, strip_key, unicode_key
 from patchwright.engine.reindent import Shift, choose_frame, detect_shift
 from patchwright.engine.rungs import Match

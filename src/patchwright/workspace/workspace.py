@@ -24,13 +24,13 @@ from pathlib import Path
 from typing import Any
 
 from patchwright.model.errors import ErrorCode, PatchwrightError
+from patchwright.workspace import navigation
 from patchwright.workspace.approval import (
     DEFAULT_APPROVAL_TIMEOUT,
     Approval,
     Proposals,
     ProposalStore,
 )
-from patchwright.workspace import navigation
 from patchwright.workspace.commit import BatchInfo, CommitContext, run_commit
 from patchwright.workspace.fs import FileSystem, OsFileSystem
 from patchwright.workspace.gate import Mode, ModeGate
