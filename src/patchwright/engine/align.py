@@ -115,7 +115,22 @@ def align_lines(
     for gap, (a0, a1, b0) in zip(gaps, [*runs, (m, m, n)]):
         pairs += _gap(pkeys, wkeys, raw_p, raw_w, gap)
         pairs += [(a0 + k, b0 + k) for k in range(a1 - a0)]
-    return pairs
+    return _skips_first(pairs, raw_w)
+
+
+def _skips_first(pairs: list[Pair], raw_w: Sequence[str]) -> list[Pair]:
+    """Put a window line skipped inside a run of identical lines at the run's start, as
+    :func:`align_dp` does. Which copy of a repeated line (a blank, a ``}``) the block left
+    out scores the same either way, but the edit's checks read where the gap stands, so
+    both paths must leave it at the same place."""
+    out = list(pairs)
+    for t in range(len(out) - 2, -1, -1):
+        i, j = out[t]
+        limit = out[t + 1][1]
+        while j + 1 < limit and raw_w[j + 1] == raw_w[j]:
+            j += 1
+        out[t] = (i, j)
+    return out
 
 
 def _diagonal(pkeys: Sequence[str], wkeys: Sequence[str], offset: int) -> list[Pair]:
