@@ -70,7 +70,7 @@ def test_read_file_on_a_special_file_is_not_a_file(tmp_path: Path, kind: str) ->
 
 def test_long_name_is_a_clear_error_in_tools(tmp_path: Path) -> None:
     ws, _root = _ws(tmp_path)
-    toolbox = Toolbox(ws)
+    toolbox = Toolbox(ws, preset="spec")  # edit_lines is a spec tool
     for tool, arguments in (
         ("read_file", {"path": f"{LONG}.txt"}),
         ("edit_lines", {"path": f"d/{LONG}.txt", "start_line": 1, "new_content": "x"}),

@@ -148,7 +148,10 @@ class Twinning(OsFileSystem):
 def test_old_file_with_another_name_is_copied_into_history(root: Path, make_ws: MakeWs) -> None:
     (root / "a.txt").write_bytes(BIG)
     ws = make_ws(fs=Twinning())  # the same inode gets a second name, twin.txt
-    record = ws.commit([FileChange("a.txt", BIGGER, expected_sha256=sha256_hex(BIG))])
+    # two files, so the commit goes through the journal, whose before-image is a link
+    record = ws.commit(
+        [FileChange("a.txt", BIGGER, expected_sha256=sha256_hex(BIG)), FileChange("b.txt", b"b\n")]
+    )
     before = record.files[0].before_sha256
     assert before is not None
     blob = ws.state_folder / "blobs" / before

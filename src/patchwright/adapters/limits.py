@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import io
 import logging
-from typing import BinaryIO
-
-import anyio
+from typing import TYPE_CHECKING, BinaryIO
 
 from patchwright.model.errors import ErrorCode, PatchwrightError
+
+if TYPE_CHECKING:
+    import anyio
 
 #: Default limit of a patch, of tool-call arguments and of one MCP message: 64 MiB.
 DEFAULT_MAX_INPUT_MB = 64.0
@@ -81,4 +82,6 @@ def limited_stdin(limit: int, option: str) -> anyio.AsyncFile[str]:
     import sys
 
     raw = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace")
+    import anyio  # only for the MCP server: the CLI's apply never needs it
+
     return anyio.wrap_file(LimitedLines(raw, limit, option))  # type: ignore[arg-type]

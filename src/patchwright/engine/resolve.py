@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from patchwright.engine import fuzzy
 from patchwright.engine.diagnose import not_found
 from patchwright.engine.index import LineIndex
 from patchwright.engine.locate import (
@@ -226,6 +225,8 @@ def _check_near_evidence(
     """A hunk found far from its header while a near copy of its lines stands at the
     header: two pieces of evidence disagree (a hunk that lost a line can match exactly
     elsewhere). Refuse, naming both places, rather than take the far one silently."""
+    from patchwright.engine import fuzzy  # only for a hunk found far away: slow to import
+
     for region in fuzzy.best_regions(index, pattern):
         near = abs(region.start - hint.line) <= _AT_HEADER
         if near and region.start != match.start and region.similarity >= options.fuzzy_threshold:

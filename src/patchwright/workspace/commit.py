@@ -26,7 +26,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from patchwright.model.errors import ErrorCode, PatchwrightError
-from patchwright.workspace.direct import qualifies, write_single
+from patchwright.workspace.direct import qualifies, with_new_modes, write_single
 from patchwright.workspace.fs import FileSystem
 from patchwright.workspace.history import History
 from patchwright.workspace.journal import Journal, JournalEntry, Manifest, temp_name
@@ -43,7 +43,7 @@ from patchwright.workspace.records import (
     sha256_hex,
     utc_now,
 )
-from patchwright.workspace.recovery import Recovery
+from patchwright.workspace.recovery import Recovery, failure_error, rollback_failed
 from patchwright.workspace.sandbox import Sandbox
 
 
@@ -326,7 +326,11 @@ class _IdSource:
 
 
 def _write(ctx: CommitContext, manifest: Manifest, draft: _Draft) -> CommitRecord:
-    if qualifies(manifest):
+    # A shared (PostgreSQL) history goes through the journal even for one file: only the
+    # journal's rollback remembers a batch whose insert may have reached the server before
+    # the connection dropped, so it is deleted there later (history/deferred.py).
+    shared = ctx.history is not None and ctx.history.shared
+    if qualifies(manifest) and not shared:
         return write_single(ctx, manifest, draft)  # atomic alone: no journal (direct.py)
     fs, sandbox = ctx.fs, ctx.sandbox
     with ctx.locks.own(manifest.batch_id):
@@ -367,20 +371,6 @@ def _write(ctx: CommitContext, manifest: Manifest, draft: _Draft) -> CommitRecor
     return record
 
 
-def with_new_modes(fs: FileSystem, sandbox: Sandbox, record: CommitRecord) -> CommitRecord:
-    """``record`` with the permission bits of the files it created, read from disk.
-
-    A created file's bits come from the umask, known only once it exists.
-    """
-    files = tuple(
-        replace(f, after_mode=fs.probe(sandbox.abspath(f.path)).mode_bits)
-        if f.after_sha256 is not None and f.after_mode is None
-        else f
-        for f in record.files
-    )
-    return replace(record, files=files)
-
-
 def _abort(ctx: CommitContext, manifest: Manifest, exc: BaseException) -> None:
     """Roll back after a failure while writing, then turn the failure into a PatchwrightError."""
     try:
@@ -390,30 +380,3 @@ def _abort(ctx: CommitContext, manifest: Manifest, exc: BaseException) -> None:
     failure = failure_error(exc, left)
     if failure is not None:
         raise failure from exc
-
-
-def rollback_failed(exc: BaseException, rollback_exc: BaseException) -> PatchwrightError:
-    """The error of a commit whose rollback failed too (the journal or the next open
-    finishes it)."""
-    return PatchwrightError(
-        ErrorCode.IO_ERROR,
-        f"Writing failed ({exc}) and so did rolling back ({rollback_exc}); the "
-        "interrupted commit stays journaled and is rolled back the next time the "
-        "workspace opens.",
-        "Fix the disk problem, then open the workspace again.",
-    )
-
-
-def failure_error(exc: BaseException, left: list[str]) -> PatchwrightError | None:
-    """The error to raise for a failed, rolled-back commit; ``None``: re-raise ``exc``.
-
-    ``left`` names the files left alone because someone else changed them meanwhile.
-    """
-    if isinstance(exc, PatchwrightError) or not isinstance(exc, Exception):
-        return None  # the caller re-raises it unchanged
-    return PatchwrightError(
-        ErrorCode.IO_ERROR,
-        f"Writing failed: {exc}. Every file was put back as it was; nothing changed.",
-        "Check disk space and permissions, then retry.",
-        details={"left_alone": left} if left else None,
-    )

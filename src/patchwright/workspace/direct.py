@@ -28,14 +28,51 @@ import hashlib
 import posixpath
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
+from dataclasses import replace
+from typing import Protocol
 
 from patchwright.model.errors import PatchwrightError
 from patchwright.workspace.journal import JournalEntry, Manifest
 from patchwright.workspace.records import CommitRecord, FileState, sha256_hex
+from patchwright.workspace.recovery import failure_error, rollback_failed
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
-    from patchwright.workspace.commit import CommitContext, _Draft
+    from patchwright.workspace.fs import FileSystem
+    from patchwright.workspace.history import History
+    from patchwright.workspace.journal import Journal
+    from patchwright.workspace.locks import PathLocks
+    from patchwright.workspace.sandbox import Sandbox
+
+
+class CommitParts(Protocol):
+    """What a one-file commit uses of commit.py's context (structural: commit.py
+    imports this module, never the reverse)."""
+
+    @property
+    def sandbox(self) -> Sandbox: ...
+    @property
+    def fs(self) -> FileSystem: ...
+    @property
+    def locks(self) -> PathLocks: ...
+    @property
+    def journal(self) -> Journal: ...
+    @property
+    def history(self) -> History | None: ...
+
+
+class CheckedCommit(Protocol):
+    """What a one-file commit uses of commit.py's checked draft."""
+
+    @property
+    def record(self) -> CommitRecord: ...
+    @property
+    def befores(self) -> dict[str, FileState]: ...
+    @property
+    def writes(self) -> dict[str, bytes]: ...
+    @property
+    def contents(self) -> dict[str, bytes]: ...
+
 
 #: Old contents at least this large reach the history as a hard link, not a copy.
 LINK_IMAGE_MIN = 1 << 20
@@ -61,9 +98,8 @@ def temp_for(rel: str) -> str:
     return posixpath.join(folder, f".{name}.{_TEMP_SUFFIX}")
 
 
-def write_single(ctx: CommitContext, manifest: Manifest, draft: _Draft) -> CommitRecord:
+def write_single(ctx: CommitParts, manifest: Manifest, draft: CheckedCommit) -> CommitRecord:
     """Steps 1-4 of the module docstring for the one entry of ``manifest``."""
-    from patchwright.workspace.commit import with_new_modes
 
     (entry,) = manifest.entries
     before = draft.befores.get(entry.path)
@@ -86,9 +122,7 @@ class _Progress:
     placed = False
 
 
-def _place(
-    ctx: CommitContext, entry: JournalEntry, data: bytes | None, progress: _Progress
-) -> None:
+def _place(ctx: CommitParts, entry: JournalEntry, data: bytes | None, progress: _Progress) -> None:
     """Put the new content in place and make it durable (steps 1-3)."""
     fs, sandbox = ctx.fs, ctx.sandbox
     target = sandbox.abspath(entry.path)
@@ -102,7 +136,7 @@ def _place(
     fs.fsync_dir(sandbox.abspath(posixpath.dirname(entry.path)))
 
 
-def _write_temp(ctx: CommitContext, temp: str, data: bytes, mode: int | None) -> None:
+def _write_temp(ctx: CommitParts, temp: str, data: bytes, mode: int | None) -> None:
     try:
         ctx.fs.write_new(temp, data, mode)
     except FileExistsError:
@@ -114,7 +148,7 @@ def _write_temp(ctx: CommitContext, temp: str, data: bytes, mode: int | None) ->
 
 @contextmanager
 def _history_image(
-    ctx: CommitContext, batch_id: str, before: FileState | None
+    ctx: CommitParts, batch_id: str, before: FileState | None
 ) -> Iterator[dict[str, str]]:
     """A hard link to a large old file for the history, removed once the batch is done."""
     if ctx.history is None or before is None or len(before.data) < LINK_IMAGE_MIN:
@@ -135,15 +169,13 @@ def _history_image(
 
 
 def _abort_single(
-    ctx: CommitContext,
+    ctx: CommitParts,
     entry: JournalEntry,
     before: FileState | None,
     placed: bool,
     exc: BaseException,
 ) -> None:
     """Put the old content back after a failure, then report it as commit.py does."""
-    from patchwright.workspace.commit import failure_error, rollback_failed
-
     try:
         left = _put_back(ctx, entry, before) if placed else []
         temp = ctx.sandbox.abspath(temp_for(entry.path))
@@ -156,7 +188,7 @@ def _abort_single(
         raise failure from exc
 
 
-def _put_back(ctx: CommitContext, entry: JournalEntry, before: FileState | None) -> list[str]:
+def _put_back(ctx: CommitParts, entry: JournalEntry, before: FileState | None) -> list[str]:
     """Restore the old content if the file still holds the new one; else leave it alone."""
     fs, sandbox = ctx.fs, ctx.sandbox
     target = sandbox.abspath(entry.path)
@@ -172,3 +204,17 @@ def _put_back(ctx: CommitContext, entry: JournalEntry, before: FileState | None)
         fs.replace(temp, target)
     fs.fsync_dir(sandbox.abspath(posixpath.dirname(entry.path)))
     return []
+
+
+def with_new_modes(fs: FileSystem, sandbox: Sandbox, record: CommitRecord) -> CommitRecord:
+    """``record`` with the permission bits of the files it created, read from disk.
+
+    A created file's bits come from the umask, known only once it exists.
+    """
+    files = tuple(
+        replace(f, after_mode=fs.probe(sandbox.abspath(f.path)).mode_bits)
+        if f.after_sha256 is not None and f.after_mode is None
+        else f
+        for f in record.files
+    )
+    return replace(record, files=files)

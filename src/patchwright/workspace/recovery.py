@@ -110,3 +110,30 @@ class Recovery:
             if manifest is not None and manifest.paths & paths:
                 found.append(manifest)
         return found
+
+
+def rollback_failed(exc: BaseException, rollback_exc: BaseException) -> PatchwrightError:
+    """The error of a commit whose rollback failed too (the journal or the next open
+    finishes it)."""
+    return PatchwrightError(
+        ErrorCode.IO_ERROR,
+        f"Writing failed ({exc}) and so did rolling back ({rollback_exc}); the "
+        "interrupted commit stays journaled and is rolled back the next time the "
+        "workspace opens.",
+        "Fix the disk problem, then open the workspace again.",
+    )
+
+
+def failure_error(exc: BaseException, left: list[str]) -> PatchwrightError | None:
+    """The error to raise for a failed, rolled-back commit; ``None``: re-raise ``exc``.
+
+    ``left`` names the files left alone because someone else changed them meanwhile.
+    """
+    if isinstance(exc, PatchwrightError) or not isinstance(exc, Exception):
+        return None  # the caller re-raises it unchanged
+    return PatchwrightError(
+        ErrorCode.IO_ERROR,
+        f"Writing failed: {exc}. Every file was put back as it was; nothing changed.",
+        "Check disk space and permissions, then retry.",
+        details={"left_alone": left} if left else None,
+    )
