@@ -21,6 +21,7 @@ from __future__ import annotations
 import os
 import sqlite3
 import threading
+import time
 import weakref
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, suppress
@@ -82,7 +83,7 @@ class SQLiteBackend:
         weakref.finalize(self, db.close)
         _OPEN.add(self)
         db.row_factory = sqlite3.Row
-        db.execute("PRAGMA journal_mode=WAL")
+        _enter_wal(db, self.timeout)
         db.execute("PRAGMA synchronous=FULL")
         db.execute("PRAGMA foreign_keys=ON")
         self._db, self._pid = db, os.getpid()
@@ -175,3 +176,20 @@ def _close_before_fork() -> None:
 
 if hasattr(os, "register_at_fork"):  # POSIX
     os.register_at_fork(before=_close_before_fork)
+
+
+def _enter_wal(db: sqlite3.Connection, timeout: float) -> None:
+    """Switch to WAL mode. While another process creates the same new database, SQLite
+    answers the switch with "database is locked" at once, without calling the busy
+    handler, so the switch is retried until ``timeout`` (a bounded wait, as for writers)."""
+    deadline = time.monotonic() + timeout
+    pause = 0.005
+    while True:
+        try:
+            db.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() >= deadline:
+                raise
+        time.sleep(pause)
+        pause = min(pause * 2, 0.1)
