@@ -90,3 +90,17 @@ def test_guard_runs_for_document_edit_and_reports_undo(toolbox: Toolbox, root: P
     undo = ok(toolbox, "undo")
     assert (root / "a.py").read_text() == GOOD
     assert undo.data["syntax"]["a.py"]["checked"] is True
+
+
+def test_recovered_placement_that_breaks_syntax_is_refused_under_warn(
+    toolbox: Toolbox, root: Path
+) -> None:
+    # the file's line has trailing blanks the old text lacks: placed by recovery, not exactly
+    before = "def f():\n    x = 1   \n    return x\n"
+    write(root, "a.py", before)
+    result = refused(
+        toolbox, "edit_file", path="a.py", old_string="    x = 1\n", new_string="    x = (1\n"
+    )
+    assert result.error is not None and result.error.code is ErrorCode.SYNTAX_ERROR
+    assert "trailing_whitespace" in result.text
+    assert (root / "a.py").read_text() == before

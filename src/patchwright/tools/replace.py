@@ -124,7 +124,9 @@ def replace_strings(
         for r in result.reports
     ]  # fmt: skip
     label = f"{ctx.tool} {loaded.path}"
-    plan = PlannedWrite(loaded, result.file, label=label, changes=records)
+    plan = PlannedWrite(
+        loaded, result.file, label=label, changes=records, rungs=[r.rung for r in result.reports]
+    )
     outcome = commit_writes(ctx, [plan], label=label)
     lines = [
         f'  {r.index + 1}. Replaced "{preview(items[r.index].old)}" ({describe_match(r)})'

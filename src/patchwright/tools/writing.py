@@ -36,6 +36,8 @@ class PlannedWrite:
         key / label: the caller's key and description of this file's change.
         changes: per-change metadata for the history (spec 001 changes, patches...).
         meta: further JSON-ready data for the history.
+        rungs: the matching-ladder rungs that placed the edits: a recovered placement
+            whose result has a syntax error the file did not have is refused.
     """
 
     loaded: Loaded
@@ -44,6 +46,7 @@ class PlannedWrite:
     label: str = ""
     changes: Sequence[ChangeRecord] = ()
     meta: dict[str, Any] = field(default_factory=dict)
+    rungs: Sequence[str] = ()
 
     @property
     def path(self) -> str:
@@ -146,7 +149,7 @@ def commit_writes(
 def _guard(ctx: ToolContext, plan: PlannedWrite, outcome: WriteOutcome) -> None:
     before = plan.loaded.text.text if plan.loaded.text is not None else None
     after = plan.after.text
-    report = syntax_check(ctx.syntax_policy, plan.path, before, after)
+    report = syntax_check(ctx.syntax_policy, plan.path, before, after, plan.rungs)
     if report is not None:
         outcome.syntax[plan.path] = report.to_dict()
         if report.warning_text():

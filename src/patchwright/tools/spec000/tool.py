@@ -260,7 +260,10 @@ def run(ctx: ToolContext, req: PatchRequest) -> ToolResult:
             raise _located(err, steps, loaded.path) from None
         after, reports = result.file, result.reports
     lines = _lines(steps, reports, staged)
-    plan = PlannedWrite(loaded, after, label=f"patch {loaded.path}", changes=_records(lines))
+    plan = PlannedWrite(
+        loaded, after, label=f"patch {loaded.path}", changes=_records(lines),
+        rungs=[r.rung for r in reports],
+    )  # fmt: skip
     outcome = commit_writes(ctx, [plan], label=f"patch {loaded.path}")
     for name, text in staged.items():
         ctx.session.set_clipboard(name, text)

@@ -191,7 +191,9 @@ def run(ctx: ToolContext, req: ApplyDiffRequest) -> ToolResult:
                      new_start=r.new_start, new_end=r.new_end, meta={"rung": r.rung})
         for r in reports
     ]  # fmt: skip
-    plan = PlannedWrite(loaded, new, label=f"apply_diff {target}", changes=records)
+    plan = PlannedWrite(
+        loaded, new, label=f"apply_diff {target}", changes=records, rungs=[r.rung for r in reports]
+    )
     outcome = commit_writes(
         ctx, [plan], label=f"apply_diff {target}", meta={"mode": req.mode}, dry_run=req.dry_run
     )
