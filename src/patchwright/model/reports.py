@@ -64,17 +64,6 @@ _RUNG_WORDS: dict[Rung, str] = {
     Rung.EOF: "end of file",
     Rung.WHOLE_FILE: "whole file",
 }
-_RECOVERED = frozenset(
-    {
-        Rung.TRAILING_WHITESPACE,
-        Rung.INDENTATION,
-        Rung.TRIMMED_EDGES,
-        Rung.UNICODE,
-        Rung.ELISION,
-        Rung.OMITTED,
-        Rung.FUZZY,
-    }
-)
 
 
 def recovered_syntax_error(rungs: Iterable[str], rejection: str) -> PatchwrightError | None:
@@ -116,6 +105,8 @@ LADDER: tuple[Rung, ...] = (
     Rung.OMITTED,
     Rung.FUZZY,
 )
+# Rungs that only tolerate a difference: all but the exact ones (bytes, or bytes but endings).
+_RECOVERED = frozenset(LADDER[2:])
 
 
 @dataclass(frozen=True)

@@ -1,9 +1,10 @@
-"""Finding files: case-insensitive lookup (spec 001 ``docPath``) and listing.
+"""Finding files: case-insensitive lookup (spec 001 ``docPath``); folder reads shared with
+the listing and search walk (navigation.py).
 
 Spec 001 names files by a lowercase ``docPath``; on a case-sensitive file system the real
 file may be ``src/AgentOrchestrator.cs``. :func:`find_case_insensitive` walks the path one
 segment at a time, listing only the folders on the way, and returns every existing
-regular file whose path equals the given one ignoring case. Both functions only return
+regular file whose path equals the given one ignoring case. It only returns
 paths the sandbox accepts (no denied paths, no symlinks leading outside).
 """
 
@@ -51,30 +52,6 @@ def find_case_insensitive(sandbox: Sandbox, path: str) -> list[str]:
         frontier = following[:_MAX_MATCHES]
     found = {ok for rel in frontier if (ok := _accepted(sandbox, rel)) is not None}
     return sorted(found)
-
-
-def list_files(sandbox: Sandbox, under: str = "", *, limit: int = 10_000) -> list[str]:
-    """Regular files below ``under`` (the whole root by default), at most ``limit``.
-
-    Depth first, each folder's entries by name, so the first ``limit`` files are a
-    stable answer. Denied folders are not entered and symlinks are not followed.
-    """
-    start = "" if posixpath.normpath(under or ".") == "." else sandbox.resolve(under)
-    out: list[str] = []
-    stack = [iter(_entries(sandbox, start))]
-    while stack and len(out) < limit:
-        rel = next(stack[-1], None)
-        if rel is None:
-            stack.pop()
-            continue
-        if sandbox.deny.match(rel) is not None:
-            continue
-        kind = sandbox.fs.probe(sandbox.abspath(rel)).kind
-        if kind == "dir":
-            stack.append(iter(_entries(sandbox, rel)))
-        elif kind == "file" and (not sandbox.allow or sandbox.allow.match(rel)):
-            out.append(rel)
-    return out
 
 
 def _entries(sandbox: Sandbox, folder: str) -> list[str]:

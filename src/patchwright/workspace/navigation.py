@@ -18,6 +18,7 @@ import difflib
 import posixpath
 from collections.abc import Iterator
 from dataclasses import dataclass
+from itertools import islice
 
 import pathspec
 
@@ -113,6 +114,14 @@ def nearest(sandbox: Sandbox, path: str, count: int = 3) -> list[str]:
 def _parents(rel: str) -> list[str]:
     parts = rel.split("/")[:-1]
     return ["/".join(parts[: n + 1]) for n in range(len(parts))]
+
+
+def list_files(sandbox: Sandbox, under: str = "", *, limit: int = 10_000) -> list[str]:
+    """Regular files below ``under`` (the whole root by default), at most ``limit``, with
+    no ignore rules: the walk of :func:`_files`, depth first, each folder's entries by
+    name, so the first ``limit`` files are a stable answer."""
+    start = "" if posixpath.normpath(under or ".") == "." else sandbox.resolve(under)
+    return list(islice(_files(sandbox, start, gitignore=False), limit))
 
 
 def _files(sandbox: Sandbox, folder: str, gitignore: bool) -> Iterator[str]:

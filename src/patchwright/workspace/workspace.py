@@ -37,7 +37,7 @@ from patchwright.workspace.gate import Mode, ModeGate
 from patchwright.workspace.globs import DEFAULT_DENY
 from patchwright.workspace.history import History, open_history
 from patchwright.workspace.journal import Journal
-from patchwright.workspace.listing import find_case_insensitive, list_files
+from patchwright.workspace.listing import find_case_insensitive
 from patchwright.workspace.locks import PathLocks
 from patchwright.workspace.records import CommitRecord, FileChange, FileState
 from patchwright.workspace.recovery import Recovery
@@ -230,7 +230,7 @@ class Workspace:
     def list_files(self, under: str = "", *, limit: int = 10_000) -> list[str]:
         """Regular files below ``under`` (default: everything), depth first by name."""
         with self._gate.operation(writing=False), self._on_disk():
-            return list_files(self._sandbox, under, limit=limit)
+            return navigation.list_files(self._sandbox, under, limit=limit)
 
     def entries(self, path: str = "") -> list[str]:
         """The names in folder ``path`` (default: the root), folders ending in ``/``."""
