@@ -10,7 +10,6 @@ same figure (mcp_http.py).
 from __future__ import annotations
 
 import io
-import logging
 from typing import TYPE_CHECKING, BinaryIO
 
 from patchwright.model.errors import ErrorCode, PatchwrightError
@@ -20,8 +19,6 @@ if TYPE_CHECKING:
 
 #: Default limit of a patch, of tool-call arguments and of one MCP message: 64 MiB.
 DEFAULT_MAX_INPUT_MB = 64.0
-
-log = logging.getLogger("patchwright.limits")
 
 
 def mb_to_bytes(mb: float) -> int:
@@ -68,7 +65,9 @@ class LimitedLines:
             return line
         while line and not line.endswith("\n"):  # drop the rest without keeping it
             line = self._raw.readline(1 << 20)
-        log.error(
+        import logging  # only the MCP server reads lines: the CLI's apply never logs
+
+        logging.getLogger("patchwright.limits").error(
             "refused an MCP message longer than %d characters without reading it whole; "
             "raise the limit with %s",
             self._limit,

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import cast
 
-from patchwright.api.report import ApplyReport, FileOutcome, hunk_failure
+from patchwright.api.report import ApplyReport, FileOutcome
 from patchwright.engine import MatchOptions, apply_file_patch, unified_diff
 from patchwright.formats import parse_patch
 from patchwright.model import (
@@ -291,6 +291,8 @@ def _failed(
             outcome.reports = apply_file_patch(current, earlier, opts)[1]
         except PatchwrightError:
             outcome.reports = []
+    from patchwright.engine.failures import hunk_failure  # only when a hunk failed
+
     outcome.failure = hunk_failure(err, fp, index, current.lines if current else None)
     return outcome
 

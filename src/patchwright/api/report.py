@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from patchwright.engine.failures import HunkFailure, failure_block, hunk_failure
-from patchwright.model import MatchReport, PatchwrightError
+if TYPE_CHECKING:
+    # the failure rendering is imported when a patch fails: a patch that applies
+    # never loads it (start-up time)
+    from patchwright.engine.failures import HunkFailure
+    from patchwright.model import MatchReport, PatchwrightError
 
-__all__ = ["ApplyReport", "FileOutcome", "HunkFailure", "hunk_failure"]
+__all__ = ["ApplyReport", "FileOutcome"]
 
 
 @dataclass
@@ -130,6 +133,8 @@ class ApplyReport:
         failed = next((f for f in self.files if f.status == "failed"), None)
         path = err.path or (failed.path if failed else None)
         hunk = failed.failure if failed is not None else None
+        from patchwright.engine.failures import failure_block
+
         return failure_block(path, hunk, self.mode, err.message, err.hint or "")
 
     def to_dict(self) -> dict[str, Any]:

@@ -6,18 +6,18 @@ OpenAI patch format (:mod:`~patchwright.formats.v4a`) and SEARCH/REPLACE blocks
 and the leniencies it grants. Parsing never touches the disk; every failure is a
 :class:`~patchwright.model.PatchwrightError` (``PARSE_ERROR`` or ``UNSUPPORTED``) naming
 the patch line.
+
+Each parser is imported when its format is parsed (see patchwright/_lazy.py): applying a
+unified diff does not load the other two.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from importlib import import_module
 
+from patchwright._lazy import lazy_exports
 from patchwright.formats._common import require_text, unsupported
 from patchwright.formats.detect import SEARCH_REPLACE, UNIFIED, V4A, detect_format
-from patchwright.formats.search_replace import parse_search_replace
-from patchwright.formats.unified import parse_unified
-from patchwright.formats.v4a import parse_v4a
-from patchwright.model import PatchSet
 
 __all__ = [
     "FORMAT_ALIASES",
@@ -42,11 +42,25 @@ FORMAT_ALIASES: dict[str, str] = {
 }
 """Accepted format names (lower case, ``_`` read as ``-``) and the format each means."""
 
-_PARSERS: dict[str, Callable[[str], PatchSet]] = {
-    UNIFIED: parse_unified,
-    V4A: parse_v4a,
-    SEARCH_REPLACE: parse_search_replace,
+# format -> (module, parser): imported on first use
+_PARSERS: dict[str, tuple[str, str]] = {
+    UNIFIED: ("patchwright.formats.unified", "parse_unified"),
+    V4A: ("patchwright.formats.v4a", "parse_v4a"),
+    SEARCH_REPLACE: ("patchwright.formats.search_replace", "parse_search_replace"),
 }
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # pragma: no cover - static view of the lazy exports
+    from collections.abc import Callable
+
+    from patchwright.formats.search_replace import parse_search_replace
+    from patchwright.formats.unified import parse_unified
+    from patchwright.formats.v4a import parse_v4a
+    from patchwright.model import PatchSet
+else:  # mypy reads the imports above, so it flags an unknown name
+    __getattr__, __dir__ = lazy_exports(
+        __name__, {parser: module for module, parser in _PARSERS.values()}, globals()
+    )
 
 
 def normalize_format(format: str) -> str:
@@ -80,4 +94,6 @@ def parse_patch(text: str, format: str = "auto") -> PatchSet:
     text = require_text(text)
     if name == "auto":
         name = detect_format(text)
-    return _PARSERS[name](text)
+    module, parser = _PARSERS[name]
+    parse: Callable[[str], PatchSet] = getattr(import_module(module), parser)
+    return parse(text)

@@ -1,30 +1,45 @@
-"""Plain data shared by every layer: errors, the text model, edits and reports."""
+"""Plain data shared by every layer: errors, the text model, edits and reports.
 
-from patchwright.model.edits import (
-    Anchor,
-    BeginningOfFile,
-    Composition,
-    Edit,
-    EndOfFile,
-    FileAction,
-    FilePatch,
-    Hunk,
-    HunkLine,
-    LineRange,
-    OldText,
-    PatchSet,
-    WholeFile,
-)
-from patchwright.model.errors import ErrorCode, PatchwrightError
-from patchwright.model.reports import (
-    LADDER,
-    EngineResult,
-    MatchReport,
-    Rung,
-    recovered_syntax_error,
-)
-from patchwright.model.results import ToolResult
-from patchwright.model.text import TextFile, dominant_newline, join_lines, split_lines
+The names below are imported on first use (see patchwright/_lazy.py): a caller that
+needs only the errors does not pay for the edit and report dataclasses.
+"""
+
+from __future__ import annotations
+
+from patchwright._lazy import lazy_exports
+
+_EDITS = "patchwright.model.edits"
+_REPORTS = "patchwright.model.reports"
+_TEXT = "patchwright.model.text"
+
+# public name -> module that defines it
+_EXPORTS: dict[str, str] = {
+    "Anchor": _EDITS,
+    "BeginningOfFile": _EDITS,
+    "Composition": _EDITS,
+    "Edit": _EDITS,
+    "EndOfFile": _EDITS,
+    "FileAction": _EDITS,
+    "FilePatch": _EDITS,
+    "Hunk": _EDITS,
+    "HunkLine": _EDITS,
+    "LineRange": _EDITS,
+    "OldText": _EDITS,
+    "PatchSet": _EDITS,
+    "WholeFile": _EDITS,
+    "ErrorCode": "patchwright.model.errors",
+    "PatchwrightError": "patchwright.model.errors",
+    "LADDER": _REPORTS,
+    "EngineResult": _REPORTS,
+    "MatchReport": _REPORTS,
+    "Rung": _REPORTS,
+    "recovered_syntax_error": _REPORTS,
+    "ToolResult": "patchwright.model.results",
+    "TextFile": _TEXT,
+    "dominant_newline": _TEXT,
+    "join_lines": _TEXT,
+    "split_lines": _TEXT,
+}
 
 __all__ = [
     "LADDER",
@@ -53,3 +68,34 @@ __all__ = [
     "recovered_syntax_error",
     "split_lines",
 ]
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # pragma: no cover - static view of the lazy exports
+    from patchwright.model.edits import (
+        Anchor,
+        BeginningOfFile,
+        Composition,
+        Edit,
+        EndOfFile,
+        FileAction,
+        FilePatch,
+        Hunk,
+        HunkLine,
+        LineRange,
+        OldText,
+        PatchSet,
+        WholeFile,
+    )
+    from patchwright.model.errors import ErrorCode, PatchwrightError
+    from patchwright.model.reports import (
+        LADDER,
+        EngineResult,
+        MatchReport,
+        Rung,
+        recovered_syntax_error,
+    )
+    from patchwright.model.results import ToolResult
+    from patchwright.model.text import TextFile, dominant_newline, join_lines, split_lines
+
+else:  # mypy reads the imports above, so it flags an unknown name
+    __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, globals())

@@ -26,24 +26,44 @@ Typical use::
     )
     ws.history.get(record.batch_id)
     ws.undo()
+
+The names below are imported on first use (see patchwright/_lazy.py): applying a patch
+loads the commit path only, not approval mode or tree walking.
 """
 
-from patchwright.workspace.approval import DEFAULT_APPROVAL_TIMEOUT, Proposal, Proposals
-from patchwright.workspace.fs import FileSystem, OsFileSystem, Probe
-from patchwright.workspace.gate import RESTRICTED_MESSAGE, Mode
-from patchwright.workspace.globs import DEFAULT_DENY
-from patchwright.workspace.history import History
-from patchwright.workspace.records import (
-    ChangeCommitRecord,
-    ChangeRecord,
-    CommitRecord,
-    FileChange,
-    FileCommitRecord,
-    FileState,
-    sha256_hex,
-)
-from patchwright.workspace.state import default_state_dir
-from patchwright.workspace.workspace import DEFAULT_MAX_FILE_BYTES, Workspace
+from __future__ import annotations
+
+from patchwright._lazy import lazy_exports
+
+_APPROVAL = "patchwright.workspace.approval"
+_RECORDS = "patchwright.workspace.records"
+_FS = "patchwright.workspace.fs"
+_GATE = "patchwright.workspace.gate"
+_WORKSPACE = "patchwright.workspace.workspace"
+
+# public name -> module that defines it
+_EXPORTS: dict[str, str] = {
+    "DEFAULT_APPROVAL_TIMEOUT": _GATE,
+    "Proposal": _APPROVAL,
+    "Proposals": _APPROVAL,
+    "FileSystem": _FS,
+    "OsFileSystem": _FS,
+    "Probe": _FS,
+    "RESTRICTED_MESSAGE": _GATE,
+    "Mode": _GATE,
+    "DEFAULT_DENY": "patchwright.workspace.globs",
+    "History": "patchwright.workspace.history",
+    "ChangeCommitRecord": _RECORDS,
+    "ChangeRecord": _RECORDS,
+    "CommitRecord": _RECORDS,
+    "FileChange": _RECORDS,
+    "FileCommitRecord": _RECORDS,
+    "FileState": _RECORDS,
+    "sha256_hex": _RECORDS,
+    "default_state_dir": "patchwright.workspace.state",
+    "DEFAULT_MAX_FILE_BYTES": _WORKSPACE,
+    "Workspace": _WORKSPACE,
+}
 
 __all__ = [
     "DEFAULT_APPROVAL_TIMEOUT",
@@ -67,3 +87,24 @@ __all__ = [
     "default_state_dir",
     "sha256_hex",
 ]
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # pragma: no cover - static view of the lazy exports
+    from patchwright.workspace.approval import Proposal, Proposals
+    from patchwright.workspace.fs import FileSystem, OsFileSystem, Probe
+    from patchwright.workspace.gate import DEFAULT_APPROVAL_TIMEOUT, RESTRICTED_MESSAGE, Mode
+    from patchwright.workspace.globs import DEFAULT_DENY
+    from patchwright.workspace.history import History
+    from patchwright.workspace.records import (
+        ChangeCommitRecord,
+        ChangeRecord,
+        CommitRecord,
+        FileChange,
+        FileCommitRecord,
+        FileState,
+        sha256_hex,
+    )
+    from patchwright.workspace.state import default_state_dir
+    from patchwright.workspace.workspace import DEFAULT_MAX_FILE_BYTES, Workspace
+else:  # mypy reads the imports above, so it flags an unknown name
+    __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, globals())

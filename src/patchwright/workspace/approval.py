@@ -35,11 +35,9 @@ from typing import Any
 
 from patchwright.model.errors import ErrorCode, PatchwrightError
 from patchwright.workspace.commit import BatchInfo, CommitContext, run_commit
-from patchwright.workspace.gate import ModeGate
+from patchwright.workspace.gate import DEFAULT_APPROVAL_TIMEOUT, ModeGate
 from patchwright.workspace.records import ChangeRecord, CommitRecord, FileChange, new_id, utc_now
 
-#: Seconds a write waits for a decision unless told otherwise.
-DEFAULT_APPROVAL_TIMEOUT = 600.0
 #: The statuses after which nothing more happens to a proposal.
 FINAL_STATUSES = ("applied", "rejected", "timed_out", "stale", "failed")
 # how long a caller whose time-out passed while an approval was being written waits for

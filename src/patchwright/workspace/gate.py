@@ -27,6 +27,11 @@ RESTRICTED_MESSAGE = (
     "Patch tool is disabled in Restricted mode. Use request_mode_upgrade to request write access."
 )
 
+#: Seconds a write waits for a decision in approval mode (approval.py) unless told
+#: otherwise. It lives here, beside the other modes, so that the workspace facade names
+#: its default without importing approval mode.
+DEFAULT_APPROVAL_TIMEOUT = 600.0
+
 
 def restricted_error() -> PatchwrightError:
     """The refusal every writing tool gives in restricted mode (no hint: the text is exact)."""

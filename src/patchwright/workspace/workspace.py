@@ -21,29 +21,26 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from patchwright.model.errors import ErrorCode, PatchwrightError
-from patchwright.workspace import navigation
-from patchwright.workspace.approval import (
-    DEFAULT_APPROVAL_TIMEOUT,
-    Approval,
-    Proposals,
-    ProposalStore,
-)
 from patchwright.workspace.commit import BatchInfo, CommitContext, run_commit
 from patchwright.workspace.fs import FileSystem, OsFileSystem
-from patchwright.workspace.gate import Mode, ModeGate
+from patchwright.workspace.gate import DEFAULT_APPROVAL_TIMEOUT, Mode, ModeGate
 from patchwright.workspace.globs import DEFAULT_DENY
 from patchwright.workspace.history import History, open_history
 from patchwright.workspace.journal import Journal
-from patchwright.workspace.listing import find_case_insensitive
 from patchwright.workspace.locks import PathLocks
 from patchwright.workspace.records import CommitRecord, FileChange, FileState
 from patchwright.workspace.recovery import Recovery
 from patchwright.workspace.sandbox import Sandbox
 from patchwright.workspace.state import default_state_dir, state_paths
-from patchwright.workspace.undo import conflict, inverse_changes, select_batch
+
+if TYPE_CHECKING:
+    # approval mode, tree walking, case-insensitive look-up and undo are imported by
+    # the methods that use them: applying a patch needs none of them (start-up time)
+    from patchwright.workspace import navigation
+    from patchwright.workspace.approval import Approval, Proposals
 
 #: Default largest file the workspace reads or writes: 16 MiB.
 DEFAULT_MAX_FILE_BYTES = 16 * 1024 * 1024
@@ -195,6 +192,8 @@ class Workspace:
             state = self._sandbox.read(rel)
             if state is not None:
                 return state
+            from patchwright.workspace.listing import find_case_insensitive
+
             similar = [p for p in find_case_insensitive(self._sandbox, rel) if p != rel]
             hint = (
                 "Check the path (relative to the workspace root); list the folder to see its files."
@@ -224,16 +223,22 @@ class Workspace:
 
     def find_case_insensitive(self, path: str) -> list[str]:
         """Existing files whose path equals ``path`` ignoring case (spec 001 ``docPath``)."""
+        from patchwright.workspace.listing import find_case_insensitive
+
         with self._gate.operation(writing=False), self._on_disk():
             return find_case_insensitive(self._sandbox, path)
 
     def list_files(self, under: str = "", *, limit: int = 10_000) -> list[str]:
         """Regular files below ``under`` (default: everything), depth first by name."""
+        from patchwright.workspace import navigation
+
         with self._gate.operation(writing=False), self._on_disk():
             return navigation.list_files(self._sandbox, under, limit=limit)
 
     def entries(self, path: str = "") -> list[str]:
         """The names in folder ``path`` (default: the root), folders ending in ``/``."""
+        from patchwright.workspace import navigation
+
         with self._gate.operation(writing=False):
             return navigation.entries(self._sandbox, navigation.folder_of(self._sandbox, path))
 
@@ -242,6 +247,8 @@ class Workspace:
         gitignore: bool = True,
     ) -> navigation.Walk:  # fmt: skip
         """Files under ``under`` matching ``glob``, ``.gitignore`` honoured (see navigation.py)."""
+        from patchwright.workspace import navigation
+
         with self._gate.operation(writing=False):
             folder = navigation.folder_of(self._sandbox, under)
             return navigation.walk(
@@ -250,6 +257,8 @@ class Workspace:
 
     def nearest(self, path: str, count: int = 3) -> list[str]:
         """Existing paths closest to ``path``, which does not exist ("did you mean")."""
+        from patchwright.workspace import navigation
+
         with self._gate.operation(writing=False):
             return navigation.nearest(self._sandbox, path, count)
 
@@ -288,6 +297,8 @@ class Workspace:
             PatchwrightError: ``restricted``; ``history`` (nothing to undo, unknown ID,
                 already undone); ``conflict`` when a file changed since that batch.
         """
+        from patchwright.workspace.undo import conflict, inverse_changes, select_batch
+
         with self._gate.operation(writing=True), self._on_disk():
             store = self.history
             record = select_batch(store, batch_id)
@@ -311,12 +322,16 @@ class Workspace:
             PatchwrightError: ``history`` without a history; ``invalid_request`` for a
                 time-out that is not positive.
         """
+        from patchwright.workspace.approval import Approval, ProposalStore
+
         store = ProposalStore(self._state.proposals)
         self._approval = Approval(store, self._ctx, timeout=timeout, session=self.session)
 
     @property
     def proposals(self) -> Proposals:
         """The proposals of this workspace: list, approve, reject."""
+        from patchwright.workspace.approval import Proposals, ProposalStore
+
         return Proposals(ProposalStore(self._state.proposals), self._ctx, self._gate)
 
     def recover(self) -> list[str]:

@@ -1,0 +1,46 @@
+"""Lazy exports for package ``__init__`` modules: each name is imported on first use.
+
+A package that re-exports its modules' names would otherwise import all of them as
+soon as any one is needed: ``patchwright apply`` would pay for approval mode, tree
+walking and every patch format to apply one unified diff, and it runs in a fresh
+interpreter for every patch. With :func:`lazy_exports` a package keeps its public
+names (``from patchwright.workspace import Workspace`` works as before) while importing
+only the module that defines the name asked for. The package lists the same names
+under ``TYPE_CHECKING`` so that type checkers see them.
+
+This module imports nothing itself (not even ``typing``): start-up time.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # pragma: no cover
+    from collections.abc import Callable
+    from typing import Any
+
+
+def lazy_exports(
+    package: str, exports: dict[str, str], namespace: dict[str, Any]
+) -> tuple[Callable[[str], Any], Callable[[], list[str]]]:
+    """The module-level ``__getattr__`` and ``__dir__`` of ``package``.
+
+    ``exports`` maps each public name to the module that defines it; ``namespace`` is
+    the package's ``globals()``, where a name is kept once imported (later look-ups
+    do not come back here). An unknown name raises ``AttributeError``, which is also
+    what lets ``from package import submodule`` import a submodule.
+    """
+
+    def __getattr__(name: str) -> Any:
+        module = exports.get(name)
+        if module is None:
+            raise AttributeError(f"module {package!r} has no attribute {name!r}")
+        value = getattr(import_module(module), name)
+        namespace[name] = value
+        return value
+
+    def __dir__() -> list[str]:
+        return sorted({*namespace, *exports})
+
+    return __getattr__, __dir__
