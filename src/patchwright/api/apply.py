@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
 from patchwright.api.report import ApplyReport, FileOutcome
 from patchwright.engine import MatchOptions, apply_file_patch, unified_diff
@@ -20,9 +20,12 @@ from patchwright.model import (
     recovered_syntax_error,
 )
 from patchwright.model.errors import ErrorCode
-from patchwright.syntax import SyntaxPolicy, SyntaxReport, language_for
+from patchwright.syntax import language_for
 from patchwright.workspace import DEFAULT_MAX_FILE_BYTES, ChangeRecord, FileChange, Workspace
 from patchwright.workspace.fs import process_umask
+
+if TYPE_CHECKING:  # the syntax report loads only for a file with a parser (start-up time)
+    from patchwright.syntax import SyntaxPolicy, SyntaxReport
 
 _SYNTAX_POLICIES = ("off", "warn", "reject")
 # git's modes for a regular file; anything else (symlink 120000, submodule 160000) is
@@ -537,7 +540,7 @@ def _guard(
     language = language_for(path)
     if language is None:
         return  # no parser for this file type: nothing to check, and no text to join
-    report = _syntax_report(path, old, new, cast(SyntaxPolicy, policy), language, regions)
+    report = _syntax_report(path, old, new, cast("SyntaxPolicy", policy), language, regions)
     if outcome is not None and old is not None:
         refusal = recovered_syntax_error(
             (r.rung for r in outcome.reports), report.rejection_text(path)
@@ -560,7 +563,7 @@ def _syntax_report(
     language: str,
     regions: list[tuple[int, int, int, int]] | None,
 ) -> SyntaxReport:
-    from patchwright.syntax import MAX_CHARS, check_edit  # only for files with a parser
+    from patchwright.syntax import MAX_CHARS, SyntaxReport, check_edit  # files with a parser
 
     # a file too large for the check is told without joining its text (each line has
     # at least its ending)

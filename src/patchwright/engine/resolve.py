@@ -19,7 +19,6 @@ from patchwright.engine.locate import (
     locate_or_refuse,
 )
 from patchwright.engine.normalize import is_elision, strip_key
-from patchwright.engine.oldtext import old_text
 from patchwright.engine.policy import MatchOptions
 from patchwright.engine.rungs import keyed_matches
 from patchwright.engine.splice import Splice, compose_splice, line_splice, noted, with_matched
@@ -56,6 +55,8 @@ def resolve(
     if isinstance(anchor, Hunk):
         return [_hunk(file, index, anchor, edit.label, options, hint_shift)]
     if isinstance(anchor, OldText):
+        from patchwright.engine.oldtext import old_text  # not for diff hunks: start-up time
+
         return old_text(file, index, anchor, edit.replacement, edit.label, options)
     if isinstance(anchor, LineRange):
         return [_line_range(file, anchor, edit.replacement, edit.label)]

@@ -1,12 +1,18 @@
-"""Helpers shared by the patch-text parsers: line splitting, errors, fences."""
+"""Helpers shared by the patch-text parsers: line splitting, errors, fences, and the
+SEARCH marker that format detection and the SEARCH/REPLACE parser both look for."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 from patchwright.model import ErrorCode, FilePatch, Hunk, PatchwrightError
 
 _BOM = "\ufeff"
+
+#: The line that opens a SEARCH/REPLACE block (kept here so that detecting the format
+#: does not import the SEARCH/REPLACE parser).
+SEARCH_MARKER = re.compile(r"[ \t]*<{5,9}[ \t]*(?:SEARCH|ORIGINAL)[ \t]*$", re.IGNORECASE)
 
 
 def split_patch_lines(text: str) -> list[str]:

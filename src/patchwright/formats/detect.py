@@ -7,10 +7,15 @@ Prose and fences are skipped: they carry no markers.
 
 from __future__ import annotations
 
-from patchwright.formats._common import parse_error, require_text, split_patch_lines, unsupported
+from patchwright.formats._common import (
+    SEARCH_MARKER,
+    parse_error,
+    require_text,
+    split_patch_lines,
+    unsupported,
+)
 from patchwright.formats._hunks import HUNK_HEADER
 from patchwright.formats._v4a_markers import marker
-from patchwright.formats.search_replace import SEARCH_MARKER
 
 UNIFIED = "unified"
 V4A = "v4a"

@@ -35,13 +35,18 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
-from patchwright.formats._common import is_fence, parse_error, require_text, split_patch_lines
+from patchwright.formats._common import (
+    SEARCH_MARKER,
+    is_fence,
+    parse_error,
+    require_text,
+    split_patch_lines,
+)
 from patchwright.formats._sr_paths import path_from_fence, path_from_line
 from patchwright.model import Composition, Edit, FilePatch, OldText, PatchSet
 
 FORMAT = "search-replace"
 
-SEARCH_MARKER = re.compile(r"[ \t]*<{5,9}[ \t]*(?:SEARCH|ORIGINAL)[ \t]*$", re.IGNORECASE)
 _DIVIDER = re.compile(r"={5,9}[ \t]*$")
 _REPLACE_MARKER = re.compile(r"[ \t]*>{5,9}[ \t]*(?:REPLACE|UPDATED)[ \t]*$", re.IGNORECASE)
 _MAX_DIVIDERS = 64

@@ -8,17 +8,15 @@ grammar packages are imported only when a file of their language is checked.
         warnings.append(report.warning_text())
     check_edit(path, before, after, policy="reject")            # raises SYNTAX_ERROR
 
-Importing the package loads the language table and the report types only; the
-checkers (and the parsers they use) load on the first :func:`check_edit`, so a patch of
-files without a parser never pays for them.
+Importing the package loads the language table only; the report types load when a
+file with a parser is checked, and the checkers (and the parsers they use) on the first
+:func:`check_edit`, so a patch of files without a parser never pays for them.
 """
 
 from __future__ import annotations
 
-from importlib import import_module
-
+from patchwright._lazy import lazy_exports
 from patchwright.syntax.languages import known_suffixes, language_for
-from patchwright.syntax.report import SyntaxIssue, SyntaxPolicy, SyntaxReport
 
 __all__ = [
     "MAX_CHARS",
@@ -30,19 +28,18 @@ __all__ = [
     "language_for",
 ]
 
-_LAZY = {"MAX_CHARS": "patchwright.syntax.check", "check_edit": "patchwright.syntax.check"}
+# public name -> module that defines it (imported on first use: see patchwright/_lazy.py)
+_LAZY = {
+    "MAX_CHARS": "patchwright.syntax.check",
+    "check_edit": "patchwright.syntax.check",
+    "SyntaxIssue": "patchwright.syntax.report",
+    "SyntaxPolicy": "patchwright.syntax.report",
+    "SyntaxReport": "patchwright.syntax.report",
+}
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover - static view of the lazy exports
-    from typing import Any
-
     from patchwright.syntax.check import MAX_CHARS, check_edit
-
-
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'patchwright.syntax' has no attribute {name!r}")
-    value = getattr(import_module(module), name)
-    globals()[name] = value
-    return value
+    from patchwright.syntax.report import SyntaxIssue, SyntaxPolicy, SyntaxReport
+else:  # mypy reads the imports above, so it flags an unknown name
+    __getattr__, __dir__ = lazy_exports(__name__, _LAZY, globals())
