@@ -10,14 +10,25 @@ as shipped; every other run applies the reverse patch, so each run really writes
 turn, interleaved so machine noise hits them alike, and reports medians, the spread and
 the ratio to the bare interpreter (targets: ``--version`` <= 1.5x, the apply <= 2.5x).
 GNU patch on the same patch is shown for scale; ``--baseline SRC`` adds the apply run from
-another source tree (``PYTHONPATH=SRC``) for before/after figures. Then lists which heavy modules
-``import patchwright`` and ``patchwright --version`` load (target: none of them) and the
-slowest imports of ``import patchwright``.
+another source tree (``PYTHONPATH=SRC``) for before/after figures.
+
+Two floor rows, timed in the same run, show what the apply cannot go below as long as it
+uses the modules it uses: ``python -c "import ..."`` of exactly the standard-library
+modules the apply loads, then of those plus its third-party ones (``filelock``). The gap
+between the floor and the apply is patchwright's own modules (their dataclasses, enums
+and patterns, made at import) and the work itself.
+
+Then lists which heavy modules ``import patchwright``, ``patchwright --version`` and the
+apply load (target: none for the first two), and the apply's most expensive imports by
+their own time (``-X importtime``). Bytecode for the package is compiled first, as
+``pip install`` does, so that no run pays for compiling a module that has none cached
+(``PYTHONDONTWRITEBYTECODE`` would otherwise leave an editable install uncompiled).
 """
 
 from __future__ import annotations
 
 import argparse
+import compileall
 import json
 import os
 import subprocess
@@ -71,6 +82,70 @@ def _one_line_patches(tmp: str) -> tuple[Path, Path]:
     forward.write_text(_FORWARD)
     backward.write_text(_BACKWARD)
     return forward, backward
+
+
+# Runs the console entry point as `patchwright apply -q PATCH --root ROOT` would, then
+# lists the modules (json only after the apply, which must not count it).
+_PROBE_APPLY = """
+import sys
+from patchwright.adapters.cli import main
+sys.argv = ["patchwright", "apply", "-q", sys.argv[1], "--root", sys.argv[2]]
+code = main()
+import json
+sys.stderr.write("\\nMODULES " + json.dumps(sorted(sys.modules)) + "\\n")
+sys.exit(code)
+"""
+
+
+def apply_modules() -> set[str] | None:
+    """``sys.modules`` after a one-line ``patchwright apply`` in a fresh interpreter."""
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        forward, _ = _one_line_patches(tmp)
+        done = subprocess.run(
+            [sys.executable, "-c", _PROBE_APPLY, str(forward), str(root)],
+            capture_output=True, text=True, check=False,
+        )  # fmt: skip
+    for line in reversed(done.stderr.splitlines()):
+        if line.startswith("MODULES ["):
+            return set(json.loads(line.removeprefix("MODULES ")))
+    return None
+
+
+def floor_commands(applied: set[str] | None) -> dict[str, list[str]]:
+    """``python -c "import ..."`` of the modules the apply loads, patchwright's left out.
+
+    Two commands: the standard-library modules alone, then with the third-party ones.
+    Modules a bare interpreter has loaded anyway are left out, and so is every
+    submodule (its package's import brings it, as in the apply).
+    """
+    if not applied:
+        return {}
+    bare = loaded_modules("import json, sys; print(json.dumps(sorted(sys.modules)))") or set()
+    tops = sorted({m for m in applied - bare if "." not in m and m != "patchwright"})
+    stdlib = [m for m in tops if m in sys.stdlib_module_names]
+    third = [m for m in tops if m not in sys.stdlib_module_names]
+
+    def importing(names: list[str]) -> list[str]:
+        # one try per module: a pseudo-module that cannot be imported by name is skipped
+        lines = [f"try: import {n}\nexcept ImportError: pass" for n in names]
+        return [sys.executable, "-c", "\n".join(lines) or "pass"]
+
+    commands = {"floor: apply's stdlib imports": importing(stdlib)}
+    if third:
+        commands[f"floor: + {', '.join(third)}"] = importing(stdlib + third)
+    return commands
+
+
+def compile_package() -> str:
+    """Compile the installed package's bytecode (as ``pip install`` does); a note."""
+    try:
+        import patchwright
+    except ImportError:
+        return "patchwright is not importable: nothing compiled"
+    folder = Path(patchwright.__file__).parent
+    ok = compileall.compile_dir(folder, quiet=2)
+    return f"bytecode {'compiled' if ok else 'NOT fully compiled'} for {folder}"
 
 
 def time_commands(
@@ -164,28 +239,31 @@ def heavy_table(probes: dict[str, set[str] | None]) -> tuple[str, list[str]]:
 
 
 def slowest_imports(top: int) -> str:
-    """The ``top`` slowest imports under ``import patchwright`` (cumulative time).
+    """The ``top`` imports of a one-line apply with the most time of their own.
 
-    Modules a bare interpreter imports anyway (``site``, ``encodings``...) are left out:
-    they cost the same without patchwright.
+    Own time (``-X importtime``'s "self" column) is what the module's body costs,
+    without what it imports: the list names the modules to look at. ``-X importtime``
+    adds its own overhead, so the figures are larger than in a plain run.
     """
-    bare = loaded_modules("import json, sys; print(json.dumps(sorted(sys.modules)))") or set()
-    done = subprocess.run(
-        [sys.executable, "-X", "importtime", "-c", "import patchwright"],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    with tempfile.TemporaryDirectory() as tmp:
+        forward, _ = _one_line_patches(tmp)
+        done = subprocess.run(
+            [sys.executable, "-X", "importtime", "-c", _PROBE_APPLY, str(forward), tmp],
+            capture_output=True, text=True, check=False,
+        )  # fmt: skip
     entries = []
+    total = 0
     for line in done.stderr.splitlines():
         if not line.startswith("import time:") or "|" not in line:
             continue
-        _, cumulative, name = (p.strip() for p in line.removeprefix("import time:").split("|"))
-        if cumulative.isdigit() and name not in bare:
-            entries.append((int(cumulative), name))
+        own, _, name = (p.strip() for p in line.removeprefix("import time:").split("|"))
+        if own.isdigit():
+            entries.append((int(own), name))
+            total += int(own)
     entries.sort(reverse=True)
     rows = [(name, f"{us / 1000:.1f}") for us, name in entries[:top]]
-    return render_table(("slowest imports of `import patchwright`", "cumulative ms"), rows)
+    table = render_table(("costliest imports of a one-line apply", "own ms"), rows)
+    return f"{table}\nall {len(entries)} imports: {total / 1000:.1f} ms of own time"
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
@@ -208,9 +286,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point; with --check, exit 1 when a target is missed."""
     args = parse_args(argv)
     py = sys.executable
+    print(compile_package())
+    applied = apply_modules()
     commands = {
         "python -c pass": [py, "-c", "pass"],
         "import patchwright": [py, "-c", "import patchwright"],
+        **floor_commands(applied),
     }
     cli = patchwright_cli()
     patching: dict[str, list[str]] = {"GNU patch, one line": [*gnu_patch_argv("-")[:-1]]}
@@ -245,6 +326,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if mods is None:
             print(f"{name}: probe failed, no module list")
     table, offences = heavy_table(probes)
+    if applied is not None:  # shown for reference: the apply needs some of them
+        table = heavy_table({**probes, "one-line apply": applied})[0]
     print(table)
     print(f"heavy modules loaded: {', '.join(offences) if offences else 'none'}\n")
     print(slowest_imports(args.top))

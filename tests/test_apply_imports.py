@@ -23,8 +23,26 @@ NEVER = (
     "patchwright.engine.fuzzy", "patchwright.documents", "concurrent.futures", "email",
     "http.client", "ssl", "multiprocessing",
 )  # fmt: skip
-# Needed only for a file with a parser (the syntax guard's checkers and Python's own).
-NO_PARSER = ("patchwright.syntax.check", "patchwright.syntax.pyregion", "tree_sitter")
+# Nor what the other commands, formats and refusals use: approval mode, tree walking
+# (pathspec), undo and case-insensitive look-up; the OpenAI and SEARCH/REPLACE parsers
+# and the -p/-R rewriting; search/replace resolution and the failure report of a hunk;
+# tool results; the shared history's PostgreSQL driver; the terminal and highlighting
+# libraries of the other commands.
+NOT_FOR_A_DIFF = (
+    "patchwright.workspace.approval", "patchwright.workspace.navigation", "pathspec",
+    "typing_extensions", "patchwright.workspace.undo", "patchwright.workspace.listing",
+    "patchwright.formats.v4a", "patchwright.formats._v4a_hunks",
+    "patchwright.formats.search_replace", "patchwright.formats._sr_paths",
+    "patchwright.adapters.patch_options", "patchwright.engine.oldtext",
+    "patchwright.engine.evidence", "patchwright.engine.failures", "patchwright.model.results",
+    "patchwright.workspace.history.postgres", "psycopg", "rich", "pygments",
+)  # fmt: skip
+# Needed only for a file with a parser (the syntax guard's checkers and Python's own,
+# and the guard's report).
+NO_PARSER = (
+    "patchwright.syntax.check", "patchwright.syntax.pyregion", "patchwright.syntax.report",
+    "tree_sitter",
+)  # fmt: skip
 
 _CHILD = """
 import json, sys
@@ -63,6 +81,7 @@ def _loaded(modules: set[str], names: tuple[str, ...]) -> list[str]:
 def test_one_line_apply_never_imports_heavy_modules(tmp_path: Path, name: str) -> None:
     modules = _apply_modules(tmp_path, name, "x = 1", "x = 2")
     assert _loaded(modules, NEVER) == []
+    assert _loaded(modules, NOT_FOR_A_DIFF) == []
     assert "patchwright.workspace.history" in modules  # the change was recorded
     if name.endswith(".txt"):
         assert _loaded(modules, NO_PARSER) == []
