@@ -137,14 +137,36 @@ def _main(argv: list[str] | None) -> int:
     return 2
 
 
+def _unmeasured() -> type[argparse.HelpFormatter]:
+    import argparse
+
+    class Unmeasured(argparse.HelpFormatter):
+        """argparse's formatter at a fixed width, for adding arguments only.
+
+        argparse formats every argument it is given to check its metavar, with a new
+        formatter each time, and the default one imports ``shutil`` (which loads the
+        compression modules) to measure the terminal: a cost for every run of the
+        command that the check, which ignores the width, does not need.
+        """
+
+        def __init__(self, prog: str) -> None:
+            super().__init__(prog, width=80)
+
+    return Unmeasured
+
+
 def _run_one(name: str, rest: list[str]) -> int:
     """Parse and run one subcommand, importing only its module."""
     import argparse
 
     module_name, help_text = COMMANDS[name]
     module = import_module(module_name)
-    parser = argparse.ArgumentParser(prog=f"patchwright {name}", description=help_text)
+    parser = argparse.ArgumentParser(
+        prog=f"patchwright {name}", description=help_text, formatter_class=_unmeasured()
+    )
     getattr(module, f"configure_{name}")(parser)
+    # help, usage and errors measure the terminal, as before
+    parser.formatter_class = argparse.HelpFormatter
     try:
         args = parser.parse_args(rest)
     except SystemExit as exc:
