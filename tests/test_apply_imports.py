@@ -27,7 +27,8 @@ NEVER = (
 # (pathspec), undo and case-insensitive look-up; the OpenAI and SEARCH/REPLACE parsers
 # and the -p/-R rewriting; search/replace resolution and the failure report of a hunk;
 # tool results; the shared history's PostgreSQL driver; the terminal and highlighting
-# libraries of the other commands.
+# libraries of the other commands; shutil and the compression modules it loads (argparse
+# measures the terminal with it, which only help and errors need).
 NOT_FOR_A_DIFF = (
     "patchwright.workspace.approval", "patchwright.workspace.navigation", "pathspec",
     "typing_extensions", "patchwright.workspace.undo", "patchwright.workspace.listing",
@@ -35,7 +36,8 @@ NOT_FOR_A_DIFF = (
     "patchwright.formats.search_replace", "patchwright.formats._sr_paths",
     "patchwright.adapters.patch_options", "patchwright.engine.oldtext",
     "patchwright.engine.evidence", "patchwright.engine.failures", "patchwright.model.results",
-    "patchwright.workspace.history.postgres", "psycopg", "rich", "pygments",
+    "patchwright.workspace.history.postgres", "psycopg", "rich", "pygments", "shutil", "bz2",
+    "lzma",
 )  # fmt: skip
 # Needed only for a file with a parser (the syntax guard's checkers and Python's own,
 # and the guard's report).
