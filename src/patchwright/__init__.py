@@ -1,14 +1,14 @@
 """patchwright: precise, safe file editing for LLM coding agents.
 
-Importing the package loads nothing but this module: every public name is imported on
-first use (``patchwright.apply_patch_text`` pulls in the formats, the engine and the
+Importing the package loads nothing but this module and ``_lazy.py``: every public name
+is imported on first use (``patchwright.apply_patch_text`` pulls in the formats, the engine and the
 workspace; the MCP server and the request models load only in the adapters), so the
 CLI starts fast and ``import patchwright`` stays cheap.
 """
 
 from __future__ import annotations
 
-from importlib import import_module
+from patchwright._lazy import lazy_exports
 
 __version__ = "0.1.0"
 
@@ -68,8 +68,6 @@ __all__ = [
 # told (``always_true``) to read this block.
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover - static view of the lazy exports
-    from typing import Any
-
     from patchwright.api import ApplyReport, apply_patch_text
     from patchwright.documents import PatchApplyError
     from patchwright.engine import MatchOptions, apply_edits, unified_diff
@@ -89,15 +87,8 @@ if TYPE_CHECKING:  # pragma: no cover - static view of the lazy exports
     )
     from patchwright.model.errors import ErrorCode, PatchwrightError
     from patchwright.model.text import TextFile
-
-
-def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'patchwright' has no attribute {name!r}")
-    value = getattr(import_module(module), name)
-    globals()[name] = value
-    return value
+else:  # mypy reads the imports above, so it flags an unknown name
+    __getattr__ = lazy_exports(__name__, _EXPORTS, globals())[0]
 
 
 def __dir__() -> list[str]:
