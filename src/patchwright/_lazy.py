@@ -28,17 +28,26 @@ def lazy_exports(
 
     ``exports`` maps each public name to the module that defines it; ``namespace`` is
     the package's ``globals()``, where a name is kept once imported (later look-ups
-    do not come back here). An unknown name raises ``AttributeError``, which is also
-    what lets ``from package import submodule`` import a submodule.
+    do not come back here). Any other name is looked for as a submodule, so that
+    ``package.submodule`` works after ``import package`` as it did when the package
+    imported every module; a name that is neither raises ``AttributeError``.
     """
 
     def __getattr__(name: str) -> Any:
         module = exports.get(name)
-        if module is None:
-            raise AttributeError(f"module {package!r} has no attribute {name!r}")
-        value = getattr(import_module(module), name)
-        namespace[name] = value
-        return value
+        if module is not None:
+            value = getattr(import_module(module), name)
+            namespace[name] = value
+            return value
+        if not name.startswith("__"):
+            # a submodule, as when the package imported all of them (``pkg.sub.Name``
+            # after ``import pkg``): importing it sets it on the package
+            try:
+                return import_module(f"{package}.{name}")
+            except ModuleNotFoundError as exc:
+                if exc.name != f"{package}.{name}":
+                    raise  # the submodule exists but imports something missing
+        raise AttributeError(f"module {package!r} has no attribute {name!r}")
 
     def __dir__() -> list[str]:
         return sorted({*namespace, *exports})

@@ -1,0 +1,67 @@
+"""Packages that export their names lazily (patchwright/_lazy.py): every public name
+resolves, an unknown one is an AttributeError, a submodule is reachable as before, and
+importing the package imports none of the modules behind its names."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import subprocess
+import sys
+
+import pytest
+
+LAZY = [
+    "patchwright",
+    "patchwright.api",
+    "patchwright.formats",
+    "patchwright.model",
+    "patchwright.syntax",
+    "patchwright.workspace",
+]
+
+
+@pytest.mark.parametrize("name", LAZY)
+def test_every_public_name_resolves(name: str) -> None:
+    package = importlib.import_module(name)
+    for public in package.__all__:
+        assert getattr(package, public) is not None, f"{name}.{public}"
+    assert set(package.__all__) <= set(dir(package))
+
+
+@pytest.mark.parametrize("name", LAZY)
+def test_unknown_name_raises_attribute_error(name: str) -> None:
+    package = importlib.import_module(name)
+    with pytest.raises(AttributeError, match="no_such_name"):
+        package.no_such_name  # noqa: B018
+    with pytest.raises(ImportError):
+        exec(f"from {name} import no_such_name")
+
+
+def test_submodule_is_an_attribute_after_importing_the_package() -> None:
+    code = (
+        "import patchwright.model, patchwright.workspace\n"
+        "print(patchwright.model.edits.Hunk.__name__, patchwright.workspace.undo.__name__)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.split() == ["Hunk", "patchwright.workspace.undo"]
+
+
+@pytest.mark.parametrize("name", LAZY)
+def test_importing_the_package_imports_no_module_behind_its_names(name: str) -> None:
+    code = f"import json, sys, {name}; print(json.dumps(sorted(sys.modules)))"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    loaded = set(json.loads(done.stdout))
+    inside = {m for m in loaded if m.startswith(name + ".") and m != "patchwright._lazy"}
+    # a package may import the little it needs itself (syntax: the language table;
+    # formats: format detection), never one of its heavier modules
+    allowed = {
+        "patchwright.syntax": {"patchwright.syntax.languages"},
+        "patchwright.formats": {
+            "patchwright.formats._common",
+            "patchwright.formats._hunks",
+            "patchwright.formats._v4a_markers",
+            "patchwright.formats.detect",
+        },
+    }.get(name, set())
+    assert sorted(inside - allowed) == []
