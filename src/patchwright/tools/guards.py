@@ -110,13 +110,23 @@ def generated_reason(path: str, text: str) -> str | None:
     for pattern in _GENERATED_NAMES:
         if fnmatch.fnmatchcase(name, pattern):
             return f"its name matches {pattern!r}, a generated file"
-    head = text.splitlines()[:_HEADER_LINES]
-    for line in head:
+    for line in _head_lines(text, _HEADER_LINES):
         for marker in _HEADER_MARKERS:
             found = marker.search(line)
             if found:
                 return f"its header says {found.group(0)!r}"
     return None
+
+
+def _head_lines(text: str, count: int) -> list[str]:
+    """The first ``count`` lines of ``text``, without splitting the rest of it."""
+    end = -1
+    for _ in range(count):
+        end = text.find("\n", end + 1)
+        if end < 0:
+            return text.splitlines()[:count]
+    # a "\r" alone also ends a line for splitlines(): split the head, then cut again
+    return text[:end].splitlines()[:count]
 
 
 def generated_warning(path: str, text: str) -> str | None:
