@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from patchwright.engine import unified_diff
@@ -53,11 +54,16 @@ class PlannedWrite:
         """The file's workspace path."""
         return self.loaded.path
 
+    @cached_property
+    def data(self) -> bytes:
+        """The new bytes (encoded once: a large file's encoding is a noticeable cost)."""
+        return self.after.encode()
+
     @property
     def changed(self) -> bool:
         """Whether the new bytes differ from the old (a new file always counts)."""
         state = self.loaded.state
-        return state is None or state.data != self.after.encode()
+        return state is None or state.data != self.data
 
 
 @dataclass
@@ -163,7 +169,7 @@ def _file_change(plan: PlannedWrite, diff: str) -> FileChange:
     loaded = plan.loaded
     return FileChange(
         loaded.path,
-        plan.after.encode(),
+        plan.data,
         expected_sha256=loaded.sha256,
         must_not_exist=not loaded.exists,
         diff=diff,
