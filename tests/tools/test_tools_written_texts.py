@@ -52,6 +52,9 @@ def test_only_the_last_few_files_texts_are_kept() -> None:
     assert session.written_text("f0.py", "sha0") is None
     assert session.written_text("f9.py", "sha9") == "text 9"
     assert session.written_text("f9.py", "other") is None
+    session.remember_text("f9.py", "big", "x" * 1_000_001)  # too large: forgotten
+    assert session.written_text("f9.py", "sha9") is None
+    assert session.written_text("f9.py", "big") is None
 
 
 @pytest.mark.parametrize(

@@ -25,6 +25,7 @@ _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
 _FORMAT = 1
 # texts kept by Session.remember_text: the files an agent is editing right now
 _KEPT_TEXTS = 4
+_KEPT_TEXT_MAX_CHARS = 1_000_000
 
 
 @dataclass
@@ -51,7 +52,11 @@ class Session:
     # texts written -----------------------------------------------------------------------
     def remember_text(self, path: str, sha256: str, text: str) -> None:
         """Keep the text just written to ``path`` (whose bytes hash to ``sha256``), for
-        :meth:`written_text`; only the last few files' texts are kept, in memory only."""
+        :meth:`written_text`; only the last few files' texts are kept, in memory only,
+        and none over a million characters (the syntax guard keeps none so large)."""
+        if len(text) > _KEPT_TEXT_MAX_CHARS:
+            self._texts.pop(path, None)
+            return
         self._texts[path] = (sha256, text)
         self._texts.move_to_end(path)
         while len(self._texts) > _KEPT_TEXTS:
