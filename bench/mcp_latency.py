@@ -23,6 +23,16 @@ server, and the ratios median / median and p95 / p95 (targets: <= 1.5x and <= 2x
 ``--no-history`` adds a server ``patchwright mcp --no-history``; ``--baseline SRC`` adds
 ``patchwright mcp`` run from another source tree (``PYTHONPATH=SRC``, e.g. an older
 commit's ``src`` from ``git archive``), for before/after figures from one run.
+
+``--floors`` adds, in the same alternation, what bounds the figures from below:
+
+* ``sdk no-op``: a bare server on the Python SDK's low-level ``Server`` whose
+  ``edit_file`` does nothing (``bench/_mcp_noop.py``): the cost of one call over stdio
+  with the SDK alone;
+* ``reference no-op``: the reference server's ``list_allowed_directories``, the same
+  for node and its SDK;
+* ``durable write``: writing the 92 KB file as patchwright's one-file commit does, in
+  this process (temp file, fsync, rename, fsync of the folder), on the same disk.
 """
 
 from __future__ import annotations
@@ -63,13 +73,46 @@ class Server:
     env: dict[str, str] = field(default_factory=dict)
     times: list[float] = field(default_factory=list)
     client: Any = None
+    #: the tool called; ``edit_file`` edits (and its file is checked at the end)
+    tool: str = "edit_file"
+    edits: bool = True
 
     def arguments(self, old: str, new: str) -> dict[str, Any]:
-        """The ``edit_file`` arguments for replacing ``old`` by ``new``."""
+        """The arguments of one call replacing ``old`` by ``new``."""
+        if self.tool != "edit_file":
+            return {}
         path = str(self.root / "module.py") if self.reference else "module.py"
         if self.reference:
             return {"path": path, "edits": [{"oldText": old, "newText": new}]}
         return {"path": path, "old_string": old, "new_string": new}
+
+
+@dataclass
+class DiskFloor:
+    """The one-file commit's disk work alone, timed in this process on ``path``."""
+
+    name: str
+    path: Path
+    times: list[float] = field(default_factory=list)
+    reference: bool = False
+
+    def write(self, data: bytes) -> float:
+        """Write ``data`` durably as a one-file commit does; the seconds it took."""
+        started = time.perf_counter()
+        temp = self.path.with_name(f".{self.path.name}.tmp")
+        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+        try:
+            os.write(fd, data)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(temp, self.path)
+        folder = os.open(self.path.parent, os.O_RDONLY)
+        try:
+            os.fsync(folder)
+        finally:
+            os.close(folder)
+        return time.perf_counter() - started
 
 
 def install_reference(cache: Path, version: str) -> Path:
@@ -139,7 +182,7 @@ async def _open(stack: AsyncExitStack, server: Server, env: dict[str, str]) -> N
 
 async def _call(server: Server, old: str, new: str) -> float:
     started = time.perf_counter()
-    result = await server.client.call_tool("edit_file", server.arguments(old, new))
+    result = await server.client.call_tool(server.tool, server.arguments(old, new))
     elapsed = time.perf_counter() - started
     if result.is_error:
         text = result.content[0].text if result.content else "no content"
@@ -147,30 +190,39 @@ async def _call(server: Server, old: str, new: str) -> float:
     return elapsed
 
 
-async def run_calls(servers: Sequence[Server], calls: int, warmup: int, line: str) -> None:
-    """Open every server, then send each the same edits in turn, ``calls`` timed each."""
+async def run_calls(
+    servers: Sequence[Server | DiskFloor], calls: int, warmup: int, line: str, data: bytes
+) -> None:
+    """Open every server, then send each the same edits in turn, ``calls`` timed each
+    (a disk floor writes ``data`` in its turn)."""
     env = {"PATCHWRIGHT_STATE_DIR": tempfile.mkdtemp(prefix="pw-mcp-state-")}
     async with AsyncExitStack() as stack:
         for server in servers:
-            await _open(stack, server, env)
+            if isinstance(server, Server):
+                await _open(stack, server, env)
         for index in range(warmup + calls):
             old, new = edited(line, index), edited(line, index + 1)
             order = servers if index % 2 == 0 else list(reversed(servers))
             for server in order:
-                elapsed = await _call(server, old, new)
+                if isinstance(server, DiskFloor):
+                    elapsed = server.write(data)
+                else:
+                    elapsed = await _call(server, old, new)
                 if index >= warmup:
                     server.times.append(elapsed)
 
 
-def check_files(servers: Sequence[Server], expected: bytes) -> None:
-    """Every server's file holds the expected bytes after the last call."""
+def check_files(servers: Sequence[Server | DiskFloor], expected: bytes) -> None:
+    """Every editing server's file holds the expected bytes after the last call."""
     for server in servers:
+        if not isinstance(server, Server) or not server.edits:
+            continue
         got = (server.root / "module.py").read_bytes()
         if got != expected:
             raise SystemExit(f"{server.name}: the file does not hold the expected bytes")
 
 
-def report(servers: Sequence[Server], check: bool) -> int:
+def report(servers: Sequence[Server | DiskFloor], check: bool) -> int:
     """Print the table and the targets; the exit status for ``--check``."""
     ref = next(s for s in servers if s.reference)
     ref_median, ref_p95 = median(ref.times), percentile(ref.times, 0.95)
@@ -211,6 +263,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("--quick", action="store_true", help="60 calls per server")
     p.add_argument("--no-history", action="store_true", help="also time --no-history")
     p.add_argument("--baseline", type=Path, help="also run patchwright from this src folder")
+    p.add_argument("--floors", action="store_true", help="also time the floors (see above)")
     p.add_argument("--cache", type=Path, default=DEFAULT_CACHE, help="npm install folder")
     p.add_argument("--reference-version", default=REFERENCE_VERSION)
     p.add_argument("--check", action="store_true", help="exit 1 when a target is missed")
@@ -248,13 +301,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         servers.append(Server(name, [*cli, "mcp", "--root", str(root), *extra], root, env=env))
     ref_root = work / "reference"
     ref_root.mkdir()
-    servers.append(Server("reference (node)", [node, str(entry), str(ref_root)], ref_root, True))
+    ref_argv = [node, str(entry), str(ref_root)]
+    servers.append(Server("reference (node)", ref_argv, ref_root, True))
+    timed: list[Server | DiskFloor] = list(servers)
+    if args.floors:
+        noop = [sys.executable, str(Path(__file__).with_name("_mcp_noop.py"))]
+        timed.append(Server("sdk no-op (python)", noop, work, edits=False))
+        listing = "list_allowed_directories"
+        timed.append(Server("reference no-op", ref_argv, ref_root, tool=listing, edits=False))
+        timed.append(DiskFloor("durable write", work / "floor" / "module.py"))
+        (work / "floor").mkdir()
     for server in servers:
         (server.root / "module.py").write_bytes(data)
     try:
-        anyio.run(run_calls, servers, args.calls, args.warmup, line)
+        anyio.run(run_calls, timed, args.calls, args.warmup, line, data)
         last = edited(line, args.warmup + args.calls)
-        check_files(servers, data.replace(f"{line}\n".encode(), f"{last}\n".encode(), 1))
+        check_files(timed, data.replace(f"{line}\n".encode(), f"{last}\n".encode(), 1))
     finally:
         shutil.rmtree(work, ignore_errors=True)
     print(
@@ -262,7 +324,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"{args.calls} timed calls per server after {args.warmup} warm-up calls, alternating; "
         f"{REFERENCE_PACKAGE}@{args.reference_version} on node {_node_version(node)}"
     )
-    return report(servers, args.check)
+    return report(timed, args.check)
 
 
 def _node_version(node: str) -> str:

@@ -82,7 +82,7 @@ def test_one_connection_per_workspace_in_wal_mode(
     with ws.history.backend.transaction(write=False) as tx:
         mode = tx.rows("PRAGMA journal_mode")[0]
         sync = tx.rows("PRAGMA synchronous")[0]
-    assert list(mode.values()) == ["wal"] and list(sync.values()) == [2]  # FULL
+    assert list(mode.values()) == ["wal"] and list(sync.values()) == [1]  # NORMAL
 
 
 def test_machine_name_is_kept_per_state_folder(tmp_path: Path) -> None:

@@ -30,8 +30,12 @@ a time, in a worker thread, so a slow file lock never blocks the event loop.
 from __future__ import annotations
 
 import logging
+import os
+import sys
 import threading
-from typing import Any
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any, cast
 
 import anyio
 import anyio.to_thread
@@ -48,8 +52,10 @@ from patchwright.tools import Toolbox, ToolSpec, mcp_tool
 __all__ = [
     "GRANTED",
     "SERVER_NAME",
+    "WireWriter",
     "build_server",
     "call_result",
+    "claimed_stdout",
     "instructions",
     "serve_stdio",
     "tool_definition",
@@ -246,11 +252,57 @@ async def serve_stdio(server: Server[Any], max_message_bytes: int | None = None)
     """Serve one client over standard input and output until it disconnects.
 
     A message longer than ``max_message_bytes`` (default: limits.DEFAULT_MAX_INPUT_MB) is
-    refused without being read whole (see limits.py).
+    refused without being read whole (see limits.py). Answers go out through
+    :class:`WireWriter`; while serving, file descriptor 1 points at standard error, so
+    stray output of a library never corrupts the protocol.
     """
     from patchwright.adapters.limits import DEFAULT_MAX_INPUT_MB, limited_stdin, mb_to_bytes
 
     limit = max_message_bytes or mb_to_bytes(DEFAULT_MAX_INPUT_MB)
     stdin = limited_stdin(limit, "--max-message-mb")
-    async with stdio_server(stdin=stdin) as (read_stream, write_stream):
-        await server.run(read_stream, write_stream, server.create_initialization_options())
+    with claimed_stdout() as wire:
+        stdout = cast("anyio.AsyncFile[str]", WireWriter(wire))
+        async with stdio_server(stdin=stdin, stdout=stdout) as (read_stream, write_stream):
+            await server.run(read_stream, write_stream, server.create_initialization_options())
+
+
+class WireWriter:
+    """The protocol's output: each message written whole to a descriptor, in place.
+
+    The SDK's own writer hands every write and every flush to a worker thread, two round
+    trips between threads per answer; here one ``os.write`` (rarely more, for a message
+    larger than the pipe's buffer) sends the message from the event loop itself. A
+    write can only wait for the client to read, which a client awaiting its answer does.
+    """
+
+    def __init__(self, fd: int) -> None:
+        self._fd = fd
+
+    async def write(self, text: str) -> None:
+        """Send ``text`` (one JSON-RPC message and its newline) whole."""
+        view = memoryview(text.encode("utf-8"))
+        while view:
+            view = view[os.write(self._fd, view) :]
+
+    async def flush(self) -> None:
+        """Nothing to flush: :meth:`write` sent everything."""
+
+
+@contextmanager
+def claimed_stdout() -> Iterator[int]:
+    """A private descriptor of the protocol's standard output; meanwhile descriptor 1
+    points at standard error, and is put back on exit."""
+    sys.stdout.flush()
+    try:
+        import fcntl  # POSIX: above 0-2 even when one of them is closed
+
+        wire = fcntl.fcntl(1, fcntl.F_DUPFD_CLOEXEC, 3)
+    except ImportError:
+        wire = os.dup(1)
+    os.dup2(2, 1)
+    try:
+        yield wire
+    finally:
+        sys.stdout.flush()
+        os.dup2(wire, 1)
+        os.close(wire)

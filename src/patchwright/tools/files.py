@@ -128,15 +128,16 @@ def load(ws: Workspace, path: str, *, missing_ok: bool = False, field: str = "pa
         PatchwrightError: sandbox refusals, ``file_not_found`` (unless ``missing_ok``),
             ``binary_file``, ``too_large``; ``field`` names the request field.
     """
+    wanted = posix_path(path)
     try:
-        rel = ws.resolve(posix_path(path))
         try:
-            state = ws.read(rel)
+            # the workspace resolves the path once, as it reads
+            state = ws.read_if_exists(wanted) if missing_ok else ws.read(wanted)
         except PatchwrightError as err:
-            if err.code is ErrorCode.FILE_NOT_FOUND and missing_ok:
-                return Loaded(rel, None, None)
-            raise with_next_step(ws, err, rel) from None
-        return Loaded(rel, state, TextFile.decode(state.data, path=rel))
+            raise with_next_step(ws, err, err.path or wanted) from None
+        if state is None:
+            return Loaded(ws.resolve(wanted), None, None)
+        return Loaded(state.path, state, TextFile.decode(state.data, path=state.path))
     except PatchwrightError as err:
         if _is_root(path):
             with_next_step(ws, err, path)

@@ -14,6 +14,7 @@ import os
 import re
 import secrets
 import tempfile
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -22,6 +23,9 @@ from patchwright.model import ErrorCode, PatchwrightError
 
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
 _FORMAT = 1
+# texts kept by Session.remember_text: the files an agent is editing right now
+_KEPT_TEXTS = 4
+_KEPT_TEXT_MAX_CHARS = 1_000_000
 
 
 @dataclass
@@ -41,6 +45,34 @@ class Session:
     _new_notes: list[dict[str, Any]] = field(default_factory=list, repr=False)
     _metric_deltas: dict[str, float] = field(default_factory=dict, repr=False)
     _metric_values: dict[str, Any] = field(default_factory=dict, repr=False)
+    _texts: OrderedDict[str, tuple[str, str]] = field(
+        default_factory=OrderedDict, repr=False, compare=False
+    )
+
+    # texts written -----------------------------------------------------------------------
+    def remember_text(self, path: str, sha256: str, text: str) -> None:
+        """Keep the text just written to ``path`` (whose bytes hash to ``sha256``), for
+        :meth:`written_text`; only the last few files' texts are kept, in memory only,
+        and none over a million characters (the syntax guard keeps none so large)."""
+        if len(text) > _KEPT_TEXT_MAX_CHARS:
+            self._texts.pop(path, None)
+            return
+        self._texts[path] = (sha256, text)
+        self._texts.move_to_end(path)
+        while len(self._texts) > _KEPT_TEXTS:
+            self._texts.popitem(last=False)
+
+    def written_text(self, path: str, sha256: str | None) -> str | None:
+        """The text this session last wrote to ``path`` if the file still has those
+        bytes (``sha256``), else ``None``.
+
+        The next edit of a file starts from the text the previous one wrote: handing
+        on that very object (not an equal copy decoded again) spares joining its lines,
+        and the syntax guard's cache of lexed texts, keyed by text, finds it without
+        hashing 100 KB again (Python keeps a string's hash with the string).
+        """
+        kept = self._texts.get(path)
+        return kept[1] if kept is not None and kept[0] == sha256 else None
 
     # clipboards ------------------------------------------------------------------------
     def set_clipboard(self, name: str, text: str) -> None:

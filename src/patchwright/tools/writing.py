@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from patchwright.engine import unified_diff
@@ -53,11 +54,21 @@ class PlannedWrite:
         """The file's workspace path."""
         return self.loaded.path
 
+    @cached_property
+    def text(self) -> str:
+        """The new text (joined once, and the same object for every check of it)."""
+        return self.after.text
+
+    @cached_property
+    def data(self) -> bytes:
+        """The new bytes (encoded once: a large file's encoding is a noticeable cost)."""
+        return self.after.encode()
+
     @property
     def changed(self) -> bool:
         """Whether the new bytes differ from the old (a new file always counts)."""
         state = self.loaded.state
-        return state is None or state.data != self.after.encode()
+        return state is None or state.data != self.data
 
 
 @dataclass
@@ -143,12 +154,27 @@ def commit_writes(
             meta=dict(meta or {}),
             dry_run=dry_run,
         )
+        _remember_texts(ctx, plans, outcome.record)
     return outcome
 
 
+def _remember_texts(ctx: ToolContext, plans: Sequence[PlannedWrite], record: CommitRecord) -> None:
+    """Keep each written text for the next edit of its file (Session.written_text)."""
+    if record.dry_run:
+        return
+    written = {f.path: f.after_sha256 for f in record.files if f.after_sha256 is not None}
+    for plan in plans:
+        sha = written.get(plan.path)
+        if sha is not None:
+            ctx.session.remember_text(plan.path, sha, plan.text)
+
+
 def _guard(ctx: ToolContext, plan: PlannedWrite, outcome: WriteOutcome) -> None:
-    before = plan.loaded.text.text if plan.loaded.text is not None else None
-    after = plan.after.text
+    loaded = plan.loaded
+    before = None
+    if loaded.text is not None:
+        before = ctx.session.written_text(loaded.path, loaded.sha256) or loaded.text.text
+    after = plan.text
     report = syntax_check(ctx.syntax_policy, plan.path, before, after, plan.rungs)
     if report is not None:
         outcome.syntax[plan.path] = report.to_dict()
@@ -163,7 +189,7 @@ def _file_change(plan: PlannedWrite, diff: str) -> FileChange:
     loaded = plan.loaded
     return FileChange(
         loaded.path,
-        plan.after.encode(),
+        plan.data,
         expected_sha256=loaded.sha256,
         must_not_exist=not loaded.exists,
         diff=diff,

@@ -5,7 +5,7 @@ Modules, each with one job:
 * ``fs``: the file-system seam (a small protocol and the real implementation);
 * ``globs`` / ``sandbox``: which paths and file types may be touched, size limit;
 * ``gate``: restricted / unrestricted mode and waiting for idle on a mode change;
-* ``locks``: per-file locks between threads and processes (``filelock``), kept in the
+* ``locks``: per-file locks between threads and processes (``flock``), kept in the
   state folder;
 * ``journal`` / ``recovery``: crash-safe all-or-nothing commits and their rollback;
 * ``commit``: the read-check-write sequence of one commit inside the locks;

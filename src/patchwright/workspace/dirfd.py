@@ -109,7 +109,8 @@ class Anchors:
             yield None, path
             return
         root, fd = anchored
-        rest = posixpath.relpath(path, root)
+        # ``path`` is normalised and lies below ``root`` (see _anchor_of): cut, not relpath
+        rest = "." if path == root else path[len(root.rstrip("/")) + 1 :]
         if rest == ".":
             yield fd, "."
             return

@@ -7,10 +7,13 @@ never cross a ``fork`` (the child would share the parent's file locks' bookkeepi
 could corrupt the database), so every open connection is closed just before the process
 forks, waiting for a transaction in progress; parent and child each open their own on
 next use. The database runs in WAL mode, so readers in other processes never wait
-for a writer, with ``synchronous=FULL``: each commit fsyncs the WAL once. That one
-fsync is what durability needs: the batch's row must be on disk before the commit
-journal's commit point (journal.py), or a power cut could keep a change in the tree
-that its history has lost; ``NORMAL`` would drop it.
+for a writer, with ``synchronous=NORMAL``: a commit writes the WAL without an fsync
+of its own (checkpoints fsync). A killed process loses nothing (the WAL is written
+before the commit returns); a power cut may lose the newest batches, never the
+database's consistency. That is what the history needs: the files are the truth and
+are durable before an edit answers (direct.py, journal.py); a batch lost this way is a
+change ``undo`` does not offer, and undo checks a file's SHA256 before acting, so a
+history behind the tree is never acted on wrongly (docs/durability.md).
 
 Migrations run on the first connection, inside ``BEGIN IMMEDIATE`` (SQLite's write
 lock), so two processes opening a new store apply each one once.
@@ -84,7 +87,7 @@ class SQLiteBackend:
         _OPEN.add(self)
         db.row_factory = sqlite3.Row
         _enter_wal(db, self.timeout)
-        db.execute("PRAGMA synchronous=FULL")
+        db.execute("PRAGMA synchronous=NORMAL")
         db.execute("PRAGMA foreign_keys=ON")
         self._db, self._pid = db, os.getpid()
         self._applied = self._migrate(db)

@@ -1,0 +1,39 @@
+"""A bare MCP server on the official Python SDK: one ``edit_file`` tool that does nothing.
+
+``bench/mcp_latency.py --floors`` times it beside the real servers: what a call costs
+with the SDK's low-level ``mcp.server.Server`` over stdio alone, before any tool work
+(the floor a Python MCP server starts from).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import anyio
+from mcp import types
+from mcp.server import Server
+from mcp.server.stdio import stdio_server
+
+_TOOL = types.Tool(
+    name="edit_file",
+    description="Does nothing (a benchmark floor).",
+    input_schema={"type": "object", "additionalProperties": True},
+)
+
+
+async def _list_tools(ctx: Any, params: Any) -> types.ListToolsResult:
+    return types.ListToolsResult(tools=[_TOOL])
+
+
+async def _call_tool(ctx: Any, params: Any) -> types.CallToolResult:
+    return types.CallToolResult(content=[types.TextContent(type="text", text="ok")])
+
+
+async def _main() -> None:
+    server: Server[Any] = Server("noop", on_list_tools=_list_tools, on_call_tool=_call_tool)
+    async with stdio_server() as (read_stream, write_stream):
+        await server.run(read_stream, write_stream, server.create_initialization_options())
+
+
+if __name__ == "__main__":
+    anyio.run(_main)
