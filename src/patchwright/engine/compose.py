@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from patchwright.engine.context_side import Side, side_by_context
 from patchwright.engine.frame import shift_for
 from patchwright.engine.normalize import strip_key, unicode_key
 from patchwright.engine.rungs import Match, identity
@@ -83,7 +84,7 @@ def compose(
     adds = any(hl.op == "+" for hl in body)
     warnings: list[str] = []
     removed_run = 0  # removed lines right before the pending added lines
-    for hl in body:
+    for i, hl in enumerate(body):
         if hl.op == "+":
             pending.append((shift.apply(hl.text) if shift else hl.text, endings.added(cursor)))
             continue
@@ -99,9 +100,11 @@ def compose(
         # a change as its removed lines, then its added lines): they stand where those
         # stood, before the gap. More added lines than removed ones may include an
         # insertion of their own on either side of the gap.
-        replacing = 0 < len(pending) <= removed_run
+        place: Side | None = "before" if 0 < len(pending) <= removed_run else None
+        if gap and pending and place is None and not complete:
+            place = side_by_context(body, i, gap, match.start, match.end, len(file_lines))
         removed_run = removed_run + 1 if hl.op == "-" and not pending else int(hl.op == "-")
-        seq = _fill_gap(file_lines, file_endings, gap, pending, complete, label, replacing)
+        seq = _fill_gap(file_lines, file_endings, gap, pending, complete, label, place)
         out.extend(t for t, _ in seq)
         ends.extend(e for _, e in seq)
         if gap and not pending:
@@ -137,14 +140,14 @@ def _fill_gap(
     pending: list[tuple[str, str]],
     complete: bool,
     label: str,
-    replacing: bool = False,
+    place: Side | None = None,
 ) -> list[tuple[str, str]]:
     """Place added lines relative to file lines the edit's old text did not mention.
 
     For a diff hunk the unmentioned lines are dropped context: they stay, and added
-    lines at the same spot are placed before them when they are ``replacing`` the
-    removed lines just before the gap, and refused otherwise (they could go before or
-    after them). For a
+    lines at the same spot go where ``place`` says (``before`` them when they replace
+    the removed lines just before the gap, or the side the hunk's context counts
+    show), and are refused otherwise (they could go before or after them). For a
     search/replace edit the new text is complete, so the unmentioned lines must appear
     in it at that spot; they are then kept with the file's bytes.
     """
@@ -154,8 +157,8 @@ def _fill_gap(
         return added
     if not pending and not complete:
         return kept
-    if replacing and not complete:
-        return added + kept
+    if place is not None and not complete:
+        return added + kept if place == "before" else kept + added
     run = _run_inside([strip_key(t) for t, _ in pending], [strip_key(lines[j]) for j in gap])
     if complete and run is not None:
         return added[:run] + kept + added[run + len(gap) :]
