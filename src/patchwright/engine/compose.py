@@ -92,7 +92,8 @@ def compose(
         k += 1
         endings.old(hl.op, a)
         if hl.op == "-" and (a == b or not _same_enough(match, hl.text, file_lines[a], complete)):
-            raise _unlocated(label, hl.text)
+            there = None if a == b else file_lines[a]
+            raise _unlocated(label, hl.text, there, match)
         gap = list(range(cursor, a))
         if gap and adds:
             _check_slide(file_lines, gap, cursor, a, b, label)
@@ -340,10 +341,23 @@ def _same_enough(match: Match, want: str, have: str, complete: bool) -> bool:
     return True
 
 
-def _unlocated(label: str, text: str) -> PatchwrightError:
+def _unlocated(label: str, text: str, there: str | None, match: Match) -> PatchwrightError:
+    # ``details["reason"]``: the clause a not-found refusal quotes as the reason the
+    # region ``details["region"]`` was not taken (else it would only give a similarity).
+    rung = match.rung
+    if there is None:
+        reason = f"the line to remove {text.strip()!r} has no line of the file paired with it"
+    elif rung == Rung.FUZZY:
+        reason = (
+            f"the line to remove {text.strip()!r} is paired with the different line "
+            f"{there.strip()!r} (lines to remove must be found nearly as they are)"
+        )
+    else:
+        reason = f"the line to remove {text.strip()!r} is not the file's line {there.strip()!r}"
     return PatchwrightError(
         ErrorCode.NOT_FOUND,
         f"{label or 'The edit'}: the line to remove {text.strip()!r} is not in the matched "
         "region of the file.",
         "Re-read the file and copy the lines to remove exactly.",
+        details={"reason": reason, "region": (match.start, match.end)},
     )

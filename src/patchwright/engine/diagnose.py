@@ -26,8 +26,14 @@ def not_found(
     new_lines: Sequence[str],
     label: str,
     options: MatchOptions,
+    rejected_at: tuple[int, int, str] | None = None,
 ) -> PatchwrightError:
-    """Build the ``not_found`` (or ``already_applied``) error for ``pattern``."""
+    """Build the ``not_found`` (or ``already_applied``) error for ``pattern``.
+
+    ``rejected_at`` is a region the ladder found but did not take after all (0-based
+    ``start``, ``end``) and why, as a clause (a line to remove that is not there): when
+    it is the closest region, that is the reason given for not accepting it.
+    """
     name = f"{label}: " if label else ""
     applied = already_applied_error(index, pattern, new_lines, label)
     if applied is not None:
@@ -67,6 +73,8 @@ def not_found(
         from patchwright.engine import fuzzy
 
         rejected = fuzzy.distrust(index, pattern, best)
+    if rejected is None and rejected_at is not None and rejected_at[:2] == (best.start, best.end):
+        rejected = rejected_at[2]
     verdict = ""
     if rejected is not None:
         verdict = (
@@ -97,6 +105,15 @@ def not_found(
         hint,
         details=details,
     )
+
+
+def rejected_at(err: PatchwrightError) -> tuple[int, int, str] | None:
+    """The region a ``not_found`` error raised while building a match names, and the
+    reason it gives (``details`` ``region`` and ``reason``), for :func:`not_found`."""
+    region, reason = err.details.get("region"), err.details.get("reason")
+    if region is None or not isinstance(reason, str):
+        return None
+    return int(region[0]), int(region[1]), reason
 
 
 def already_applied_error(

@@ -8,7 +8,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from difflib import SequenceMatcher
 
-from patchwright.engine.diagnose import not_found
+from patchwright.engine.diagnose import not_found, rejected_at
 from patchwright.engine.diff import line_opcodes
 from patchwright.engine.evidence import extend_edges, fill_gaps, without_edge_elisions
 from patchwright.engine.index import LineIndex
@@ -391,7 +391,7 @@ def _line_mode(
     except PatchwrightError as err:
         if err.code != ErrorCode.NOT_FOUND:
             raise
-        raise not_found(index, pattern, new, label, options) from None
+        raise not_found(index, pattern, new, label, options, rejected_at(err)) from None
     if how:
         splice = replace(splice, reindent=how)
     return noted(splice, notes)

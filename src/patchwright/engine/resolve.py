@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from patchwright.engine.diagnose import not_found
+from patchwright.engine.diagnose import not_found, rejected_at
 from patchwright.engine.index import LineIndex
 from patchwright.engine.locate import (
     Hint,
@@ -185,7 +185,7 @@ def _hunk(
     except PatchwrightError as err:
         if err.code != ErrorCode.NOT_FOUND:
             raise
-        raise not_found(index, pattern, hunk.new_lines, label, options) from None
+        raise not_found(index, pattern, hunk.new_lines, label, options, rejected_at(err)) from None
     return noted(splice, _scope_warnings(scope, match, label))
 
 
