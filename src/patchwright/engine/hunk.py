@@ -181,19 +181,22 @@ def _check_open_edges(
     if ops and ops[-1] == "+" and _last_old(ops) == " " and match.end != size and not elided[1]:
         raise PatchwrightError(
             ErrorCode.AMBIGUOUS,
-            f"{name} ends with added lines and no context after them, which in a diff "
-            f"means the end of the file, but its context matched at lines "
+            f"{name} ends with added lines and no context after them, as a hunk does only "
+            f"at the end of the file (a '*** Begin Patch' hunk marks it with "
+            f"'*** End of File'), but its context matched at lines "
             f"{match.start + 1}-{match.end} and the file goes on (line {match.end + 1}: "
-            f"{file_line_preview(size, match)}).",
+            f"{file_line_preview(size, match)}), so the new lines could go before that line "
+            "or after lines the hunk left out.",
             "Add the line(s) that follow the insertion point as context, so it is clear "
             "where the new lines go.",
         )
     if ops and ops[0] == "+" and _last_old(ops[::-1]) == " " and match.start != 0 and not elided[0]:
         raise PatchwrightError(
             ErrorCode.AMBIGUOUS,
-            f"{name} starts with added lines and no context before them, which in a diff "
-            f"means the start of the file, but its context matched at line "
-            f"{match.start + 1}.",
+            f"{name} starts with added lines and no context before them, as a hunk does "
+            f"only at the start of the file, but its context matched at line "
+            f"{match.start + 1}, so the new lines could go right before it or before lines "
+            "the hunk left out.",
             "Add the line(s) before the insertion point as context, so it is clear where "
             "the new lines go.",
         )
