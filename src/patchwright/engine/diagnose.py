@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from patchwright.engine.index import LineIndex
-from patchwright.engine.normalize import PUNCT_TABLE, leading, unicode_key
+from patchwright.engine.normalize import PUNCT_TABLE, is_elision, leading, unicode_key
 from patchwright.engine.policy import MatchOptions
-from patchwright.engine.rungs import keyed_matches
+from patchwright.engine.rungs import MIN_FUZZY_LINES, keyed_matches
 from patchwright.model.errors import ErrorCode, PatchwrightError
 from patchwright.model.reports import Rung
 
@@ -45,9 +45,9 @@ def not_found(
     if not regions:
         return PatchwrightError(
             ErrorCode.NOT_FOUND,
-            f"{name}old text not found: nothing in the file resembles it (tried: {tried}). "
-            "No change was made.",
-            "Re-read the file and copy the lines to change exactly as they are.",
+            f"{name}old text not found: {_unplaced(pattern)} (tried: {tried}). No change was made.",
+            "Re-read the file and copy the lines to change exactly as they are (the lines "
+            "around the change too, instead of '...').",
             details={"edit_label": label, "rungs_tried": tried},
         )
     best = regions[0]
@@ -105,6 +105,19 @@ def not_found(
         hint,
         details=details,
     )
+
+
+def _unplaced(pattern: Sequence[str]) -> str:
+    """Why no region resembles ``pattern``, in words that are true of it."""
+    solid = [p for p in pattern if p.strip() and not is_elision(p)]
+    if not solid:
+        return "it holds only blank lines and '...' elisions, which do not say where it goes"
+    if len(solid) < MIN_FUZZY_LINES:
+        return (
+            f"it is not in the file as written, and with {len(solid)} non-blank line(s) it "
+            "is too short to place by similarity"
+        )
+    return "nothing in the file resembles it"
 
 
 def rejected_at(err: PatchwrightError) -> tuple[int, int, str] | None:
