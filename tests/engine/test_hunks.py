@@ -98,6 +98,15 @@ def test_context_dropped_next_to_pure_insertion_goes_by_context_counts() -> None
     assert out == text.replace("echo()\n", "NEW()\necho()\n")
 
 
+def test_context_dropped_after_a_growing_replacement_goes_by_context_counts() -> None:
+    text = "".join(w + "\n" for w in WORDS)
+    # 'echo()' replaced by two lines; the context after the change is one line short
+    # ('foxtrot()' left out): it stays after the new lines.
+    body = " bravo()\n charlie()\n delta()\n-echo()\n+E1()\n+E2()\n golf()\n"
+    out = run(text + "india()\n", hunk(body + " hotel()"))
+    assert out == text.replace("echo()\n", "E1()\nE2()\n") + "india()\n"
+
+
 def test_context_dropped_next_to_pure_insertion_with_even_counts_is_refused() -> None:
     text = "".join(w + "\n" for w in WORDS)
     with pytest.raises(PatchwrightError) as info:

@@ -6,7 +6,7 @@ change as before it (three by default), except where the file begins or ends. Wh
 hunk that inserts lines lost one context line next to the insertion, the side that
 is one line short is the side that lost it: the line left out belongs there, and the
 insertion goes on the other side of it. Anything else (a longer gap, a hunk at the
-file's edge, counts that differ by more than one, lines removed around the insertion)
+file's edge, counts that differ by more than one, a line left out between two changes)
 says nothing, and the caller refuses as before.
 """
 
@@ -38,14 +38,15 @@ def side_by_context(
     lo = index
     while lo > 0 and body[lo - 1].op == "+":
         lo -= 1
-    if lo == index or (lo > 0 and body[lo - 1].op != " "):
-        return None  # not a pure insertion between context lines
+    if lo == index:
+        return None
     ops = [hl.op for hl in body]
     changes = [i for i, op in enumerate(ops) if op != " "]
     leading, trailing = changes[0], len(ops) - 1 - changes[-1]
-    first, last = lo == changes[0], index - 1 == changes[-1]
-    if first and leading + 1 == trailing:
-        return "after"  # the context before the insertion is the short side
-    if last and trailing + 1 == leading:
-        return "before"  # the context after it is
+    if index - 1 == changes[-1] and trailing + 1 == leading:
+        return "before"  # the context after the last change is the short side
+    # The context before the first change is: the line left out stood right before the
+    # change, which only borders the added lines when nothing is removed there.
+    if lo == changes[0] and leading + 1 == trailing:
+        return "after"
     return None
