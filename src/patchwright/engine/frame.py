@@ -91,10 +91,11 @@ def _framed_by_neighbours(
     same_frame_lines: int,
 ) -> bool | None:
     """Decide from the file lines around each block of added lines: the reading in
-    which every such block lines up with the file line right before it and right after
+    which a block lines up with the file line right before it and the one right after
     it (level with them, or one level in after an opening line and before a closing
-    one) while the other reading lines up no block end at all. ``None`` when that is
-    not so, or when a line paired with an old line votes the other way."""
+    one) is taken when the other reading lines up no block end at all. One end alone
+    proves nothing (a block may close or open a level). ``None`` when it is not so,
+    or when a line paired with an old line votes the other way."""
     fits = {True: 0, False: 0}
     framed = {True: 0, False: 0}
     blocks = _blocks_between(file_lines, body, match)
@@ -120,6 +121,7 @@ def _framed_by_neighbours(
 
 
 def _past_margin(shift: Shift, line: str) -> bool:
+    """Whether shifting ``line`` would need fewer than zero columns."""
     indent = leading(line)
     if is_blank(line) or any(model == indent for model, _ in shift.mapping):
         return False
@@ -127,11 +129,15 @@ def _past_margin(shift: Shift, line: str) -> bool:
 
 
 def _follows(before: str, line: str) -> bool:
+    """Whether ``line`` may stand right after ``before``: one level in after an
+    opening line, level with any other."""
     width, prev = indent_width(leading(line), 8), indent_width(leading(before), 8)
     return width > prev if before.rstrip().endswith(_OPENERS) else width == prev
 
 
 def _precedes(line: str, after: str) -> bool:
+    """Whether ``line`` may stand right before ``after``: inside a closing line's
+    level, level with any other."""
     width, nxt = indent_width(leading(line), 8), indent_width(leading(after), 8)
     return width > nxt if _CLOSERS.match(after.lstrip()) else width == nxt
 
