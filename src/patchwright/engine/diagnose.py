@@ -43,11 +43,12 @@ def not_found(
 
     regions = fuzzy.best_regions(index, pattern)
     if not regions:
+        elided = any(is_elision(p) for p in pattern)
         return PatchwrightError(
             ErrorCode.NOT_FOUND,
             f"{name}old text not found: {_unplaced(pattern)} (tried: {tried}). No change was made.",
-            "Re-read the file and copy the lines to change exactly as they are (the lines "
-            "around the change too, instead of '...').",
+            "Re-read the file and copy the lines to change exactly as they are"
+            + (" (the lines around the change too, not '...')." if elided else "."),
             details={"edit_label": label, "rungs_tried": tried},
         )
     best = regions[0]
@@ -114,8 +115,8 @@ def _unplaced(pattern: Sequence[str]) -> str:
         return "it holds only blank lines and '...' elisions, which do not say where it goes"
     if len(solid) < MIN_FUZZY_LINES:
         return (
-            f"it is not in the file as written, and with {len(solid)} non-blank line(s) it "
-            "is too short to place by similarity"
+            f"it is not in the file, and with {len(solid)} non-blank line(s) it is too "
+            "short to look for similar text"
         )
     return "nothing in the file resembles it"
 
