@@ -88,11 +88,31 @@ def test_context_dropped_next_to_replacement() -> None:
     assert out == text.replace("echo()", "ECHO()")
 
 
-def test_context_dropped_next_to_pure_insertion_is_refused() -> None:
+def test_context_dropped_next_to_pure_insertion_goes_by_context_counts() -> None:
+    text = "".join(w + "\n" for w in WORDS)
+    # Two context lines before the insertion, three after: the short side lost
+    # 'delta()', so it stays before the new line.
+    out = run(text, hunk(" bravo()\n charlie()\n+NEW()\n echo()\n foxtrot()\n golf()"))
+    assert out == text.replace("delta()\n", "delta()\nNEW()\n")
+    out = run(text, hunk(" bravo()\n charlie()\n delta()\n+NEW()\n foxtrot()\n golf()"))
+    assert out == text.replace("echo()\n", "NEW()\necho()\n")
+
+
+def test_context_dropped_after_a_growing_replacement_goes_by_context_counts() -> None:
+    text = "".join(w + "\n" for w in WORDS)
+    # 'echo()' replaced by two lines; the context after the change is one line short
+    # ('foxtrot()' left out): it stays after the new lines.
+    body = " bravo()\n charlie()\n delta()\n-echo()\n+E1()\n+E2()\n golf()\n"
+    out = run(text + "india()\n", hunk(body + " hotel()"))
+    assert out == text.replace("echo()\n", "E1()\nE2()\n") + "india()\n"
+
+
+def test_context_dropped_next_to_pure_insertion_with_even_counts_is_refused() -> None:
     text = "".join(w + "\n" for w in WORDS)
     with pytest.raises(PatchwrightError) as info:
-        run(text, hunk(" bravo()\n charlie()\n+NEW()\n echo()\n foxtrot()\n golf()"))
+        run(text, hunk(" bravo()\n charlie()\n+NEW()\n echo()\n foxtrot()"))
     assert info.value.code == ErrorCode.AMBIGUOUS
+    assert "could go before or after" in info.value.message
 
 
 def test_elided_context_line() -> None:
@@ -100,12 +120,21 @@ def test_elided_context_line() -> None:
     assert "line 8\nline 9\nX\nline 11" in out
 
 
-def test_outdented_hunk_without_evidence_is_refused() -> None:
+def test_outdented_hunk_framed_by_its_neighbours() -> None:
     text = "class A:\n    def f(self):\n        a = 1\n        b = 2\n        return a\n"
-    # Nothing tells whether "b = 3" was written with the file's indentation or the
-    # hunk's: refusing beats guessing.
+    # Shifted like the old lines, the new lines stand level with the file lines right
+    # before and after them; as written they line up with neither.
+    out = run(text, hunk(" a = 1\n-b = 2\n+b = 3\n+c = 4\n return a"))
+    assert out == text.replace("        b = 2\n", "        b = 3\n        c = 4\n")
+
+
+def test_outdented_hunk_without_evidence_is_refused() -> None:
+    text = "class A:\n    def f(self):\n        a = 1\n        b = 2\n\n        return a\n"
+    # Only the line before the new lines can be compared (a blank line follows them):
+    # nothing tells whether "b = 3" was written with the file's indentation or the
+    # hunk's, and refusing beats guessing.
     with pytest.raises(PatchwrightError) as info:
-        run(text, hunk(" a = 1\n-b = 2\n+b = 3\n+c = 4\n return a"))
+        run(text, hunk(" a = 1\n-b = 2\n+b = 3\n+c = 4\n \n return a"))
     assert info.value.code == ErrorCode.AMBIGUOUS
     assert "indented differently" in info.value.message
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from patchwright.engine.context_side import Side, side_by_context
 from patchwright.engine.frame import shift_for
 from patchwright.engine.normalize import strip_key, unicode_key
 from patchwright.engine.rungs import Match, identity
@@ -83,7 +84,7 @@ def compose(
     adds = any(hl.op == "+" for hl in body)
     warnings: list[str] = []
     removed_run = 0  # removed lines right before the pending added lines
-    for hl in body:
+    for i, hl in enumerate(body):
         if hl.op == "+":
             pending.append((shift.apply(hl.text) if shift else hl.text, endings.added(cursor)))
             continue
@@ -91,7 +92,8 @@ def compose(
         k += 1
         endings.old(hl.op, a)
         if hl.op == "-" and (a == b or not _same_enough(match, hl.text, file_lines[a], complete)):
-            raise _unlocated(label, hl.text)
+            there = None if a == b else file_lines[a]
+            raise _unlocated(label, hl.text, there, match)
         gap = list(range(cursor, a))
         if gap and adds:
             _check_slide(file_lines, gap, cursor, a, b, label)
@@ -99,9 +101,11 @@ def compose(
         # a change as its removed lines, then its added lines): they stand where those
         # stood, before the gap. More added lines than removed ones may include an
         # insertion of their own on either side of the gap.
-        replacing = 0 < len(pending) <= removed_run
+        place: Side | None = "before" if 0 < len(pending) <= removed_run else None
+        if gap and pending and place is None and not complete:
+            place = side_by_context(body, i, gap, match.start, match.end, len(file_lines))
         removed_run = removed_run + 1 if hl.op == "-" and not pending else int(hl.op == "-")
-        seq = _fill_gap(file_lines, file_endings, gap, pending, complete, label, replacing)
+        seq = _fill_gap(file_lines, file_endings, gap, pending, complete, label, place)
         out.extend(t for t, _ in seq)
         ends.extend(e for _, e in seq)
         if gap and not pending:
@@ -137,14 +141,14 @@ def _fill_gap(
     pending: list[tuple[str, str]],
     complete: bool,
     label: str,
-    replacing: bool = False,
+    place: Side | None = None,
 ) -> list[tuple[str, str]]:
     """Place added lines relative to file lines the edit's old text did not mention.
 
     For a diff hunk the unmentioned lines are dropped context: they stay, and added
-    lines at the same spot are placed before them when they are ``replacing`` the
-    removed lines just before the gap, and refused otherwise (they could go before or
-    after them). For a
+    lines at the same spot go where ``place`` says (``before`` them when they replace
+    the removed lines just before the gap, or the side the hunk's context counts
+    show), and are refused otherwise (they could go before or after them). For a
     search/replace edit the new text is complete, so the unmentioned lines must appear
     in it at that spot; they are then kept with the file's bytes.
     """
@@ -154,8 +158,8 @@ def _fill_gap(
         return added
     if not pending and not complete:
         return kept
-    if replacing and not complete:
-        return added + kept
+    if place is not None and not complete:
+        return added + kept if place == "before" else kept + added
     run = _run_inside([strip_key(t) for t, _ in pending], [strip_key(lines[j]) for j in gap])
     if complete and run is not None:
         return added[:run] + kept + added[run + len(gap) :]
@@ -337,10 +341,23 @@ def _same_enough(match: Match, want: str, have: str, complete: bool) -> bool:
     return True
 
 
-def _unlocated(label: str, text: str) -> PatchwrightError:
+def _unlocated(label: str, text: str, there: str | None, match: Match) -> PatchwrightError:
+    # ``details["reason"]``: the clause a not-found refusal quotes as the reason the
+    # region ``details["region"]`` was not taken (else it would only give a similarity).
+    rung = match.rung
+    if there is None:
+        reason = f"the line to remove {text.strip()!r} has no line of the file paired with it"
+    elif rung == Rung.FUZZY:
+        reason = (
+            f"the line to remove {text.strip()!r} is paired with the different line "
+            f"{there.strip()!r} (lines to remove must be found nearly as they are)"
+        )
+    else:
+        reason = f"the line to remove {text.strip()!r} is not the file's line {there.strip()!r}"
     return PatchwrightError(
         ErrorCode.NOT_FOUND,
         f"{label or 'The edit'}: the line to remove {text.strip()!r} is not in the matched "
         "region of the file.",
         "Re-read the file and copy the lines to remove exactly.",
+        details={"reason": reason, "region": (match.start, match.end)},
     )

@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from patchwright.engine.index import LineIndex
-from patchwright.engine.normalize import PUNCT_TABLE, leading, unicode_key
+from patchwright.engine.normalize import PUNCT_TABLE, is_elision, leading, unicode_key
 from patchwright.engine.policy import MatchOptions
-from patchwright.engine.rungs import keyed_matches
+from patchwright.engine.rungs import MIN_FUZZY_LINES, keyed_matches
 from patchwright.model.errors import ErrorCode, PatchwrightError
 from patchwright.model.reports import Rung
 
@@ -26,8 +26,14 @@ def not_found(
     new_lines: Sequence[str],
     label: str,
     options: MatchOptions,
+    rejected_at: tuple[int, int, str] | None = None,
 ) -> PatchwrightError:
-    """Build the ``not_found`` (or ``already_applied``) error for ``pattern``."""
+    """Build the ``not_found`` (or ``already_applied``) error for ``pattern``.
+
+    ``rejected_at`` is a region the ladder found but did not take after all (0-based
+    ``start``, ``end``) and why, as a clause (a line to remove that is not there): when
+    it is the closest region, that is the reason given for not accepting it.
+    """
     name = f"{label}: " if label else ""
     applied = already_applied_error(index, pattern, new_lines, label)
     if applied is not None:
@@ -37,11 +43,12 @@ def not_found(
 
     regions = fuzzy.best_regions(index, pattern)
     if not regions:
+        elided = any(is_elision(p) for p in pattern)
         return PatchwrightError(
             ErrorCode.NOT_FOUND,
-            f"{name}old text not found: nothing in the file resembles it (tried: {tried}). "
-            "No change was made.",
-            "Re-read the file and copy the lines to change exactly as they are.",
+            f"{name}old text not found: {_unplaced(pattern)} (tried: {tried}). No change was made.",
+            "Re-read the file and copy the lines to change exactly as they are"
+            + (" (the lines around the change too, not '...')." if elided else "."),
             details={"edit_label": label, "rungs_tried": tried},
         )
     best = regions[0]
@@ -67,6 +74,8 @@ def not_found(
         from patchwright.engine import fuzzy
 
         rejected = fuzzy.distrust(index, pattern, best)
+    if rejected is None and rejected_at is not None and rejected_at[:2] == (best.start, best.end):
+        rejected = rejected_at[2]
     verdict = ""
     if rejected is not None:
         verdict = (
@@ -97,6 +106,28 @@ def not_found(
         hint,
         details=details,
     )
+
+
+def _unplaced(pattern: Sequence[str]) -> str:
+    """Why no region resembles ``pattern``, in words that are true of it."""
+    solid = [p for p in pattern if p.strip() and not is_elision(p)]
+    if not solid:
+        return "it holds only blank lines and '...' elisions, which do not say where it goes"
+    if len(solid) < MIN_FUZZY_LINES:
+        return (
+            f"it is not in the file, and with {len(solid)} non-blank line(s) it is too "
+            "short to look for similar text"
+        )
+    return "nothing in the file resembles it"
+
+
+def rejected_at(err: PatchwrightError) -> tuple[int, int, str] | None:
+    """The region a ``not_found`` error raised while building a match names, and the
+    reason it gives (``details`` ``region`` and ``reason``), for :func:`not_found`."""
+    region, reason = err.details.get("region"), err.details.get("reason")
+    if region is None or not isinstance(reason, str):
+        return None
+    return int(region[0]), int(region[1]), reason
 
 
 def already_applied_error(

@@ -105,6 +105,19 @@ def _longest_suffix_below(file_lines: Sequence[str], end: int, tail: list[str]) 
     return 0
 
 
+def _run_kept(keys: list[str], gap: int, kept: set[int]) -> bool:
+    """Whether the left-out line ``gap`` is kept, judged on its whole run of identical
+    lines (two ``}``, blank lines): which copy of a run the replacement keeps cannot
+    be told, so the left-out one counts as kept only when every copy is. Where the
+    left-out copy sits in its run then makes no difference."""
+    lo = hi = gap
+    while lo > 0 and keys[lo - 1] == keys[gap]:
+        lo -= 1
+    while hi + 1 < len(keys) and keys[hi + 1] == keys[gap]:
+        hi += 1
+    return all(i in kept for i in range(lo, hi + 1))
+
+
 def fill_gaps(
     file_lines: Sequence[str],
     match: Match,
@@ -133,7 +146,7 @@ def fill_gaps(
     kept: set[int] = set()
     for a, _, n in _kept_blocks(filled, new):
         kept.update(range(a, a + n))
-    lost = [g for g in gaps if g not in kept]
+    lost = [g for g in gaps if not _run_kept(_keys(filled), g, kept)]
     if lost:
         first = match.start + lost[0] + 1
         raise PatchwrightError(

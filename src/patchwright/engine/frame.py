@@ -15,7 +15,7 @@ import re
 from collections.abc import Sequence
 
 from patchwright.engine.normalize import indent_width, is_blank, leading, strip_key, unicode_key
-from patchwright.engine.reindent import Shift, choose_frame, detect_shift
+from patchwright.engine.reindent import Shift, choose_frame, detect_shift, frame_votes
 from patchwright.engine.rungs import Match
 from patchwright.model.edits import HunkLine
 from patchwright.model.errors import ErrorCode, PatchwrightError
@@ -59,6 +59,8 @@ def shift_for(
     pairs += _modified_pairs(file_lines, body, match)
     grid = frozenset(indent_width(ind, shift.tab) for ind in near)
     decision = choose_frame(shift, pairs, same_frame_lines, beside, added, grid)
+    if decision is None:
+        decision = _framed_by_neighbours(file_lines, body, match, shift, pairs, same_frame_lines)
     if decision is None and frame != "auto":
         decision = frame == "shift"
     if decision and not _all_mappable(shift, added, grid):
@@ -72,6 +74,106 @@ def shift_for(
             "same shift.",
         )
     return shift if decision else None
+
+
+# Lines after which the next line goes one level deeper, and lines that close a level
+# (the block before them sits deeper than they do).
+_OPENERS = ("{", "(", "[", ":")
+_CLOSERS = re.compile(r"[}\])]|(?:else|elif|except|finally|fi|done|esac|end)\b")
+
+
+def _framed_by_neighbours(
+    file_lines: list[str],
+    body: Sequence[HunkLine],
+    match: Match,
+    shift: Shift,
+    pairs: Sequence[tuple[str, str, str]],
+    same_frame_lines: int,
+) -> bool | None:
+    """Decide from the file lines around each block of added lines: the reading in
+    which a block lines up with the file line right before it and the one right after
+    it (level with them, or one level in after an opening line and before a closing
+    one) is taken when the other reading lines up no block end at all. One end alone
+    proves nothing (a block may close or open a level). ``None`` when it is not so,
+    or when a line paired with an old line votes the other way."""
+    fits = {True: 0, False: 0}
+    framed = {True: 0, False: 0}
+    blocks = _blocks_between(file_lines, body, match)
+    # A shift that would push an added line left of the margin is not what was meant.
+    readings = (
+        (False,) if any(_past_margin(shift, n) for _, b, _ in blocks for n in b) else (True, False)
+    )
+    for before, block, after in blocks:
+        for shifted in readings:
+            first = shift.apply(block[0]) if shifted else block[0]
+            last = shift.apply(block[-1]) if shifted else block[-1]
+            ends = (before is not None and _follows(before, first)) + (
+                after is not None and _precedes(last, after)
+            )
+            fits[shifted] += ends
+            framed[shifted] += ends == 2
+    votes = frame_votes(pairs)
+    if framed[True] and not fits[False] and not votes[1]:
+        return True
+    if framed[False] and not fits[True] and not votes[0] and not same_frame_lines:
+        return False
+    return None
+
+
+def _past_margin(shift: Shift, line: str) -> bool:
+    """Whether shifting ``line`` would need fewer than zero columns."""
+    indent = leading(line)
+    if is_blank(line) or any(model == indent for model, _ in shift.mapping):
+        return False
+    return indent_width(indent, shift.tab) * shift.scale + shift.delta < 0
+
+
+def _follows(before: str, line: str) -> bool:
+    """Whether ``line`` may stand right after ``before``: one level in after an
+    opening line, level with any other."""
+    width, prev = indent_width(leading(line), 8), indent_width(leading(before), 8)
+    return width > prev if before.rstrip().endswith(_OPENERS) else width == prev
+
+
+def _precedes(line: str, after: str) -> bool:
+    """Whether ``line`` may stand right before ``after``: inside a closing line's
+    level, level with any other."""
+    width, nxt = indent_width(leading(line), 8), indent_width(leading(after), 8)
+    return width > nxt if _CLOSERS.match(after.lstrip()) else width == nxt
+
+
+def _blocks_between(
+    file_lines: list[str], body: Sequence[HunkLine], match: Match
+) -> list[tuple[str | None, list[str], str | None]]:
+    """Each block of added lines with the file line kept right before and right after
+    it (``None`` when that is a blank line, the hunk's edge, or a line not matched line
+    for line); removed lines in between are skipped, as they leave the result."""
+    blocks: list[tuple[str | None, list[str], str | None]] = []
+    olds = iter(match.spans)
+    before: str | None = None
+    block: list[str] = []
+    for hl in body:
+        if hl.op == "+":
+            block.append(hl.text)
+            continue
+        a, b = next(olds)
+        if hl.op == "-":
+            continue
+        kept = file_lines[a] if b == a + 1 and not is_blank(file_lines[a]) else None
+        if block:
+            blocks.append((before, block, kept))
+            block = []
+        before = kept
+    if block:
+        blocks.append((before, block, None))
+    return [
+        (
+            before if not is_blank(block[0]) else None,
+            block,
+            after if not is_blank(block[-1]) else None,
+        )
+        for before, block, after in blocks
+    ]
 
 
 # A removed line and the added line that takes its place are the same line edited when

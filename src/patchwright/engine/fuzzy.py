@@ -20,12 +20,11 @@ from patchwright.engine.align import STATS, align_lines
 from patchwright.engine.align import similarity as line_similarity
 from patchwright.engine.index import MAX_ANCHOR_HITS, LineIndex
 from patchwright.engine.normalize import PUNCT_TABLE, is_elision, unicode_key
-from patchwright.engine.rungs import Match, Span
+from patchwright.engine.rungs import MIN_FUZZY_LINES, Match, Span
 from patchwright.model.reports import Rung
 
 _MAX_CANDIDATES = 6
 _MAX_VOTING_LINES = 12
-_MIN_FUZZY_LINES = 3
 
 
 # A scored alignment of a pattern against a file window: the ladder's match record.
@@ -71,9 +70,9 @@ def distrust(index: LineIndex, pattern: Sequence[str], region: Region) -> str | 
     refusal can quote; ``None`` when it is safe."""
     pkeys = _pattern_keys(index, pattern)
     solid = [(p, k, s) for p, k, s in zip(pattern, pkeys, region.spans) if k and not is_elision(p)]
-    if len(solid) < _MIN_FUZZY_LINES:
+    if len(solid) < MIN_FUZZY_LINES:
         return (
-            f"it has fewer than {_MIN_FUZZY_LINES} non-blank lines, too few to place by similarity"
+            f"it has fewer than {MIN_FUZZY_LINES} non-blank lines, too few to place by similarity"
         )
     found = index.keys_between("unicode", unicode_key, region.start, region.end)
     exact = [p for p, k, (a, b) in solid if b == a + 1 and found[a - region.start] == k]

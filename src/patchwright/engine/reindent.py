@@ -103,7 +103,7 @@ def detect_shift(pattern: Sequence[str], found: Sequence[str]) -> Shift | None:
     return None
 
 
-def _votes(triples: Sequence[tuple[str, str, str]]) -> tuple[int, int]:
+def frame_votes(triples: Sequence[tuple[str, str, str]]) -> tuple[int, int]:
     """``(shift, keep)`` votes: a new line indented like the model's old line votes for
     shifting, like the file's line for keeping."""
     shift_votes = keep_votes = 0
@@ -149,13 +149,13 @@ def choose_frame(
     Returns:
         ``True`` to shift, ``False`` to insert as given, ``None`` when it cannot be told.
     """
-    paired = _votes(pairs)
+    paired = frame_votes(pairs)
     strong = (paired[0] + same_frame_lines, paired[1])
     solid = [n for n in new_lines if not is_blank(n)]
     on_grid = sum(indent_width(leading(n), shift.tab) in grid for n in solid)
     shifted_on_grid = sum(indent_width(leading(shift.apply(n)), shift.tab) in grid for n in solid)
     shift_votes, keep_votes = strong
-    b_shift, b_keep = _votes(beside)
+    b_shift, b_keep = frame_votes(beside)
     # Strong evidence decides when it is unanimous and neither the lines beside the old
     # ones nor the file's indentation levels say otherwise; weaker evidence never
     # decides alone. Mixed signals mean the edit itself changes indentation.

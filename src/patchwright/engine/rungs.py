@@ -75,6 +75,9 @@ def identity(start: int, size: int) -> tuple[Span, ...]:
     return tuple((start + i, start + i + 1) for i in range(size))
 
 
+# A block placed by similarity needs this many non-blank lines: fewer match anywhere.
+MIN_FUZZY_LINES = 3
+
 Comparator = Callable[[str], str]
 
 #: The rungs that compare lines through a key function, and their keys.

@@ -30,6 +30,7 @@ from patchwright.model import (
     MatchReport,
     OldText,
     PatchwrightError,
+    Rung,
     ToolResult,
     WholeFile,
 )
@@ -40,15 +41,9 @@ from patchwright.workspace import ChangeRecord
 
 OPTIONS = MatchOptions(mode="tolerant")
 
-#: The words a model reads for each recovery rung (exact matches say nothing).
-RUNG_WORDS = {
-    "trailing_whitespace": "trailing-whitespace recovery",
-    "indentation": "indentation (dedent) recovery",
-    "trimmed_edges": "trimmed first/last line recovery",
-    "unicode": "punctuation normalisation",
-    "elision": "elision recovery",
-    "fuzzy": "fuzzy matching",
-}
+#: The words a model reads for each recovery rung (exact matches say nothing); the
+#: words themselves live with the rungs (:attr:`Rung.words`).
+RUNG_WORDS = {rung.value: rung.words for rung in Rung if rung.recovered}
 EXACT_RUNGS = frozenset({"exact", "newline", "line_range"})
 
 
