@@ -103,10 +103,7 @@ def test_a_failed_fsync_in_a_batch_changes_nothing(
     ws = make_ws(fs=Events([]), history=False)
     with pytest.raises(PatchwrightError) as caught:
         ws.commit(
-            [
-                FileChange(name, b"x = 2\n", expected_sha256=sha256_hex(b"x = 1\n"))
-                for name in names
-            ]
+            [FileChange(name, b"x = 2\n", expected_sha256=sha256_hex(b"x = 1\n")) for name in names]
         )
     assert caught.value.code == ErrorCode.IO_ERROR
     assert files(root) == before
