@@ -112,3 +112,25 @@ def test_a_failed_fsync_in_a_batch_changes_nothing(
     held = [os.readlink(f"/proc/self/fd/{fd}") for fd in map(int, os.listdir("/proc/self/fd"))
             if os.path.exists(f"/proc/self/fd/{fd}")]  # fmt: skip
     assert not [path for path in held if path.startswith(f"{root}{os.sep}")]
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="needs /proc to name fds")
+def test_a_nested_block_syncs_at_its_end_and_other_threads_sync_at_once(
+    tmp_path: Path, log: list[tuple[str, str]]
+) -> None:
+    import threading
+
+    fs = OsFileSystem()
+    with fs.batched_fsync():
+        fs.write_new(str(tmp_path / "outer"), b"1", None)
+        with fs.batched_fsync():
+            fs.write_new(str(tmp_path / "inner"), b"2", None)
+        assert {"outer", "inner"} <= {name for kind, name in log if kind == "fsync"}
+        fs.write_new(str(tmp_path / "later"), b"3", None)
+        other = threading.Thread(target=fs.write_new, args=(str(tmp_path / "other"), b"4", None))
+        other.start()
+        other.join()
+        synced = {name for kind, name in log if kind == "fsync"}
+        assert "other" in synced  # another thread's write is not held by this block
+        assert "later" not in synced
+    assert "later" in {name for kind, name in log if kind == "fsync"}

@@ -361,7 +361,8 @@ class OsFileSystem:
         batches: dict[int, _FsyncBatch] = vars(self).setdefault("_batches", {})
         me = get_ident()
         if me in batches:
-            yield  # nested: the outer block syncs
+            yield  # nested: what is waiting is synced here too, as this block promises
+            batches[me].flush()
             return
         batch = batches[me] = _FsyncBatch()
         try:
