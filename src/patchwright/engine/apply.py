@@ -131,6 +131,7 @@ def _simultaneous(file: TextFile, edits: Sequence[Edit], opts: MatchOptions) -> 
     tagged: list[tuple[int, Splice]] = []
     for i, edit in enumerate(edits):
         tagged.extend((i, s) for s in _resolve_one(file, index, edit, i, opts))
+    del index  # its joined text and line table (each about the file's size) go first
     _check_overlaps(tagged, edits)
     return _splice_all(file, tagged, edits)
 
@@ -152,6 +153,7 @@ def _against_original(file: TextFile, edits: Sequence[Edit], opts: MatchOptions)
         if isinstance(hunk, Hunk) and hunk.old_start is not None and hunk.old_lines:
             drift = splices[0].start - (hunk.old_start - 1)
         tagged.extend((i, s) for s in splices)
+    del index  # its joined text and line table (each about the file's size) go first
     _check_overlaps(tagged, edits)
     return _splice_all(file, tagged, edits, as_seen=True)
 
