@@ -132,3 +132,29 @@ def test_encode_releasing_gives_the_bytes_of_encode(data: bytes) -> None:
     assert model.encode() == data
     assert model.encode_releasing() == data
     assert model.lines == [] or len(data) < 100  # large models are emptied on the way
+
+
+@given(
+    st.lists(st.sampled_from(["a", "é", "\r", "\n", "\r\n", "xyz", "€", "\U0001f600"]), max_size=80)
+)
+def test_large_utf8_files_decode_piece_by_piece_to_the_same_lines(parts: list[str]) -> None:
+    import patchwright.model.text as text_module
+
+    data = "".join(parts).encode("utf-8")
+    whole = TextFile.decode(data)
+    saved = text_module._DECODE_PIECE
+    text_module._DECODE_PIECE = 7  # pieces cut inside characters and CRLF pairs if wrong
+    try:
+        pieces = TextFile.decode(data)
+    finally:
+        text_module._DECODE_PIECE = saved
+    assert (pieces.lines, pieces.endings) == (whole.lines, whole.endings)
+    assert pieces.encode() == data
+
+
+def test_invalid_utf8_in_a_later_piece_names_its_byte_in_the_file() -> None:
+    data = b"line\n" * 400_000 + b"\xff\n"
+    with pytest.raises(PatchwrightError) as caught:
+        TextFile.decode(data)
+    assert caught.value.code == ErrorCode.BINARY_FILE
+    assert f"byte {len(data) - 2}" in caught.value.message

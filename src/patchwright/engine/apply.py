@@ -30,7 +30,7 @@ from patchwright.model.edits import (
 )
 from patchwright.model.errors import ErrorCode, PatchwrightError
 from patchwright.model.reports import EngineResult, MatchReport, Rung
-from patchwright.model.text import TextFile, split_lines
+from patchwright.model.text import LF, TextFile, split_lines
 
 
 def apply_edits(
@@ -131,6 +131,7 @@ def _simultaneous(file: TextFile, edits: Sequence[Edit], opts: MatchOptions) -> 
     tagged: list[tuple[int, Splice]] = []
     for i, edit in enumerate(edits):
         tagged.extend((i, s) for s in _resolve_one(file, index, edit, i, opts))
+    del index  # its joined text and line table (each about the file's size) go first
     _check_overlaps(tagged, edits)
     return _splice_all(file, tagged, edits)
 
@@ -152,10 +153,9 @@ def _against_original(file: TextFile, edits: Sequence[Edit], opts: MatchOptions)
         if isinstance(hunk, Hunk) and hunk.old_start is not None and hunk.old_lines:
             drift = splices[0].start - (hunk.old_start - 1)
         tagged.extend((i, s) for s in splices)
+    del index  # its joined text and line table (each about the file's size) go first
     _check_overlaps(tagged, edits)
-    result = _splice_all(file, tagged, edits)
-    result.reports = _as_seen(result.reports, tagged)
-    return result
+    return _splice_all(file, tagged, edits, as_seen=True)
 
 
 def _exact_at_hint(file: TextFile, anchor: object, drift: int) -> Splice | None:
@@ -189,9 +189,17 @@ def _exact_at_hint(file: TextFile, anchor: object, drift: int) -> Splice | None:
     ops = body[0].op + body[-1].op
     if "+" in ops:
         return None  # open edges are checked (and explained) by the ladder
+    endings = file.endings
+    low = at - 1 if at else 0
+    if not anchor.newline and end < total and endings[low:end].count(LF) == end - low:
+        # Every line around the hunk ends in LF and the last line of the file is not
+        # touched: compose_exact would give each new line an LF, so the new lines are the
+        # hunk's context and added texts (its context equals the file's lines).
+        added = [text for op, text in body if op != "-"]
+        return Splice(at, end, added, [LF] * len(added), Rung.EXACT, 1.0, LF.join(pattern) + LF)
     composed = compose_exact(
         lines,
-        file.endings,
+        endings,
         body,
         at,
         end,
@@ -200,7 +208,6 @@ def _exact_at_hint(file: TextFile, anchor: object, drift: int) -> Splice | None:
         anchor.no_newline_new,
         anchor.newline,
     )
-    endings = file.endings
     matched = "".join(map(str.__add__, lines[at:end], endings[at:end]))
     return Splice(at, end, composed.lines, composed.endings, Rung.EXACT, 1.0, matched)
 
@@ -225,29 +232,25 @@ def _shifted(rep: MatchReport, delta: int) -> MatchReport:
     )
 
 
-def _as_seen(reports: list[MatchReport], tagged: list[tuple[int, Splice]]) -> list[MatchReport]:
-    """Sequential reports give ``old_*`` in the text each edit saw: shifted by the line
-    count changes of earlier edits above it. Linear when the edits come in file order
-    (diffs do); otherwise each report sums over the edits before it."""
+def _in_order(tagged: list[tuple[int, Splice]]) -> bool:
+    """Whether the splices come in file order and in edit order (diffs do)."""
     starts = [s.start for _, s in tagged]
-    in_order = all(a <= b for a, b in pairwise(starts)) and all(
+    return all(a <= b for a, b in pairwise(starts)) and all(
         i <= j for (i, _), (j, _) in pairwise(tagged)
     )
+
+
+def _as_seen(reports: list[MatchReport], tagged: list[tuple[int, Splice]]) -> list[MatchReport]:
+    """Sequential reports give ``old_*`` in the text each edit saw: shifted by the line
+    count changes of earlier edits above it (the edits out of file order here; in order,
+    :func:`_splice_all` shifts them as it places them)."""
     out: list[MatchReport] = []
-    running = 0
-    by_edit: dict[int, int] = {}
-    for j, s in tagged:
-        by_edit[j] = by_edit.get(j, 0) + len(s.lines) - (s.end - s.start)
     for rep in reports:
-        if in_order:
-            delta = running
-            running += by_edit.get(rep.index, 0)
-        else:
-            delta = sum(
-                len(s.lines) - (s.end - s.start)
-                for j, s in tagged
-                if j < rep.index and s.end <= rep.orig_start - 1
-            )
+        delta = sum(
+            len(s.lines) - (s.end - s.start)
+            for j, s in tagged
+            if j < rep.index and s.end <= rep.orig_start - 1
+        )
         out.append(_shifted(rep, delta) if delta else rep)
     return out
 
@@ -271,8 +274,14 @@ def _check_overlaps(tagged: list[tuple[int, Splice]], edits: Sequence[Edit]) -> 
 
 
 def _splice_all(
-    file: TextFile, tagged: list[tuple[int, Splice]], edits: Sequence[Edit]
+    file: TextFile,
+    tagged: list[tuple[int, Splice]],
+    edits: Sequence[Edit],
+    *,
+    as_seen: bool = False,
 ) -> EngineResult:
+    """Place every splice in one pass; ``as_seen``: reports in sequential terms (see
+    :func:`_as_seen`)."""
     ordered = sorted(tagged, key=lambda t: (t[1].start, t[1].end, t[0]))
     lines: list[str] = []
     endings: list[str] = []
@@ -291,10 +300,16 @@ def _splice_all(
     keep = any(s.keep_eof for _, s in tagged)
     _settle_endings(file, endings, keep)
     result = file.with_lines(lines, endings)
+    # In file order, the edits above an edit moved it by exactly the lines they added
+    # or removed: where its first splice landed minus where it was.
+    shifted = as_seen and _in_order(tagged) and all(a is b for a, b in zip(ordered, tagged))
     reports = []
     for i in sorted(placed):
         group = placed[i]
-        reports.append(_report(i, edits[i], group))
+        shift = group[0][1] - group[0][0].start if shifted else 0
+        reports.append(_report(i, edits[i], group, shift))
+    if as_seen and not shifted:
+        reports = _as_seen(reports, tagged)
     return EngineResult(result, reports)
 
 
@@ -312,26 +327,24 @@ def _settle_endings(file: TextFile, endings: list[str], keep_eof: bool) -> None:
             endings[-1] = nl
 
 
-def _report(i: int, edit: Edit, group: list[tuple[Splice, int, int]]) -> MatchReport:
-    first, new_a, _ = group[0]
-    last, _, new_b = group[-1]
-    warnings = tuple(w for s, _, _ in group for w in s.warnings)
+def _report(
+    i: int, edit: Edit, group: list[tuple[Splice, int, int]], shift: int = 0
+) -> MatchReport:
+    """The report of edit ``i`` from its placed splices; ``old_*`` moved by ``shift``."""
+    first, new_a, new_b = group[0]
+    if len(group) == 1:  # one splice per edit (every hunk): no sums over the group
+        last, similarity, count, warnings = first, first.similarity, first.count, first.warnings
+    else:
+        last, _, new_b = group[-1]
+        similarity = min(s.similarity for s, _, _ in group)
+        count = sum(s.count for s, _, _ in group)
+        warnings = tuple(w for s, _, _ in group for w in s.warnings)
+    # positional: a frozen dataclass built by keyword shows with 10^4 hunks
     return MatchReport(
-        index=i,
-        label=edit.label or f"edit {i + 1}",
-        rung=first.rung,
-        similarity=min(s.similarity for s, _, _ in group),
-        old_start=first.start + 1,
-        old_end=last.end,
-        orig_start=first.start + 1,
-        orig_end=last.end,
-        new_start=new_a + 1,
-        new_end=new_b,
-        count=sum(s.count for s, _, _ in group),
-        matched_text=first.matched_text,
-        reindent=first.reindent,
-        warnings=warnings,
-    )
+        i, edit.label or f"edit {i + 1}", first.rung, similarity,
+        first.start + 1 + shift, last.end + shift, first.start + 1, last.end,
+        new_a + 1, new_b, count, first.matched_text, first.reindent, warnings,
+    )  # fmt: skip
 
 
 def _sequential(file: TextFile, edits: Sequence[Edit], opts: MatchOptions) -> EngineResult:

@@ -75,8 +75,17 @@ class _Full:
         self.lines = lines
         self.endings = endings
 
-    def rows(self, start: int, stop: int) -> list[str]:
-        return [line + end for line, end in zip(self.lines[start:stop], self.endings[start:stop])]
+    def rows(self, prefix: str, start: int, stop: int) -> str:
+        """Lines ``start:stop`` as diff rows behind ``prefix``, in one string."""
+        if start >= stop:
+            return ""
+        lines = self.lines[start:stop]
+        ends = self.endings[start:stop]
+        if ends.count("\n") == len(ends):
+            # every row ends in LF (the usual case): one join at C speed
+            glue = "\n" + prefix
+            return prefix + glue.join(lines) + "\n"
+        return "".join([_row(prefix, line + end) for line, end in zip(lines, ends)])
 
 
 def _lines(value: str | TextFile) -> tuple[list[str], list[str]]:
@@ -266,10 +275,10 @@ def _render_group(a: _Full, b: _Full, group: list[Opcode]) -> list[str]:
     out = [f"@@ -{_range(i1, i2)} +{_range(j1, j2)} @@\n"]
     for tag, a1, a2, b1, b2 in group:
         if tag == "equal":
-            out.extend(_row(" ", line) for line in a.rows(a1, a2))
+            out.append(a.rows(" ", a1, a2))
             continue
-        out.extend(_row("-", line) for line in a.rows(a1, a2))
-        out.extend(_row("+", line) for line in b.rows(b1, b2))
+        out.append(a.rows("-", a1, a2))
+        out.append(b.rows("+", b1, b2))
     return out
 
 

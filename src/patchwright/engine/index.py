@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Callable, Hashable
+from itertools import compress, count
+from operator import ne
 from typing import TypeVar, cast
 
 from patchwright.engine.normalize import PUNCT_TABLE, fold_text
@@ -33,8 +35,8 @@ class LineIndex:
         self._keys: dict[str, list[str]] = {}
         self._some_keys: dict[str, list[str | None]] = {}
         self._memo: dict[Hashable, object] = {}
-        self._first: dict[str, int] | None = None
         self._last: dict[str, int] | None = None
+        self._repeated: set[str] = set()
         self.searches = 0
 
     @property
@@ -99,17 +101,23 @@ class LineIndex:
         """Where ``line`` stands if it occurs exactly once (its 0-based number), ``False``
         when it does not occur, ``None`` when it occurs several times.
 
-        Backed by two dictionaries built at C speed on first use; worth it once a batch
-        searches the same file many times (thousands of hunks), not for one search.
+        Backed by a dictionary of each line's last position and the set of lines seen
+        before their last position (the repeated ones), both built at C speed on first
+        use; worth it once a batch searches the same file many times (thousands of
+        hunks), not for one search. One dictionary, not one per end: for a large file
+        each costs about its size in memory.
         """
-        if self._first is None or self._last is None:
-            n = len(self.lines)
-            self._last = dict(zip(self.lines, range(n)))
-            self._first = dict(zip(reversed(self.lines), range(n - 1, -1, -1)))
-        first = self._first.get(line)
-        if first is None:
+        last = self._last
+        if last is None:
+            lines = self.lines
+            last = self._last = dict(zip(lines, range(len(lines))))
+            if len(last) < len(lines):
+                at_last = map(last.__getitem__, lines)
+                self._repeated = set(compress(lines, map(ne, at_last, count())))
+        where = last.get(line)
+        if where is None:
             return False
-        return first if first == self._last[line] else None
+        return None if line in self._repeated else where
 
     @property
     def hot(self) -> bool:

@@ -10,11 +10,16 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import partial
+from operator import itemgetter
 
 from patchwright.formats._common import is_fence, shorten, unsupported
 from patchwright.model import Hunk, HunkLine
 from patchwright.model.edits import HunkOp
 
+_NEW_LINE = partial(tuple.__new__, HunkLine)
+_OP = itemgetter(0)
+_TEXT = itemgetter(slice(1, None))
 HUNK_HEADER = re.compile(r"@@+[ \t]*-(\d+)(?:,(\d+))?[ \t]*\+(\d+)(?:,(\d+))?[ \t]*(?:@@+.*)?$")
 _COMBINED = re.compile(r"@@@+[ \t]*-\d+(?:,\d+)?[ \t]+-\d+")
 
@@ -129,15 +134,11 @@ class _Body:
 def _take_prefixed(lines: list[str], i: int, body: _Body) -> int:
     """Consume consecutive ' ', '-' and '+' lines: the fast path of :func:`read_body`."""
     n = len(lines)
-    append = body.lines.append
     start, added, removed = i, 0, 0
     while i < n:
         line = lines[i]
         first = line[:1]
-        if first == " ":
-            append(HunkLine(" ", line[1:]))
-        elif first == "+":
-            append(HunkLine("+", line[1:]))
+        if first == "+":
             added += 1
         elif first == "-":
             if line.startswith("--- "):
@@ -146,11 +147,13 @@ def _take_prefixed(lines: list[str], i: int, body: _Body) -> int:
                 new_left = body.new_left - (taken - removed)
                 if starts_file(lines, i, old_left > 0 or new_left > 0):
                     break
-            append(HunkLine("-", line[1:]))
             removed += 1
-        else:
+        elif first != " ":
             break
         i += 1
+    run = lines[start:i]
+    # the run's lines are built in C: diffs carry tens of thousands of them
+    body.lines.extend(map(_NEW_LINE, zip(map(_OP, run), map(_TEXT, run))))
     taken = i - start
     body.old_left -= taken - added
     body.new_left -= taken - removed

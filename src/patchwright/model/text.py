@@ -21,6 +21,8 @@ CR = "\r"
 
 # Lines encoded per piece by TextFile.encode_releasing: few pieces, each cheap to join.
 _PIECE = 16_384
+# Bytes decoded per piece by TextFile.decode (larger files only).
+_DECODE_PIECE = 1 << 20
 _LINE_RE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n|$)")
 # BOMs we accept (UTF-32 is refused first: its LE BOM starts with the UTF-16-LE one).
 _UTF32_BOMS: tuple[tuple[bytes, str], ...] = (
@@ -120,11 +122,37 @@ class TextFile:
                 return cls.from_text(text, encoding=name, bom=bom)
         if b"\x00" in data:
             raise _binary(path, "it contains NUL bytes")
+        if len(data) > _DECODE_PIECE:
+            return cls._decode_utf8_pieces(data, path)
         try:
             text = data.decode("utf-8")
         except UnicodeDecodeError as exc:
             raise _binary(path, f"it is not valid UTF-8 (byte {exc.start})") from exc
         return cls.from_text(text)
+
+    @classmethod
+    def _decode_utf8_pieces(cls, data: bytes, path: str | None) -> TextFile:
+        """:meth:`decode` of a large UTF-8 file a piece at a time, each cut after a LF
+        byte (never inside a character, nor between the CR and LF of a CRLF): the whole
+        decoded text never exists beside the bytes and the lines, which keeps the peak
+        memory of a large file near its lines alone."""
+        lines: list[str] = []
+        endings: list[str] = []
+        start, size = 0, len(data)
+        while start < size:
+            cut = data.find(b"\n", min(start + _DECODE_PIECE, size) - 1)
+            end = size if cut == -1 else cut + 1
+            try:
+                piece = data[start:end].decode("utf-8")
+            except UnicodeDecodeError as exc:
+                why = f"it is not valid UTF-8 (byte {start + exc.start})"
+                raise _binary(path, why) from exc
+            more, ends = split_lines(piece)
+            del piece
+            lines += more
+            endings += ends
+            start = end
+        return cls(lines, endings)
 
     # views ----------------------------------------------------------------------------------
     @property

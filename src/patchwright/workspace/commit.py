@@ -338,11 +338,12 @@ def _write(ctx: CommitContext, manifest: Manifest, draft: _Draft) -> CommitRecor
             ctx.journal.start(manifest, draft.befores)
             for folder in manifest.created_dirs:
                 fs.mkdir(sandbox.abspath(folder))
-            for entry in manifest.entries:
-                if entry.temp is not None:
-                    fs.write_new(
-                        sandbox.abspath(entry.temp), draft.writes[entry.path], entry.after_mode
-                    )
+            with fs.batched_fsync():  # every temp file durable before the first rename
+                for entry in manifest.entries:
+                    if entry.temp is not None:
+                        fs.write_new(
+                            sandbox.abspath(entry.temp), draft.writes[entry.path], entry.after_mode
+                        )
             for entry in manifest.entries:
                 if entry.temp is not None:
                     fs.replace(sandbox.abspath(entry.temp), sandbox.abspath(entry.path))

@@ -24,6 +24,9 @@ import dataclasses
 import errno
 import os
 import stat
+from _thread import get_ident
+from collections.abc import Iterator
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
@@ -140,6 +143,15 @@ class FileSystem(Protocol):
     def fsync_dir(self, path: str) -> None:
         """Make the entries of directory ``path`` durable."""
 
+    def batched_fsync(self) -> AbstractContextManager[None]:
+        """A block in which :meth:`write_new` and :meth:`link` leave their fsync for the
+        end of the block, where every file's is done at once; an error inside skips them.
+
+        The files are durable when the block ends, as if each call had synced its own:
+        fsyncs issued together let the file system commit them in one go, which makes a
+        commit of hundreds of files several times faster.
+        """
+
     def listdir(self, path: str) -> list[str]:
         """The names in directory ``path`` (a symlink to a folder is listed)."""
 
@@ -193,6 +205,65 @@ _REALPATH_TRIES = 3
 _READ_FLAGS = os.O_RDONLY | _NOFOLLOW | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
 # a symlink, or a socket, where a file was expected when opening it
 _NOT_OPENABLE = frozenset({errno.ELOOP, errno.ENXIO, errno.EOPNOTSUPP})
+
+
+class _FsyncBatch:
+    """Open files waiting for their fsync; synced together by a few threads, since a
+    journaling file system then commits many of them at once (fsync releases the GIL)."""
+
+    # files kept open before a flush, well under the usual limit of open descriptors
+    _MAX_OPEN = 256
+    _THREADS = 16
+
+    def __init__(self) -> None:
+        self.fds: list[int] = []
+
+    def add(self, fd: int) -> None:
+        self.fds.append(fd)
+        if len(self.fds) >= self._MAX_OPEN:
+            self.flush()
+
+    def flush(self) -> None:
+        """fsync every waiting file, then close it; the first failure is raised."""
+        fds, self.fds = self.fds, []
+        try:
+            _fsync_together(fds, self._THREADS)
+        finally:
+            for fd in fds:
+                os.close(fd)
+
+    def close(self) -> None:
+        """Close whatever still waits, unsynced (the block failed)."""
+        fds, self.fds = self.fds, []
+        for fd in fds:
+            os.close(fd)
+
+
+def _fsync_together(fds: list[int], threads: int) -> None:
+    if len(fds) < 2:
+        for fd in fds:
+            os.fsync(fd)
+        return
+    import threading  # only for commits of several files
+
+    errors: list[OSError] = []
+    shares = [fds[k::threads] for k in range(min(threads, len(fds)))]
+
+    def sync(share: list[int]) -> None:
+        for fd in share:
+            try:
+                os.fsync(fd)
+            except OSError as exc:
+                errors.append(exc)
+
+    workers = [threading.Thread(target=sync, args=(share,)) for share in shares[1:]]
+    for worker in workers:
+        worker.start()
+    sync(shares[0])
+    for worker in workers:
+        worker.join()
+    if errors:
+        raise errors[0]
 
 
 class OsFileSystem:
@@ -266,9 +337,40 @@ class OsFileSystem:
             while view:
                 written = os.write(fd, view)
                 view = view[written:]
+        except BaseException:
+            os.close(fd)
+            raise
+        self._sync_and_close(fd)
+
+    def _sync_and_close(self, fd: int) -> None:
+        """fsync and close ``fd`` now, or at the end of a :meth:`batched_fsync` block."""
+        batch = vars(self).get("_batches", {}).get(get_ident())
+        if batch is not None:
+            batch.add(fd)
+            return
+        try:
             os.fsync(fd)
         finally:
             os.close(fd)
+
+    @contextmanager
+    def batched_fsync(self) -> Iterator[None]:
+        """See :meth:`FileSystem.batched_fsync`."""
+        # per thread: a file system may serve several commits at once (an HTTP server),
+        # and another thread's writes must keep their own fsync
+        batches: dict[int, _FsyncBatch] = vars(self).setdefault("_batches", {})
+        me = get_ident()
+        if me in batches:
+            yield  # nested: what is waiting is synced here too, as this block promises
+            batches[me].flush()
+            return
+        batch = batches[me] = _FsyncBatch()
+        try:
+            yield
+            batch.flush()
+        finally:
+            del batches[me]
+            batch.close()
 
     def link(self, src: str, dst: str) -> Probe:
         """See :meth:`FileSystem.link`."""
@@ -290,12 +392,15 @@ class OsFileSystem:
                 raise
         try:
             found = _probe_of(os.fstat(fd))
-            if found.kind == "file":
-                # the linked file may never have been flushed by whoever wrote it; a
-                # before-image must survive a power cut like a copy would
-                os.fsync(fd)
-        finally:
+        except BaseException:
             os.close(fd)
+            raise
+        if found.kind != "file":
+            os.close(fd)
+            return found
+        # the linked file may never have been flushed by whoever wrote it; a before-image
+        # must survive a power cut like a copy would
+        self._sync_and_close(fd)
         return found
 
     def replace(self, src: str, dst: str) -> None:

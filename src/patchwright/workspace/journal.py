@@ -149,9 +149,10 @@ class Journal:
         batch_dir = self._batch_dir(manifest.batch_id)
         self.fs.mkdir(batch_dir)
         self.fs.fsync_dir(self.folder)
-        for index, entry in enumerate(manifest.entries):
-            if entry.before_sha256 is not None:
-                self.keep_before(self.image(manifest.batch_id, index), befores[entry.path])
+        with self.fs.batched_fsync():  # every image durable before the manifest
+            for index, entry in enumerate(manifest.entries):
+                if entry.before_sha256 is not None:
+                    self.keep_before(self.image(manifest.batch_id, index), befores[entry.path])
         staging = posixpath.join(batch_dir, MANIFEST + ".tmp")
         self.fs.write_new(staging, manifest.to_json(), None)
         self.fs.replace(staging, posixpath.join(batch_dir, MANIFEST))

@@ -159,7 +159,24 @@ class ContentStore:
             return
         fs = self.fs
         fs.mkdir(self.folder)
+        # the links and temp files of every content are synced together, each temp file
+        # before it takes its final name (a named content file is always whole)
+        with fs.batched_fsync():
+            added, temps = self._write_files(large, images)
+        for temp, final in temps:
+            fs.replace(temp, final)
+        if added or temps:
+            fs.fsync_dir(self.folder)
+
+    def _write_files(
+        self, large: Mapping[str, bytes], images: Mapping[str, str]
+    ) -> tuple[bool, list[tuple[str, str]]]:
+        """Link the contents that can be linked (whether any was) and write the others
+        to temp files (returned with their final names)."""
+        assert self.folder is not None
+        fs = self.fs
         added = False
+        temps: list[tuple[str, str]] = []
         for sha, data in large.items():
             final = posixpath.join(self.folder, sha)
             if fs.probe(final).kind == "file":
@@ -176,10 +193,8 @@ class ContentStore:
                     continue  # stored meanwhile by another commit
             temp = posixpath.join(self.folder, f".{sha}.{secrets.token_hex(4)}.tmp")
             fs.write_new(temp, data, None)
-            fs.replace(temp, final)
-            added = True
-        if added:
-            fs.fsync_dir(self.folder)
+            temps.append((temp, final))
+        return added, temps
 
     # reading ---------------------------------------------------------------------------------
     def read(self, sha256: str) -> bytes:

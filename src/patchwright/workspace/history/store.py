@@ -179,10 +179,11 @@ class History:
               json.dumps(f.meta))
              for position, f in enumerate(record.files)],
         )  # fmt: skip
+        dumps = _MetaDumps()
         tx.run_many(
             f"INSERT INTO changes (position, {_CHANGE_COLUMNS}) VALUES ({_marks(12)})",
             [(i, c.change_id, record.batch_id, f.file_id, c.key, c.description, c.op,
-              c.old_start, c.old_end, c.new_start, c.new_end, json.dumps(c.meta))
+              c.old_start, c.old_end, c.new_start, c.new_end, dumps(c.meta))
              for f in record.files for i, c in enumerate(f.changes)],
         )  # fmt: skip
 
@@ -314,6 +315,25 @@ class History:
                 f"Run `patchwright undo {batch['id']} --root {workspace}`.",
                 batch_id=batch["id"], machine=machine, workspace=workspace,
             )  # fmt: skip
+
+
+class _MetaDumps:
+    """``json.dumps`` of change metadata, once per distinct flat dict: the thousands of
+    changes of a large diff mostly carry the same few (``{"rung": "exact"}``)."""
+
+    def __init__(self) -> None:
+        self.seen: dict[tuple[tuple[str, type, Any], ...], str] = {}
+
+    def __call__(self, meta: Mapping[str, Any]) -> str:
+        try:
+            # the type too: True, 1 and 1.0 are equal keys but dump differently
+            key = tuple((k, type(v), v) for k, v in meta.items())
+            found = self.seen.get(key)
+        except TypeError:  # a nested value: not hashable, dumped each time
+            return json.dumps(meta)
+        if found is None:
+            found = self.seen[key] = json.dumps(meta)
+        return found
 
 
 # row shapes ----------------------------------------------------------------------------------

@@ -1,0 +1,136 @@
+"""Commits of several files sync each step's files together (fs.batched_fsync): every
+before-image is durable before the manifest, every new file before the first rename, and
+a failed fsync leaves the tree as it was.
+
+Real files; ``os.fsync`` is wrapped to record which file each call synced (and to fail
+once for the temp file of ``fail-me.py``), then calls the real one.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from ws_helpers import files
+
+from patchwright.model import ErrorCode, PatchwrightError
+from patchwright.workspace import FileChange, OsFileSystem, Probe, Workspace, sha256_hex
+
+MakeWs = Callable[..., Workspace]
+_COUNT = 40  # files per commit: several per syncing thread
+
+
+class Events(OsFileSystem):
+    """The real file system, recording writes, links and renames in order."""
+
+    def __init__(self, log: list[tuple[str, str]]) -> None:
+        self.log = log
+
+    def write_new(self, path: str, data: bytes, mode_bits: int | None) -> None:
+        super().write_new(path, data, mode_bits)
+        self.log.append(("write", os.path.basename(path)))
+
+    def link(self, src: str, dst: str) -> Probe:
+        found = super().link(src, dst)
+        self.log.append(("link", os.path.basename(dst)))
+        return found
+
+    def replace(self, src: str, dst: str) -> None:
+        self.log.append(("replace", os.path.basename(src)))
+        super().replace(src, dst)
+
+
+@pytest.fixture
+def log(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[tuple[str, str]]]:
+    events: list[tuple[str, str]] = []
+    real = os.fsync
+
+    def fsync(fd: int) -> None:
+        try:
+            name = os.path.basename(os.readlink(f"/proc/self/fd/{fd}"))
+        except OSError:
+            name = "?"
+        if "fail-me" in name and name.endswith(".pw-tmp"):
+            raise OSError(5, "Input/output error (injected)")
+        real(fd)
+        events.append(("fsync", name))
+
+    monkeypatch.setattr(os, "fsync", fsync)
+    yield events
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="needs /proc to name fds")
+def test_each_step_syncs_its_files_before_the_next_step(
+    root: Path, make_ws: MakeWs, log: list[tuple[str, str]]
+) -> None:
+    old = {f"m{i}.py": f"x = {i}\n".encode() for i in range(_COUNT)}
+    for name, data in old.items():
+        (root / name).write_bytes(data)
+    fs = Events(log)
+    ws = make_ws(fs=fs, history=False)
+    ws.commit(
+        [
+            FileChange(name, data + b"y = 0\n", expected_sha256=sha256_hex(data))
+            for name, data in old.items()
+        ]
+    )
+    assert files(root) == {name: data + b"y = 0\n" for name, data in old.items()}
+    images = {name for kind, name in log if kind == "link"}
+    temps = {name for kind, name in log if kind == "write" and name.endswith(".pw-tmp")}
+    assert len(images) == len(temps) == _COUNT
+    manifest = log.index(("write", "manifest.json.tmp"))
+    first_rename = next(
+        i for i, (kind, name) in enumerate(log) if kind == "replace" and name in temps
+    )
+    synced_before = {name for kind, name in log[:manifest] if kind == "fsync"}
+    assert {name for name in synced_before if name.startswith("before-")} == images
+    renamed = {name for kind, name in log[first_rename:] if kind == "replace"}
+    synced_temps = {name for kind, name in log[:first_rename] if kind == "fsync"}
+    assert temps <= synced_temps
+    assert temps <= renamed
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="needs /proc to name fds")
+def test_a_failed_fsync_in_a_batch_changes_nothing(
+    root: Path, make_ws: MakeWs, log: list[tuple[str, str]]
+) -> None:
+    names = [f"m{i}.py" for i in range(_COUNT)] + ["fail-me.py"]
+    for name in names:
+        (root / name).write_bytes(b"x = 1\n")
+    before = files(root)
+    ws = make_ws(fs=Events([]), history=False)
+    with pytest.raises(PatchwrightError) as caught:
+        ws.commit(
+            [FileChange(name, b"x = 2\n", expected_sha256=sha256_hex(b"x = 1\n")) for name in names]
+        )
+    assert caught.value.code == ErrorCode.IO_ERROR
+    assert files(root) == before
+    assert list((ws.state_folder / "journal").iterdir()) == []
+    # no descriptor of the batch is left open
+    held = [os.readlink(f"/proc/self/fd/{fd}") for fd in map(int, os.listdir("/proc/self/fd"))
+            if os.path.exists(f"/proc/self/fd/{fd}")]  # fmt: skip
+    assert not [path for path in held if path.startswith(f"{root}{os.sep}")]
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="needs /proc to name fds")
+def test_a_nested_block_syncs_at_its_end_and_other_threads_sync_at_once(
+    tmp_path: Path, log: list[tuple[str, str]]
+) -> None:
+    import threading
+
+    fs = OsFileSystem()
+    with fs.batched_fsync():
+        fs.write_new(str(tmp_path / "outer"), b"1", None)
+        with fs.batched_fsync():
+            fs.write_new(str(tmp_path / "inner"), b"2", None)
+        assert {"outer", "inner"} <= {name for kind, name in log if kind == "fsync"}
+        fs.write_new(str(tmp_path / "later"), b"3", None)
+        other = threading.Thread(target=fs.write_new, args=(str(tmp_path / "other"), b"4", None))
+        other.start()
+        other.join()
+        synced = {name for kind, name in log if kind == "fsync"}
+        assert "other" in synced  # another thread's write is not held by this block
+        assert "later" not in synced
+    assert "later" in {name for kind, name in log if kind == "fsync"}
