@@ -13,8 +13,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from patchwright.engine import MatchOptions, apply_edits, fuzzy
-from patchwright.engine import align as align_mod
-from patchwright.engine.align import STATS, align_dp, align_lines
+from patchwright.engine.fuzzy import align as align_mod
+from patchwright.engine.fuzzy.align import STATS, align_dp, align_lines
 from patchwright.engine.index import LineIndex
 from patchwright.engine.normalize import unicode_key
 from patchwright.model import Edit, ErrorCode, OldText, PatchwrightError, TextFile

@@ -4,7 +4,7 @@ Linear in the file size: candidate positions come from *votes* (where distinctiv
 pattern lines occur, found by C-speed substring search), or, when every line is damaged,
 from ``rapidfuzz``'s best-matching single lines. Each candidate window is then aligned
 line by line (runs of equal lines fixed first, a small dynamic programme for the gaps
-between them: see :mod:`patchwright.engine.align`), so a dropped context line or an
+between them: see :mod:`patchwright.engine.fuzzy.align`), so a dropped context line or an
 extra one still lines up; the similarity of the alignment must reach the threshold.
 """
 
@@ -16,8 +16,8 @@ from collections.abc import Sequence
 from rapidfuzz import process
 from rapidfuzz.fuzz import ratio
 
-from patchwright.engine.align import STATS, align_lines
-from patchwright.engine.align import similarity as line_similarity
+from patchwright.engine.fuzzy.align import STATS, align_lines
+from patchwright.engine.fuzzy.align import similarity as line_similarity
 from patchwright.engine.index import MAX_ANCHOR_HITS, LineIndex
 from patchwright.engine.normalize import PUNCT_TABLE, is_elision, unicode_key
 from patchwright.engine.rungs import MIN_FUZZY_LINES, Match, Span
@@ -242,5 +242,5 @@ def align(
 ) -> list[tuple[int, int]]:
     """Semi-global line alignment: every pattern line paired or skipped, window lines free
     at both ends. Returns ``(pattern_index, window_index)`` pairs in order; linear in
-    both lengths (see :mod:`patchwright.engine.align`)."""
+    both lengths (see :mod:`patchwright.engine.fuzzy.align`)."""
     return align_lines(pkeys, wkeys, raw_p, raw_w)
