@@ -9,12 +9,6 @@ package, so a clean apply does not pay for ``rapidfuzz``.
   window, linear in both lengths.
 """
 
-from patchwright.engine.fuzzy.regions import (
-    align,
-    align_window,
-    best_regions,
-    distrust,
-    trustworthy,
-)
+from patchwright.engine.fuzzy.regions import best_regions, distrust, trustworthy
 
-__all__ = ["align", "align_window", "best_regions", "distrust", "trustworthy"]
+__all__ = ["best_regions", "distrust", "trustworthy"]
