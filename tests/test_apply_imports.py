@@ -28,7 +28,8 @@ NEVER = (
 # and the -p/-R rewriting; search/replace resolution and the failure report of a hunk;
 # tool results; the shared history's PostgreSQL driver; the terminal and highlighting
 # libraries of the other commands; shutil and the compression modules it loads (argparse
-# measures the terminal with it, which only help and errors need).
+# measures the terminal with it, which only help and errors need); socket and secrets
+# (the history names this machine with os.uname and draws random names from os.urandom).
 NOT_FOR_A_DIFF = (
     "patchwright.workspace.approval", "patchwright.workspace.navigation", "pathspec",
     "typing_extensions", "patchwright.workspace.undo", "patchwright.workspace.listing",
@@ -37,7 +38,7 @@ NOT_FOR_A_DIFF = (
     "patchwright.adapters.patch_options", "patchwright.engine.oldtext",
     "patchwright.engine.evidence", "patchwright.engine.failures", "patchwright.model.results",
     "patchwright.workspace.history.postgres", "psycopg", "rich", "pygments", "shutil", "bz2",
-    "lzma",
+    "lzma", "socket", "secrets",
 )  # fmt: skip
 # Needed only for a file with a parser (the syntax guard's checkers and Python's own,
 # and the guard's report).

@@ -26,9 +26,9 @@ reported, never returned.
 
 from __future__ import annotations
 
+import os
 import posixpath
 import re
-import secrets
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -191,7 +191,7 @@ class ContentStore:
                         continue
                 except FileExistsError:
                     continue  # stored meanwhile by another commit
-            temp = posixpath.join(self.folder, f".{sha}.{secrets.token_hex(4)}.tmp")
+            temp = posixpath.join(self.folder, f".{sha}.{os.urandom(4).hex()}.tmp")
             fs.write_new(temp, data, None)
             temps.append((temp, final))
         return added, temps

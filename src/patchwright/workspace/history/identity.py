@@ -16,15 +16,31 @@ from __future__ import annotations
 
 import os
 import re
-import secrets
 from collections.abc import Mapping
 from pathlib import Path
 
 from patchwright.model.errors import ErrorCode, PatchwrightError
 
 URL_VARIABLE = "PATCHWRIGHT_HISTORY_URL"
+
+
 # this process's session, drawn again in a forked child (a session of its own)
-_SESSION = {"pid": os.getpid(), "name": f"s-{secrets.token_hex(4)}"}
+def _token() -> str:
+    """Eight random hex digits (``os.urandom``, as ``secrets`` uses, without its imports)."""
+    return os.urandom(4).hex()
+
+
+def _host_name() -> str:
+    """This machine's network name; ``socket`` only where ``os.uname`` is missing (Windows)."""
+    uname = getattr(os, "uname", None)
+    if uname is not None:
+        return str(uname().nodename)
+    import socket  # start-up time counts: only on systems without uname
+
+    return socket.gethostname()
+
+
+_SESSION = {"pid": os.getpid(), "name": f"s-{_token()}"}
 
 
 def history_url(environ: Mapping[str, str] | None = None) -> str | None:
@@ -77,11 +93,10 @@ def machine_name(state_base: Path, environ: Mapping[str, str] | None = None) -> 
         return marker.read_text(encoding="utf-8").strip()
     except FileNotFoundError:
         pass
-    import socket  # lazy: needed once per state folder, and start-up time counts
 
-    host = re.sub(r"[^A-Za-z0-9._-]+", "-", socket.gethostname())[:40] or "host"
-    name = f"{host}-{secrets.token_hex(4)}"
-    temp = state_base / f".machine.{secrets.token_hex(4)}.tmp"
+    host = re.sub(r"[^A-Za-z0-9._-]+", "-", _host_name())[:40] or "host"
+    name = f"{host}-{_token()}"
+    temp = state_base / f".machine.{_token()}.tmp"
     try:
         state_base.mkdir(parents=True, exist_ok=True)
         temp.write_text(name + "\n", encoding="utf-8")
@@ -103,5 +118,5 @@ def session_name(environ: Mapping[str, str] | None = None) -> str:
     if env.get("PATCHWRIGHT_SESSION", "").strip():
         return env["PATCHWRIGHT_SESSION"].strip()
     if _SESSION["pid"] != os.getpid():
-        _SESSION.update(pid=os.getpid(), name=f"s-{secrets.token_hex(4)}")
+        _SESSION.update(pid=os.getpid(), name=f"s-{_token()}")
     return str(_SESSION["name"])
