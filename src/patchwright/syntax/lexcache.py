@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 #: Starts every cleaned line that continues a string or a backslash-continued line.
 MARK = "\x01"
@@ -85,12 +85,14 @@ def cleaned_pair(
     after: str,
     shared: tuple[int, int],
     lex: Lexer,
-    after_lines: list[str] | None = None,
+    after_lines: Sequence[str] | None = None,
+    before_breaks: int | None = None,
 ) -> tuple[list[str] | None, list[str] | None]:
     """``lex(before)`` and ``lex(after)``, lexing as little as the module docstring says.
 
     ``shared`` holds the counts of lines the texts share at their start and end;
-    ``after_lines`` is ``after`` split at ``\\n``, when the caller has it.
+    ``after_lines`` is ``after`` split at ``\\n`` and ``before_breaks`` is
+    ``before.count("\\n")``, when the caller has them.
     """
     old = cleaned_text(before, lex)
     found = _RECENT.get(after)
@@ -98,7 +100,10 @@ def cleaned_pair(
         return old, list(found) if isinstance(found, list) else None
     new = None
     if old is not None:
-        new = _derived(old, before, after_lines or after.split("\n"), shared, lex)
+        if before_breaks is None:
+            before_breaks = before.count("\n")
+        lines = after.split("\n") if after_lines is None else after_lines
+        new = _derived(old, before_breaks, lines, shared, lex)
     if new is None:
         new = lex(after)
     _RECENT.put(after, new)
@@ -106,13 +111,14 @@ def cleaned_pair(
 
 
 def _derived(
-    old: list[str], before: str, lines: list[str], shared: tuple[int, int], lex: Lexer
+    old: list[str], before_breaks: int, lines: Sequence[str], shared: tuple[int, int], lex: Lexer
 ) -> list[str] | None:
-    """``lex(after)`` from ``old = lex(before)`` (``lines``: the text after, split), or
-    ``None`` when it cannot be derived."""
+    """``lex(after)`` from ``old = lex(before)`` (``before_breaks``: the line breaks of
+    the text before; ``lines``: the text after, split), or ``None`` when it cannot be
+    derived."""
     first, suffix = shared
     old_tail = len(old) - suffix
-    if len(old) != before.count("\n") + 1 or not 0 <= first <= old_tail:
+    if len(old) != before_breaks + 1 or not 0 <= first <= old_tail:
         return None
     if any(index < len(old) and old[index][:1] == MARK for index in (first, old_tail)):
         return None  # a string or a continued line crosses an edge of the change

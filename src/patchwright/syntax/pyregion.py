@@ -38,7 +38,7 @@ import re
 from collections.abc import Sequence
 
 from patchwright.syntax.lexcache import MARK, cleaned_pair, cleaned_text
-from patchwright.syntax.shared import shared_lines
+from patchwright.syntax.shared import TextLines, shared
 from patchwright.syntax.stdlib_parsers import ParseError, compile_python, future_flags
 from patchwright.syntax.steps import SPREAD_LINES, Block, Split, stepwise
 
@@ -216,8 +216,9 @@ def region_verdict(
     each by its own run, rather than as one run spanning everything between them;
     ``changed`` may name those changes (see :func:`.check.check_edit`).
     """
-    first, suffix = shared_lines(before, after)
-    span = before.count("\n") - suffix - first
+    found = shared(before, after)
+    first, suffix = found.prefix, found.suffix
+    span = found.before_breaks - suffix - first
     if span > SPREAD_LINES:
         stepped = stepwise(before, after, (first, suffix), _one_region, changed)
         if stepped is not None:
@@ -226,7 +227,12 @@ def region_verdict(
         # Changes spread over much of the file (a diff of hundreds of hunks): the region
         # would be most of the file, and delimiting it costs more than one whole compile.
         return None
-    return _one_region(before, after, (first, suffix))
+    # the run's lines are read where the edit is, not split out of the whole texts
+    split = (
+        TextLines(before, found.before_breaks, found.anchor),
+        TextLines(after, found.after_breaks, found.anchor),
+    )
+    return _one_region(before, after, (first, suffix), split)
 
 
 def _one_region(
@@ -234,7 +240,7 @@ def _one_region(
 ) -> list[ParseError] | None:
     """:func:`region_verdict` for the one region between the shared start and end.
 
-    ``split`` holds both texts split at ``\\n`` when the caller has them.
+    ``split`` holds both texts' lines (as split at ``\\n``) when the caller has them.
     """
     edit = _Edit.of(before, after, shared, split)
     if edit is None:
@@ -303,7 +309,7 @@ class _Edit:
             return None
         if split is None:
             split = (before.split("\n"), after.split("\n"))
-        old, new = cleaned_pair(before, after, shared, clean_lines, split[1])
+        old, new = cleaned_pair(before, after, shared, clean_lines, split[1], len(split[0]) - 1)
         if old is None or new is None:
             return None
         if len(old) != len(split[0]) or len(new) != len(split[1]):
@@ -416,16 +422,20 @@ def _context(view: _View, start: int, indent: str) -> list[str] | None:
     """
     headers: list[str] = []
     lines, depth, current = view.lines, 0, indent
+    counted = start  # the bracket depth counts the lines from here to ``start``
     for index in range(start - 1, -1, -1):
         if not current:
             break
         line = lines[index]
-        depth -= _delta(line)
+        # Only a line indented less than the run can hold a header: the brackets of
+        # the lines skipped on the way are counted in one go when one is reached.
+        if not line or len(line) - len(line.lstrip(" \t\f")) >= len(current):
+            continue
+        depth -= _delta_of_text("\n".join(lines[index:counted]))
+        counted = index
         if depth != 0 or not _is_start(line):
             continue
         own = _indent(line)
-        if len(own) >= len(current):
-            continue
         if not current.startswith(own):
             return None
         word = _word(line)

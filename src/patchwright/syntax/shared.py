@@ -2,6 +2,23 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import NamedTuple, overload
+
+
+class Shared(NamedTuple):
+    """What two texts share, in lines, and what finding it counted on the way."""
+
+    #: whole lines the texts share at their start
+    prefix: int
+    #: whole lines they share at their end, not overlapping the prefix
+    suffix: int
+    #: ``text.count("\\n")`` of the text before and of the text after
+    before_breaks: int
+    after_breaks: int
+    #: a line both texts start at the same character offset, and that offset
+    anchor: tuple[int, int]
+
 
 def shared_lines(before: str, after: str) -> tuple[int, int]:
     """Counts of whole lines the texts share at the start and at the end (not overlapping).
@@ -9,6 +26,12 @@ def shared_lines(before: str, after: str) -> tuple[int, int]:
     Works on characters with C-speed slice comparisons, then converts to lines; the same
     answer as comparing the ``split("\\n")`` lists line by line, much faster.
     """
+    found = shared(before, after)
+    return found.prefix, found.suffix
+
+
+def shared(before: str, after: str) -> Shared:
+    """:func:`shared_lines` with the line counts of both texts, found on the way."""
     lead = shared_length(before, after, from_end=False)
     head_breaks = before.count("\n", 0, lead)
     prefix = head_breaks + _whole(before, after, lead, from_end=False)
@@ -16,8 +39,63 @@ def shared_lines(before: str, after: str) -> tuple[int, int]:
     tail_breaks = before.count("\n", len(before) - tail)
     suffix = tail_breaks + _whole(before, after, tail, from_end=True)
     ends = (lead, tail, head_breaks, tail_breaks)
-    limit = min(_breaks(before, *ends), _breaks(after, *ends)) + 1
-    return prefix, max(0, min(suffix, limit - prefix))
+    before_breaks, after_breaks = _breaks(before, *ends), _breaks(after, *ends)
+    limit = min(before_breaks, after_breaks) + 1
+    # line ``head_breaks`` starts inside the shared start, at the same offset in both
+    anchor = (head_breaks, before.rfind("\n", 0, lead) + 1)
+    return Shared(prefix, max(0, min(suffix, limit - prefix)), before_breaks, after_breaks, anchor)
+
+
+class TextLines(Sequence[str]):
+    """``text.split("\\n")`` without splitting: lines found when asked for.
+
+    A region check reads a few lines around an edit of a long text; finding them from
+    a line whose offset is known costs what they span, where a split costs the whole
+    text. ``anchor`` is a line index and the offset where it starts; ``breaks`` is
+    ``text.count("\\n")``.
+    """
+
+    def __init__(self, text: str, breaks: int, anchor: tuple[int, int]) -> None:
+        self._text = text
+        self._count = breaks + 1
+        self._known = [(0, 0), anchor, (breaks, text.rfind("\n") + 1)]
+
+    def __len__(self) -> int:
+        return self._count
+
+    @overload
+    def __getitem__(self, index: int) -> str: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[str]: ...
+    def __getitem__(self, index: int | slice) -> str | list[str]:
+        if isinstance(index, slice):
+            start, stop, step = index.indices(self._count)
+            if step != 1:
+                return [self[i] for i in range(start, stop, step)]
+            if stop <= start:
+                return []
+            begin = self._offset(start)
+            end = self._offset(stop) - 1 if stop < self._count else len(self._text)
+            return self._text[begin:end].split("\n")
+        if index < 0:
+            index += self._count
+        if not 0 <= index < self._count:
+            raise IndexError("line index out of range")
+        begin = self._offset(index)
+        end = self._text.find("\n", begin)
+        return self._text[begin : end if end >= 0 else len(self._text)]
+
+    def _offset(self, index: int) -> int:
+        """Where line ``index`` starts, walked to from the nearest line known."""
+        line, offset = min(self._known, key=lambda known: abs(known[0] - index))
+        text = self._text
+        while line < index:
+            offset = text.index("\n", offset) + 1
+            line += 1
+        while line > index:
+            offset = text.rindex("\n", 0, offset - 1) + 1 if line > 1 else 0
+            line -= 1
+        return offset
 
 
 def _breaks(text: str, lead: int, tail: int, head_breaks: int, tail_breaks: int) -> int:
