@@ -130,13 +130,13 @@ def generated_reason(path: str, text: str) -> str | None:
     # The first line holding a marker, and the first marker on it. No marker matches a
     # line break, so each expression runs once over the whole head, and only when the
     # head holds the words the marker needs (usually none does).
-    found = [
+    hits = [
         (head.count("\n", 0, match.start()), order, match.group(0))
         for order, (marker, clue) in enumerate(zip(_HEADER_MARKERS, _MARKER_CLUES, strict=True))
         if clue in (lower if marker.flags & re.IGNORECASE else head)
         and (match := marker.search(head))
     ]
-    return f"its header says {min(found)[2]!r}" if found else None
+    return f"its header says {min(hits)[2]!r}" if hits else None
 
 
 def _head_lines(text: str, count: int) -> list[str]:
