@@ -19,7 +19,6 @@ before; the result is the same either way (a test compares them on random edits)
 from __future__ import annotations
 
 import threading
-from collections import OrderedDict
 from collections.abc import Callable, Sequence
 
 #: Starts every cleaned line that continues a string or a backslash-continued line.
@@ -36,26 +35,33 @@ _MISSING = object()
 
 
 class _Recent:
-    """The cleaned lines of the last few texts lexed, thread-safe."""
+    """The cleaned lines of the last few texts lexed, thread-safe.
+
+    Looked up by comparing texts, not by hashing them: hashing a large text costs more
+    than comparing it with four others (texts of another length differ at once, and
+    the text before an edit is usually the very object the previous check kept).
+    """
 
     def __init__(self) -> None:
-        self._found: OrderedDict[str, list[str] | None] = OrderedDict()
+        self._found: list[tuple[str, list[str] | None]] = []
         self._lock = threading.Lock()
 
     def get(self, text: str) -> object:
         with self._lock:
-            found = self._found.get(text, _MISSING)
-            if found is not _MISSING:
-                self._found.move_to_end(text)
-            return found
+            for index, (kept, lines) in enumerate(self._found):
+                if kept is text or kept == text:
+                    if index:
+                        self._found.insert(0, self._found.pop(index))
+                    return lines
+            return _MISSING
 
     def put(self, text: str, lines: list[str] | None) -> None:
         if len(text) > _KEEP_MAX_CHARS:
             return
         with self._lock:
-            self._found[text] = lines
-            while len(self._found) > _KEEP:
-                self._found.popitem(last=False)
+            self._found = [(kept, found) for kept, found in self._found if kept != text]
+            self._found.insert(0, (text, lines))
+            del self._found[_KEEP:]
 
     def clear(self) -> None:
         with self._lock:

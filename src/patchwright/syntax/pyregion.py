@@ -35,6 +35,7 @@ whole file; ``global`` of a parameter passes).
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Sequence
 
 from patchwright.syntax.lexcache import MARK, cleaned_pair, cleaned_text
@@ -283,19 +284,53 @@ def old_span_compiles(before: str, first: int, end: int) -> bool:
     return _compile_run(raw[start:stop], [], start, future_flags(before)) is None
 
 
+def _future_of(before: str, after: str, written: str) -> int:
+    """:func:`future_flags` of ``after``, the text ``before`` with ``written`` (its changed
+    lines) in place of some of its lines.
+
+    A module checked edit after edit is usually the text the previous check kept (see
+    :mod:`.lexcache`): when it had no ``__future__`` anywhere and the written lines have
+    none, neither has ``after`` (the word holds no line break, so it lies in a line
+    of ``before`` or in a written one), and the scan of ``after`` is spared.
+    """
+    with _FUTURE_LOCK:
+        known = any(text is before for text in _NO_FUTURE)
+    if not (known and "__future__" not in written) and "__future__" in after:
+        return future_flags(after)
+    if len(after) <= _KEEP_MAX_CHARS:
+        with _FUTURE_LOCK:
+            _NO_FUTURE.insert(0, after)
+            del _NO_FUTURE[_KEEP_NO_FUTURE:]
+    return 0
+
+
+# The last few texts seen without ``__future__``, held (so compared by identity safely).
+_NO_FUTURE: list[str] = []
+_KEEP_NO_FUTURE = 4
+_KEEP_MAX_CHARS = 1_000_000  # four larger texts would hold too much memory
+_FUTURE_LOCK = threading.Lock()
+
+
 class _Edit:
     """Both texts of one edit, lexed, and where they differ."""
 
     def __init__(
-        self, split: Split, old: list[str], new: list[str], shared: tuple[int, int], after: str
+        self,
+        split: Split,
+        old: list[str],
+        new: list[str],
+        shared: tuple[int, int],
+        texts: tuple[str, str],
     ) -> None:
+        before, after = texts
         self.before_lines, self.after_lines = split
         self.old, self.new = old, new
         self.first, suffix = shared
         self.old_view = _View(old, self.first)
         self.new_view = _View(new, self.first, self.old_view.depth_at_change)
         self.new_end, self.old_end = len(new) - suffix, len(old) - suffix
-        self.future = future_flags(after)
+        written = "\n".join(self.after_lines[self.first : self.new_end])
+        self.future = _future_of(before, after, written)
 
     @classmethod
     def of(
@@ -314,7 +349,7 @@ class _Edit:
             return None
         if len(old) != len(split[0]) or len(new) != len(split[1]):
             return None
-        return cls(split, old, new, shared, after)
+        return cls(split, old, new, shared, (before, after))
 
     def block_indent(self) -> str | None:
         """The indentation of the innermost block holding every changed statement."""
