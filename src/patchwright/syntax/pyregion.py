@@ -311,6 +311,36 @@ _KEEP_MAX_CHARS = 1_000_000  # four larger texts would hold too much memory
 _FUTURE_LOCK = threading.Lock()
 
 
+def _depth_at(text: str, lines: list[str], index: int) -> int:
+    """The bracket depth where line ``index`` of ``lines`` (``text``, cleaned) starts.
+
+    Counted from the depth a previous check found in this very text when there is one
+    (the text after one edit is the text before the next, usually edited nearby), else
+    from the top.
+    """
+    with _DEPTH_LOCK:
+        known = next(((at, depth) for kept, at, depth in _DEPTHS if kept is text), None)
+    if known is None:
+        return _delta_of_text("\n".join(lines[:index]))
+    at, depth = known
+    if index >= at:
+        return depth + _delta_of_text("\n".join(lines[at:index]))
+    return depth - _delta_of_text("\n".join(lines[index:at]))
+
+
+def _remember_depth(text: str, index: int, depth: int) -> None:
+    """Keep the bracket depth at line ``index`` of ``text`` for :func:`_depth_at`."""
+    if len(text) <= _KEEP_MAX_CHARS:
+        with _DEPTH_LOCK:
+            _DEPTHS.insert(0, (text, index, depth))
+            del _DEPTHS[_KEEP_NO_FUTURE:]
+
+
+# Texts held with a bracket depth known in them: (text, line index, depth there).
+_DEPTHS: list[tuple[str, int, int]] = []
+_DEPTH_LOCK = threading.Lock()
+
+
 class _Edit:
     """Both texts of one edit, lexed, and where they differ."""
 
@@ -326,8 +356,9 @@ class _Edit:
         self.before_lines, self.after_lines = split
         self.old, self.new = old, new
         self.first, suffix = shared
-        self.old_view = _View(old, self.first)
+        self.old_view = _View(old, self.first, _depth_at(before, old, self.first))
         self.new_view = _View(new, self.first, self.old_view.depth_at_change)
+        _remember_depth(after, self.first, self.old_view.depth_at_change)
         self.new_end, self.old_end = len(new) - suffix, len(old) - suffix
         written = "\n".join(self.after_lines[self.first : self.new_end])
         self.future = _future_of(before, after, written)

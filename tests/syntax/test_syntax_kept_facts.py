@@ -1,9 +1,21 @@
-"""The ``__future__`` flags of the text after an edit, derived from the text before it."""
+"""Facts about the text after an edit derived from the text before it: its ``__future__``
+flags and the bracket depth where a line starts."""
 
 from __future__ import annotations
 import __future__
 
-from patchwright.syntax.pyregion import _future_of
+import random
+
+from test_syntax_pyregion import _mutate, _stdlib_modules
+
+from patchwright.syntax.pyregion import (
+    _DEPTHS,
+    _delta_of_text,
+    _depth_at,
+    _future_of,
+    clean_lines,
+    region_verdict,
+)
 from patchwright.syntax.stdlib_parsers import future_flags
 
 ANNOTATIONS = __future__.annotations.compiler_flag
@@ -42,3 +54,27 @@ def test_a_text_never_seen_is_scanned() -> None:
     # told (wrongly) that nothing was written, an equal text is still scanned: only the
     # very object kept counts as known
     assert _future_of(equal, "from __future__ import annotations\n" + equal, "") == ANNOTATIONS
+
+
+def test_depths_counted_from_a_kept_one_equal_depths_counted_from_the_top() -> None:
+    # a chain of edits, each text after an edit the text before the next: each check
+    # keeps the depth at its change, the next one counts from there
+    rng = random.Random(11)
+    sources = [path.read_text(encoding="utf-8") for path in _stdlib_modules()]
+    assert sources
+    compared = kept = 0
+    for source in sources:
+        text = source
+        for _ in range(40):
+            after = "\n".join(_mutate(rng, text.split("\n")))
+            region_verdict(text, after)
+            kept += any(known is after for known, _, _ in _DEPTHS)
+            lines = clean_lines(after)
+            if lines is not None:
+                for index in rng.sample(range(len(lines) + 1), 5):
+                    direct = _delta_of_text("\n".join(lines[:index]))
+                    assert _depth_at(after, lines, index) == direct
+                    compared += 1
+            text = after
+    assert compared > 500
+    assert kept > 100, "most checks should leave a depth for the next one"
