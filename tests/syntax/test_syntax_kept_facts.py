@@ -8,6 +8,7 @@ import random
 
 from test_syntax_pyregion import _mutate, _stdlib_modules
 
+from patchwright.syntax.compare import common_ends
 from patchwright.syntax.pyregion import (
     _DEPTHS,
     _delta_of_text,
@@ -16,6 +17,7 @@ from patchwright.syntax.pyregion import (
     clean_lines,
     region_verdict,
 )
+from patchwright.syntax.shared import shared_lines
 from patchwright.syntax.stdlib_parsers import future_flags
 
 ANNOTATIONS = __future__.annotations.compiler_flag
@@ -67,6 +69,8 @@ def test_depths_counted_from_a_kept_one_equal_depths_counted_from_the_top() -> N
         text = source
         for _ in range(40):
             after = "\n".join(_mutate(rng, text.split("\n")))
+            # the text before is known from the step before: its breaks are not counted
+            assert shared_lines(text, after) == common_ends(text.split("\n"), after.split("\n"))
             region_verdict(text, after)
             kept += any(known is after for known, _, _ in _DEPTHS)
             lines = clean_lines(after)

@@ -41,3 +41,16 @@ def test_text_lines_read_as_the_split_text(head: str, a: str, b: str) -> None:
         for start in range(-1, len(split) + 2):
             for stop in range(-1, len(split) + 2):
                 assert lines[start:stop] == split[start:stop]
+
+
+@given(pieces, pieces, pieces, pieces)
+def test_breaks_counted_from_a_known_total_equal_breaks_counted_whole(
+    head: str, a: str, b: str, c: str
+) -> None:
+    # the first call keeps the line breaks of its text after; the second, given that
+    # very text as its text before, counts only its shorter edge and middle
+    first, second, third = head + a + head, head + b + head, head + c
+    shared(first, second)
+    copy = (second + ".")[:-1]  # equal, but another object: counted whole
+    assert shared(second, third) == shared(copy, third)
+    assert shared(second, third).before_breaks == second.count("\n")

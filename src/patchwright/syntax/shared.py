@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 from typing import NamedTuple, overload
 
@@ -33,17 +34,48 @@ def shared_lines(before: str, after: str) -> tuple[int, int]:
 def shared(before: str, after: str) -> Shared:
     """:func:`shared_lines` with the line counts of both texts, found on the way."""
     lead = shared_length(before, after, from_end=False)
-    head_breaks = before.count("\n", 0, lead)
-    prefix = head_breaks + _whole(before, after, lead, from_end=False)
     tail = shared_length(before, after, from_end=True)
-    tail_breaks = before.count("\n", len(before) - tail)
+    head_breaks, tail_breaks = _edge_breaks(before, lead, tail)
+    prefix = head_breaks + _whole(before, after, lead, from_end=False)
     suffix = tail_breaks + _whole(before, after, tail, from_end=True)
     ends = (lead, tail, head_breaks, tail_breaks)
     before_breaks, after_breaks = _breaks(before, *ends), _breaks(after, *ends)
+    if len(after) <= _KEEP_MAX_CHARS:
+        with _BREAKS_LOCK:
+            _BREAKS.insert(0, (after, after_breaks))
+            del _BREAKS[_KEEP:]
     limit = min(before_breaks, after_breaks) + 1
     # line ``head_breaks`` starts inside the shared start, at the same offset in both
     anchor = (head_breaks, before.rfind("\n", 0, lead) + 1)
     return Shared(prefix, max(0, min(suffix, limit - prefix)), before_breaks, after_breaks, anchor)
+
+
+def _edge_breaks(text: str, lead: int, tail: int) -> tuple[int, int]:
+    """The line breaks in the first ``lead`` and in the last ``tail`` characters of
+    ``text``.
+
+    A text checked edit after edit is usually the text the previous check had after
+    its edit, whose breaks it counted: knowing the total, only the shorter edge and
+    the middle are counted.
+    """
+    middle_end = len(text) - tail
+    with _BREAKS_LOCK:
+        total = next((breaks for kept, breaks in _BREAKS if kept is text), None)
+    if total is None or lead > middle_end:
+        return text.count("\n", 0, lead), text.count("\n", middle_end)
+    middle = text.count("\n", lead, middle_end)
+    if lead <= tail:
+        head = text.count("\n", 0, lead)
+        return head, total - head - middle
+    end = text.count("\n", middle_end)
+    return total - end - middle, end
+
+
+# The line breaks of the last few texts after an edit, held (so compared by identity).
+_BREAKS: list[tuple[str, int]] = []
+_KEEP = 4
+_KEEP_MAX_CHARS = 1_000_000  # four larger texts would hold too much memory
+_BREAKS_LOCK = threading.Lock()
 
 
 class TextLines(Sequence[str]):
