@@ -35,11 +35,10 @@ whole file; ``global`` of a parameter passes).
 from __future__ import annotations
 
 import re
-import threading
 from collections.abc import Sequence
 
 from patchwright.syntax.lexcache import MARK, cleaned_pair, cleaned_text
-from patchwright.syntax.shared import TextLines, shared
+from patchwright.syntax.shared import KeptByText, TextLines, shared
 from patchwright.syntax.stdlib_parsers import ParseError, compile_python, future_flags
 from patchwright.syntax.steps import SPREAD_LINES, Block, Split, stepwise
 
@@ -293,22 +292,15 @@ def _future_of(before: str, after: str, written: str) -> int:
     none, neither has ``after`` (the word holds no line break, so it lies in a line
     of ``before`` or in a written one), and the scan of ``after`` is spared.
     """
-    with _FUTURE_LOCK:
-        known = any(text is before for text in _NO_FUTURE)
+    known = _NO_FUTURE.get(before) is not None
     if not (known and "__future__" not in written) and "__future__" in after:
         return future_flags(after)
-    if len(after) <= _KEEP_MAX_CHARS:
-        with _FUTURE_LOCK:
-            _NO_FUTURE.insert(0, after)
-            del _NO_FUTURE[_KEEP_NO_FUTURE:]
+    _NO_FUTURE.put(after, True)
     return 0
 
 
-# The last few texts seen without ``__future__``, held (so compared by identity safely).
-_NO_FUTURE: list[str] = []
-_KEEP_NO_FUTURE = 4
-_KEEP_MAX_CHARS = 1_000_000  # four larger texts would hold too much memory
-_FUTURE_LOCK = threading.Lock()
+# The last few texts seen without ``__future__``.
+_NO_FUTURE: KeptByText[bool] = KeptByText()
 
 
 def _depth_at(text: str, lines: list[str], index: int) -> int:
@@ -318,8 +310,7 @@ def _depth_at(text: str, lines: list[str], index: int) -> int:
     (the text after one edit is the text before the next, usually edited nearby), else
     from the top.
     """
-    with _DEPTH_LOCK:
-        known = next(((at, depth) for kept, at, depth in _DEPTHS if kept is text), None)
+    known = _DEPTHS.get(text)
     if known is None:
         return _delta_of_text("\n".join(lines[:index]))
     at, depth = known
@@ -330,15 +321,11 @@ def _depth_at(text: str, lines: list[str], index: int) -> int:
 
 def _remember_depth(text: str, index: int, depth: int) -> None:
     """Keep the bracket depth at line ``index`` of ``text`` for :func:`_depth_at`."""
-    if len(text) <= _KEEP_MAX_CHARS:
-        with _DEPTH_LOCK:
-            _DEPTHS.insert(0, (text, index, depth))
-            del _DEPTHS[_KEEP_NO_FUTURE:]
+    _DEPTHS.put(text, (index, depth))
 
 
-# Texts held with a bracket depth known in them: (text, line index, depth there).
-_DEPTHS: list[tuple[str, int, int]] = []
-_DEPTH_LOCK = threading.Lock()
+# A bracket depth known in each of the last few texts: (line index, depth there).
+_DEPTHS: KeptByText[tuple[int, int]] = KeptByText()
 
 
 class _Edit:

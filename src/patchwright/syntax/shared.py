@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Sequence
-from typing import NamedTuple, overload
+from typing import Generic, NamedTuple, TypeVar, overload
+
+T = TypeVar("T")
 
 
 class Shared(NamedTuple):
@@ -40,10 +42,7 @@ def shared(before: str, after: str) -> Shared:
     suffix = tail_breaks + _whole(before, after, tail, from_end=True)
     ends = (lead, tail, head_breaks, tail_breaks)
     before_breaks, after_breaks = _breaks(before, *ends), _breaks(after, *ends)
-    if len(after) <= _KEEP_MAX_CHARS:
-        with _BREAKS_LOCK:
-            _BREAKS.insert(0, (after, after_breaks))
-            del _BREAKS[_KEEP:]
+    _BREAKS.put(after, after_breaks)
     limit = min(before_breaks, after_breaks) + 1
     # line ``head_breaks`` starts inside the shared start, at the same offset in both
     anchor = (head_breaks, before.rfind("\n", 0, lead) + 1)
@@ -59,8 +58,7 @@ def _edge_breaks(text: str, lead: int, tail: int) -> tuple[int, int]:
     the middle are counted.
     """
     middle_end = len(text) - tail
-    with _BREAKS_LOCK:
-        total = next((breaks for kept, breaks in _BREAKS if kept is text), None)
+    total = _BREAKS.get(text)
     if total is None or lead > middle_end:
         return text.count("\n", 0, lead), text.count("\n", middle_end)
     middle = text.count("\n", lead, middle_end)
@@ -71,11 +69,37 @@ def _edge_breaks(text: str, lead: int, tail: int) -> tuple[int, int]:
     return total - end - middle, end
 
 
-# The line breaks of the last few texts after an edit, held (so compared by identity).
-_BREAKS: list[tuple[str, int]] = []
-_KEEP = 4
-_KEEP_MAX_CHARS = 1_000_000  # four larger texts would hold too much memory
-_BREAKS_LOCK = threading.Lock()
+class KeptByText(Generic[T]):
+    """A fact about each of the last few texts checked, found by the text's identity.
+
+    An agent edits a file call after call, and the text after one edit is the very
+    object the next check gets as its text before: what a check learnt about its text
+    after (line breaks, bracket depth at a line...) spares work in the next. The texts
+    are held, so an identity never names another text; an equal text that is another
+    object is not found (it costs a scan, never a wrong fact). Thread-safe.
+    """
+
+    def __init__(self, size: int = 4, max_chars: int = 1_000_000) -> None:
+        self._size = size
+        self._max_chars = max_chars  # a few larger texts would hold too much memory
+        self._kept: list[tuple[str, T]] = []
+        self._lock = threading.Lock()
+
+    def get(self, text: str) -> T | None:
+        """The fact kept about this very ``text``, or ``None``."""
+        with self._lock:
+            return next((fact for kept, fact in self._kept if kept is text), None)
+
+    def put(self, text: str, fact: T) -> None:
+        """Keep ``fact`` about ``text`` (the oldest kept text is let go)."""
+        if len(text) <= self._max_chars:
+            with self._lock:
+                self._kept.insert(0, (text, fact))
+                del self._kept[self._size :]
+
+
+# The line breaks of the last few texts after an edit.
+_BREAKS: KeptByText[int] = KeptByText()
 
 
 class TextLines(Sequence[str]):
