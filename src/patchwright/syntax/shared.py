@@ -1,4 +1,6 @@
-"""What two texts have in common at their start and end, found at C speed."""
+"""What two texts have in common at their start and end, found at C speed; the lines of
+a text read where they are needed (:class:`TextLines`); facts kept about the texts of
+recent checks (:class:`KeptByText`)."""
 
 from __future__ import annotations
 

@@ -43,7 +43,7 @@ def sha256_hex(data: bytes) -> str:
     bytes costs a tenth of hashing them. Equal bytes have the same digest, so a kept
     digest is only ever returned for the very bytes it was computed from.
     """
-    if len(data) > _KEEP_DIGEST_MAX:
+    if len(data) > _KEEP_DIGEST_MAX or type(data) is not bytes:  # a bytearray may change
         return hashlib.sha256(data).hexdigest()
     with _DIGEST_LOCK:
         for kept, digest in _DIGESTS:
