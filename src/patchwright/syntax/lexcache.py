@@ -19,8 +19,7 @@ before; the result is the same either way (a test compares them on random edits)
 from __future__ import annotations
 
 import threading
-from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 #: Starts every cleaned line that continues a string or a backslash-continued line.
 MARK = "\x01"
@@ -36,26 +35,33 @@ _MISSING = object()
 
 
 class _Recent:
-    """The cleaned lines of the last few texts lexed, thread-safe."""
+    """The cleaned lines of the last few texts lexed, thread-safe.
+
+    Looked up by comparing texts, not by hashing them: hashing a large text costs more
+    than comparing it with four others (texts of another length differ at once, and
+    the text before an edit is usually the very object the previous check kept).
+    """
 
     def __init__(self) -> None:
-        self._found: OrderedDict[str, list[str] | None] = OrderedDict()
+        self._found: list[tuple[str, list[str] | None]] = []
         self._lock = threading.Lock()
 
     def get(self, text: str) -> object:
         with self._lock:
-            found = self._found.get(text, _MISSING)
-            if found is not _MISSING:
-                self._found.move_to_end(text)
-            return found
+            for index, (kept, lines) in enumerate(self._found):
+                if kept is text or kept == text:
+                    if index:
+                        self._found.insert(0, self._found.pop(index))
+                    return lines
+            return _MISSING
 
     def put(self, text: str, lines: list[str] | None) -> None:
         if len(text) > _KEEP_MAX_CHARS:
             return
         with self._lock:
-            self._found[text] = lines
-            while len(self._found) > _KEEP:
-                self._found.popitem(last=False)
+            self._found = [(kept, found) for kept, found in self._found if kept != text]
+            self._found.insert(0, (text, lines))
+            del self._found[_KEEP:]
 
     def clear(self) -> None:
         with self._lock:
@@ -85,12 +91,14 @@ def cleaned_pair(
     after: str,
     shared: tuple[int, int],
     lex: Lexer,
-    after_lines: list[str] | None = None,
+    after_lines: Sequence[str] | None = None,
+    before_breaks: int | None = None,
 ) -> tuple[list[str] | None, list[str] | None]:
     """``lex(before)`` and ``lex(after)``, lexing as little as the module docstring says.
 
     ``shared`` holds the counts of lines the texts share at their start and end;
-    ``after_lines`` is ``after`` split at ``\\n``, when the caller has it.
+    ``after_lines`` is ``after`` split at ``\\n`` and ``before_breaks`` is
+    ``before.count("\\n")``, when the caller has them.
     """
     old = cleaned_text(before, lex)
     found = _RECENT.get(after)
@@ -98,7 +106,10 @@ def cleaned_pair(
         return old, list(found) if isinstance(found, list) else None
     new = None
     if old is not None:
-        new = _derived(old, before, after_lines or after.split("\n"), shared, lex)
+        if before_breaks is None:
+            before_breaks = before.count("\n")
+        lines = after.split("\n") if after_lines is None else after_lines
+        new = _derived(old, before_breaks, lines, shared, lex)
     if new is None:
         new = lex(after)
     _RECENT.put(after, new)
@@ -106,13 +117,14 @@ def cleaned_pair(
 
 
 def _derived(
-    old: list[str], before: str, lines: list[str], shared: tuple[int, int], lex: Lexer
+    old: list[str], before_breaks: int, lines: Sequence[str], shared: tuple[int, int], lex: Lexer
 ) -> list[str] | None:
-    """``lex(after)`` from ``old = lex(before)`` (``lines``: the text after, split), or
-    ``None`` when it cannot be derived."""
+    """``lex(after)`` from ``old = lex(before)`` (``before_breaks``: the line breaks of
+    the text before; ``lines``: the text after, split), or ``None`` when it cannot be
+    derived."""
     first, suffix = shared
     old_tail = len(old) - suffix
-    if len(old) != before.count("\n") + 1 or not 0 <= first <= old_tail:
+    if len(old) != before_breaks + 1 or not 0 <= first <= old_tail:
         return None
     if any(index < len(old) and old[index][:1] == MARK for index in (first, old_tail)):
         return None  # a string or a continued line crosses an edge of the change

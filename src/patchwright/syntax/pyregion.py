@@ -38,7 +38,7 @@ import re
 from collections.abc import Sequence
 
 from patchwright.syntax.lexcache import MARK, cleaned_pair, cleaned_text
-from patchwright.syntax.shared import shared_lines
+from patchwright.syntax.shared import KeptByText, TextLines, shared
 from patchwright.syntax.stdlib_parsers import ParseError, compile_python, future_flags
 from patchwright.syntax.steps import SPREAD_LINES, Block, Split, stepwise
 
@@ -216,8 +216,9 @@ def region_verdict(
     each by its own run, rather than as one run spanning everything between them;
     ``changed`` may name those changes (see :func:`.check.check_edit`).
     """
-    first, suffix = shared_lines(before, after)
-    span = before.count("\n") - suffix - first
+    found = shared(before, after)
+    first, suffix = found.prefix, found.suffix
+    span = found.before_breaks - suffix - first
     if span > SPREAD_LINES:
         stepped = stepwise(before, after, (first, suffix), _one_region, changed)
         if stepped is not None:
@@ -226,7 +227,12 @@ def region_verdict(
         # Changes spread over much of the file (a diff of hundreds of hunks): the region
         # would be most of the file, and delimiting it costs more than one whole compile.
         return None
-    return _one_region(before, after, (first, suffix))
+    # the run's lines are read where the edit is, not split out of the whole texts
+    split = (
+        TextLines(before, found.before_breaks, found.anchor),
+        TextLines(after, found.after_breaks, found.anchor),
+    )
+    return _one_region(before, after, (first, suffix), split)
 
 
 def _one_region(
@@ -234,7 +240,7 @@ def _one_region(
 ) -> list[ParseError] | None:
     """:func:`region_verdict` for the one region between the shared start and end.
 
-    ``split`` holds both texts split at ``\\n`` when the caller has them.
+    ``split`` holds both texts' lines (as split at ``\\n``) when the caller has them.
     """
     edit = _Edit.of(before, after, shared, split)
     if edit is None:
@@ -277,19 +283,72 @@ def old_span_compiles(before: str, first: int, end: int) -> bool:
     return _compile_run(raw[start:stop], [], start, future_flags(before)) is None
 
 
+def _future_of(before: str, after: str, written: str) -> int:
+    """:func:`future_flags` of ``after``, the text ``before`` with ``written`` (its changed
+    lines) in place of some of its lines.
+
+    A module checked edit after edit is usually the text the previous check kept (see
+    :mod:`.lexcache`): when it had no ``__future__`` anywhere and the written lines have
+    none, neither has ``after`` (the word holds no line break, so it lies in a line
+    of ``before`` or in a written one), and the scan of ``after`` is spared.
+    """
+    known = _NO_FUTURE.get(before) is not None
+    if not (known and "__future__" not in written) and "__future__" in after:
+        return future_flags(after)
+    _NO_FUTURE.put(after, True)
+    return 0
+
+
+# The last few texts seen without ``__future__``.
+_NO_FUTURE: KeptByText[bool] = KeptByText()
+
+
+def _depth_at(text: str, lines: list[str], index: int) -> int:
+    """The bracket depth where line ``index`` of ``lines`` (``text``, cleaned) starts.
+
+    Counted from the depth a previous check found in this very text when there is one
+    (the text after one edit is the text before the next, usually edited nearby), else
+    from the top.
+    """
+    known = _DEPTHS.get(text)
+    if known is None:
+        return _delta_of_text("\n".join(lines[:index]))
+    at, depth = known
+    if index >= at:
+        return depth + _delta_of_text("\n".join(lines[at:index]))
+    return depth - _delta_of_text("\n".join(lines[index:at]))
+
+
+def _remember_depth(text: str, index: int, depth: int) -> None:
+    """Keep the bracket depth at line ``index`` of ``text`` for :func:`_depth_at`."""
+    _DEPTHS.put(text, (index, depth))
+
+
+# A bracket depth known in each of the last few texts: (line index, depth there).
+_DEPTHS: KeptByText[tuple[int, int]] = KeptByText()
+
+
 class _Edit:
     """Both texts of one edit, lexed, and where they differ."""
 
     def __init__(
-        self, split: Split, old: list[str], new: list[str], shared: tuple[int, int], after: str
+        self,
+        split: Split,
+        old: list[str],
+        new: list[str],
+        shared: tuple[int, int],
+        texts: tuple[str, str],
     ) -> None:
+        before, after = texts
         self.before_lines, self.after_lines = split
         self.old, self.new = old, new
         self.first, suffix = shared
-        self.old_view = _View(old, self.first)
+        self.old_view = _View(old, self.first, _depth_at(before, old, self.first))
         self.new_view = _View(new, self.first, self.old_view.depth_at_change)
+        _remember_depth(after, self.first, self.old_view.depth_at_change)
         self.new_end, self.old_end = len(new) - suffix, len(old) - suffix
-        self.future = future_flags(after)
+        written = "\n".join(self.after_lines[self.first : self.new_end])
+        self.future = _future_of(before, after, written)
 
     @classmethod
     def of(
@@ -303,12 +362,12 @@ class _Edit:
             return None
         if split is None:
             split = (before.split("\n"), after.split("\n"))
-        old, new = cleaned_pair(before, after, shared, clean_lines, split[1])
+        old, new = cleaned_pair(before, after, shared, clean_lines, split[1], len(split[0]) - 1)
         if old is None or new is None:
             return None
         if len(old) != len(split[0]) or len(new) != len(split[1]):
             return None
-        return cls(split, old, new, shared, after)
+        return cls(split, old, new, shared, (before, after))
 
     def block_indent(self) -> str | None:
         """The indentation of the innermost block holding every changed statement."""
@@ -416,16 +475,20 @@ def _context(view: _View, start: int, indent: str) -> list[str] | None:
     """
     headers: list[str] = []
     lines, depth, current = view.lines, 0, indent
+    counted = start  # the bracket depth counts the lines from here to ``start``
     for index in range(start - 1, -1, -1):
         if not current:
             break
         line = lines[index]
-        depth -= _delta(line)
+        # Only a line indented less than the run can hold a header: the brackets of
+        # the lines skipped on the way are counted in one go when one is reached.
+        if not line or len(line) - len(line.lstrip(" \t\f")) >= len(current):
+            continue
+        depth -= _delta_of_text("\n".join(lines[index:counted]))
+        counted = index
         if depth != 0 or not _is_start(line):
             continue
         own = _indent(line)
-        if len(own) >= len(current):
-            continue
         if not current.startswith(own):
             return None
         word = _word(line)

@@ -28,8 +28,8 @@ SPREAD_LINES = 40
 # More separate changes than this: one whole-file compile is cheaper than the steps.
 _MAX_STEPS = 64
 
-#: Two texts split at ``\n``.
-Split = tuple[list[str], list[str]]
+#: The lines of two texts, as split at ``\n``.
+Split = tuple[Sequence[str], Sequence[str]]
 Judge = Callable[[str, str, "tuple[int, int]", "Split | None"], "list[ParseError] | None"]
 #: A changed block: old start, old end, new start, new end (0-based line indices, half open).
 Block = tuple[int, int, int, int]

@@ -21,6 +21,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -34,8 +35,33 @@ _SHA256 = re.compile(r"[0-9a-fA-F]{64}")
 
 
 def sha256_hex(data: bytes) -> str:
-    """The lowercase hex SHA256 of ``data``."""
-    return hashlib.sha256(data).hexdigest()
+    """The lowercase hex SHA256 of ``data``.
+
+    The last few digests are kept with their bytes: a tool call hashes the same content
+    several times (the file as the tool reads it, again under the commit's lock to see
+    that it did not change, and the next call reads what this one wrote), and comparing
+    bytes costs a tenth of hashing them. Equal bytes have the same digest, so a kept
+    digest is only ever returned for the very bytes it was computed from.
+    """
+    if len(data) > _KEEP_DIGEST_MAX or type(data) is not bytes:  # a bytearray may change
+        return hashlib.sha256(data).hexdigest()
+    with _DIGEST_LOCK:
+        for kept, digest in _DIGESTS:
+            if kept is data or kept == data:
+                return digest
+    digest = hashlib.sha256(data).hexdigest()
+    with _DIGEST_LOCK:
+        _DIGESTS.insert(0, (data, digest))
+        del _DIGESTS[_KEEP_DIGESTS:]
+    return digest
+
+
+# A few contents of at most this size are kept with their digests (larger ones would
+# hold too much memory once the call is over).
+_KEEP_DIGEST_MAX = 1 << 20
+_KEEP_DIGESTS = 4
+_DIGESTS: list[tuple[bytes, str]] = []
+_DIGEST_LOCK = threading.Lock()
 
 
 def new_id(prefix: str) -> str:

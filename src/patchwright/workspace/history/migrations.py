@@ -13,6 +13,8 @@ how old stores are carried over. Version 2 records where each batch comes from
 (machine, workspace root, session); on an old SQLite store (one database per
 workspace) its batches are given the machine and workspace of the workspace opening
 it (``backfill``). Version 3 adds the table of contents kept as deltas (contents.py).
+Version 4 drops the index of version 2 from SQLite stores: one database holds one
+workspace, whose queries never select by place, and every commit wrote one page of it.
 
 To add a table (for instance pending proposals), append a migration with the next
 version; never edit one that has shipped.
@@ -118,6 +120,12 @@ MIGRATIONS: tuple[Migration, ...] = (
         "contents kept as changes to the content they replaced",
         (_DELTAS.format(integer="INTEGER", blob="BLOB"),),
         (_DELTAS.format(integer="BIGINT", blob="BYTEA"),),
+    ),
+    Migration(
+        4,
+        "no index of batches by place in a one-workspace store",
+        ("DROP INDEX IF EXISTS batches_place",),
+        (),  # a shared store selects each workspace's batches by place: it keeps the index
     ),
 )
 
