@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 from difflib import SequenceMatcher
 
-from hypothesis import assume, given, settings
+from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
 from patchwright.engine import MatchOptions, apply_edits, unified_diff
@@ -127,6 +127,7 @@ def test_anchored_diff_reconstructs_new_text(old: list[str], new: list[str], sal
 
 
 @given(LINES, LINES, st.sampled_from(["\n", "\r\n"]), st.booleans())
+@example(old=["a"] * 4, new=["a"] * 5, newline="\n", final=True)  # open at the end
 def test_diff_with_known_regions_equals_full_diff(
     old: list[str], new: list[str], newline: str, final: bool
 ) -> None:

@@ -72,17 +72,13 @@ def resolve_hunk(
         if err.code != ErrorCode.AMBIGUOUS:
             raise
         err.hint = _HUNK_AMBIGUITY_HINT  # a diff has no replace_all
-        if not hunk.anchors:
+        picked = _at_open_edge(index, hunk, options, err, hint, open_edges)
+        if picked is not None:
+            match = picked
+        elif not hunk.anchors:
             raise
-        picked = None if scope.missing else _first_in_scope(index, pattern, options, err, scope)
-        if picked is None:
-            if scope.missing:
-                err.message += (
-                    f" The @@ anchor line(s) {_quoted(scope.missing)} were not found in the "
-                    "file (in order), so they could not narrow the search."
-                )
-            raise
-        match = picked
+        else:
+            match = _anchored(index, pattern, options, err, scope)
     _check_open_edges(hunk, match, len(file.lines), label, open_edges)
     if hint is not None and abs(match.start - hint.line) > _FAR:
         _check_near_evidence(index, pattern, match, hint, options, label)
@@ -200,6 +196,58 @@ def _check_open_edges(
             "Add the line(s) before the insertion point as context, so it is clear where "
             "the new lines go.",
         )
+
+
+def _anchored(
+    index: LineIndex,
+    pattern: Sequence[str],
+    options: MatchOptions,
+    err: PatchwrightError,
+    scope: _Scope,
+) -> Match:
+    """The match an ambiguous hunk's ``@@`` anchors settle, or ``err`` (told which anchors
+    were missing) when they do not."""
+    picked = None if scope.missing else _first_in_scope(index, pattern, options, err, scope)
+    if picked is not None:
+        return picked
+    if scope.missing:
+        err.message += (
+            f" The @@ anchor line(s) {_quoted(scope.missing)} were not found in the "
+            "file (in order), so they could not narrow the search."
+        )
+    raise err
+
+
+def _at_open_edge(
+    index: LineIndex,
+    hunk: Hunk,
+    options: MatchOptions,
+    err: PatchwrightError,
+    hint: Hint | None,
+    open_edges: tuple[bool, bool],
+) -> Match | None:
+    """Settle an ambiguous hunk that is open at one end (added lines after its last
+    context line, or before its first) when its header puts it at that edge of the file.
+
+    Such a hunk can only stand at the file's end (start): :func:`_check_open_edges`
+    refuses it anywhere else. When the header's line is exactly the one candidate at
+    that edge, both say the same place, as diffs of repeated lines at a file's edge do
+    (a line added after the last of several identical ones). ``None`` otherwise."""
+    rung = err.details.get("rung")
+    if hint is None or not isinstance(rung, str):
+        return None
+    ops = [hl.op for hl in hunk.lines]
+    at_eof = ops[-1] == "+" and _last_old(ops) == " " and not open_edges[1]
+    at_bof = ops[0] == "+" and _last_old(ops[::-1]) == " " and not open_edges[0]
+    if not (at_eof or at_bof):
+        return None
+    try:
+        match = locate_block(
+            index, hunk.old_lines, options, None, at_eof=at_eof, at_bof=at_bof, rungs=(Rung(rung),)
+        )
+    except PatchwrightError:
+        return None  # still several at that edge
+    return match if match is not None and match.start == hint.line else None
 
 
 def _last_old(ops: Sequence[str]) -> str:

@@ -40,11 +40,13 @@ def locate_block(
     at_eof: bool = False,
     lo: int = 0,
     rungs: Sequence[Rung] | None = None,
+    at_bof: bool = False,
 ) -> Match | None:
     """Find ``pattern`` in the file through the ladder; ``None`` when no rung matches.
 
     ``rungs`` restricts the ladder further (still in ladder order, still within
-    ``options``).
+    ``options``); ``at_eof`` (``at_bof``) keeps only matches that end (start) at the
+    end (start) of the file.
 
     Raises:
         PatchwrightError: ``ambiguous`` when the first rung that matches matches more than
@@ -55,7 +57,8 @@ def locate_block(
         # enough to compete (the hint rule needs the runner-up 4+ lines away), is the
         # answer without searching the whole file.
         at = hint.line
-        if exact_at(index, pattern, at) and (not at_eof or at + len(pattern) == len(index.lines)):
+        edges = (not at_eof or at + len(pattern) == len(index.lines)) and (not at_bof or at == 0)
+        if edges and exact_at(index, pattern, at):
             near = range(max(lo, at - 3), at + 4)
             if at >= lo and not any(k != at and exact_at(index, pattern, k) for k in near):
                 return Match(at, at + len(pattern), Rung.EXACT, 1.0, identity(at, len(pattern)))
@@ -67,6 +70,8 @@ def locate_block(
         candidates = _candidates(index, pattern, rung, options, lo)
         if at_eof:
             candidates = [m for m in candidates if m.end == len(index.lines)]
+        if at_bof:
+            candidates = [m for m in candidates if m.start == 0]
         if candidates:
             return _pick(candidates, hint, options, label, rung)
     return None
