@@ -31,8 +31,9 @@ NEVER = (
 # measures the terminal with it, which only help and errors need); socket and secrets
 # (the history names this machine with os.uname and draws random names from os.urandom);
 # the explanations of a hunk that was not found, the diffstat (only for --stat, colour
-# and the progress bar) and the history's schema migrations (only for a new or older
-# store: an up-to-date one is told by its versions alone).
+# and the progress bar), the history's schema migrations (only for a new or older
+# store: an up-to-date one is told by its versions alone) and the anchors other than a
+# diff's hunks (search texts, line ranges, whole files).
 NOT_FOR_A_DIFF = (
     "patchwright.workspace.approval", "patchwright.workspace.navigation", "pathspec",
     "typing_extensions", "patchwright.workspace.undo", "patchwright.workspace.listing",
@@ -42,7 +43,7 @@ NOT_FOR_A_DIFF = (
     "patchwright.engine.evidence", "patchwright.engine.failures", "patchwright.model.results",
     "patchwright.workspace.history.postgres", "psycopg", "rich", "pygments", "shutil", "bz2",
     "lzma", "socket", "secrets", "patchwright.engine.diagnose", "patchwright.adapters.diffstat",
-    "patchwright.workspace.history.migrations",
+    "patchwright.workspace.history.migrations", "patchwright.model.anchors",
 )  # fmt: skip
 # Needed only for a file with a parser (the syntax guard's checkers and Python's own,
 # and the guard's report).
