@@ -32,8 +32,10 @@ NEVER = (
 # (the history names this machine with os.uname and draws random names from os.urandom);
 # the explanations of a hunk that was not found, the diffstat (only for --stat, colour
 # and the progress bar), the history's schema migrations (only for a new or older
-# store: an up-to-date one is told by its versions alone) and the anchors other than a
-# diff's hunks (search texts, line ranges, whole files).
+# store: an up-to-date one is told by its versions alone), the anchors other than a
+# diff's hunks (search texts, line ranges, whole files), what places a hunk that is not
+# found exactly (indentation frames and shifts, the side of added lines), the OpenAI
+# format's markers and the deferred deletions of a shared history store.
 NOT_FOR_A_DIFF = (
     "patchwright.workspace.approval", "patchwright.workspace.navigation", "pathspec",
     "typing_extensions", "patchwright.workspace.undo", "patchwright.workspace.listing",
@@ -44,6 +46,8 @@ NOT_FOR_A_DIFF = (
     "patchwright.workspace.history.postgres", "psycopg", "rich", "pygments", "shutil", "bz2",
     "lzma", "socket", "secrets", "patchwright.engine.diagnose", "patchwright.adapters.diffstat",
     "patchwright.workspace.history.migrations", "patchwright.model.anchors",
+    "patchwright.engine.frame", "patchwright.engine.reindent", "patchwright.engine.context_side",
+    "patchwright.formats._v4a_markers", "patchwright.workspace.history.deferred",
 )  # fmt: skip
 # Needed only for a file with a parser (the syntax guard's checkers and Python's own,
 # and the guard's report).
