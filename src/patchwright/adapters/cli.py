@@ -164,10 +164,10 @@ def _run_one(name: str, rest: list[str], *, program: bool = False) -> int:
     own arguments), start-up runs with the cyclic garbage collector paused (see
     :class:`_StartUp`).
     """
-    import argparse
-
     module_name, help_text = COMMANDS[name]
     with _StartUp(program):
+        import argparse
+
         module = import_module(module_name)
         parser = argparse.ArgumentParser(
             prog=f"patchwright {name}", description=help_text, formatter_class=_unmeasured()
