@@ -137,14 +137,15 @@ def apply_probe() -> tuple[set[str] | None, list[list[int]]]:
 def dataclass_code(shapes: list[list[int]]) -> str:
     """Source defining one dataclass per shape: the same options (``init``, ``repr``,
     ``eq``, ``order``, ``unsafe_hash``, ``frozen``), as many fields and as many of them
-    with a default, annotated as strings as in patchwright's modules."""
+    with a default, annotated as strings and with a docstring as in patchwright's
+    modules (a dataclass without one has its signature computed for it)."""
     lines = ["from __future__ import annotations", "from dataclasses import dataclass"]
     for n, (init, rep, eq, order, unsafe_hash, frozen, count, given) in enumerate(shapes):
         options = (
             f"init={bool(init)}, repr={bool(rep)}, eq={bool(eq)}, order={bool(order)}, "
             f"unsafe_hash={bool(unsafe_hash)}, frozen={bool(frozen)}"
         )
-        lines += [f"@dataclass({options})", f"class C{n}:", "    pass"]
+        lines += [f"@dataclass({options})", f"class C{n}:", '    """A record."""']
         lines += [f"    f{i}: int{' = 0' if i >= count - given else ''}" for i in range(count)]
     return "\n".join(lines)
 
