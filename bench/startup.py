@@ -12,11 +12,14 @@ the ratio to the bare interpreter (targets: ``--version`` <= 1.5x, the apply <= 
 GNU patch on the same patch is shown for scale; ``--baseline SRC`` adds the apply run from
 another source tree (``PYTHONPATH=SRC``) for before/after figures.
 
-Two floor rows, timed in the same run, show what the apply cannot go below as long as it
-uses the modules it uses: ``python -c "import ..."`` of exactly the standard-library
-modules the apply loads, then of those plus its third-party ones (``filelock``). The gap
-between the floor and the apply is patchwright's own modules (their dataclasses, enums
-and patterns, made at import) and the work itself.
+Floor rows, timed in the same run, show what the apply cannot go below as long as it
+uses the modules and classes it uses: ``python -c "import ..."`` of exactly the
+standard-library modules the apply loads, then of those plus its third-party ones (if
+any), then the same again defining as many dataclasses as the apply defines, each with
+the same options and number of fields (CPython compiles every generated method at class
+creation). Like the apply's own start-up, the floor rows run with the cyclic garbage
+collector paused. The gap between the last floor and the apply is patchwright's own
+modules (apart from their dataclasses: functions, enums, patterns) and the work itself.
 
 Then lists which heavy modules ``import patchwright``, ``patchwright --version`` and the
 apply load (target: none for the first two), and the apply's most expensive imports by
@@ -93,12 +96,27 @@ sys.argv = ["patchwright", "apply", "-q", sys.argv[1], "--root", sys.argv[2]]
 code = main()
 import json
 sys.stderr.write("\\nMODULES " + json.dumps(sorted(sys.modules)) + "\\n")
+shapes = []
+for name, module in sorted(sys.modules.items()):
+    if not name.startswith("patchwright"):
+        continue
+    for value in list(vars(module).values()):
+        params = getattr(value, "__dict__", {}).get("__dataclass_params__")
+        if params is None or value.__module__ != name:
+            continue
+        fields = list(value.__dataclass_fields__.values())
+        missing = sys.modules["dataclasses"].MISSING
+        given = sum(f.default is not missing or f.default_factory is not missing for f in fields)
+        shapes.append([params.init, params.repr, params.eq, params.order,
+                       params.unsafe_hash, params.frozen, len(fields), given])
+sys.stderr.write("\\nDATACLASSES " + json.dumps(shapes) + "\\n")
 sys.exit(code)
 """
 
 
-def apply_modules() -> set[str] | None:
-    """``sys.modules`` after a one-line ``patchwright apply`` in a fresh interpreter."""
+def apply_probe() -> tuple[set[str] | None, list[list[int]]]:
+    """``sys.modules`` after a one-line ``patchwright apply`` in a fresh interpreter, and
+    the shape of each dataclass patchwright defined (see :func:`dataclass_code`)."""
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         forward, _ = _one_line_patches(tmp)
@@ -106,18 +124,42 @@ def apply_modules() -> set[str] | None:
             [sys.executable, "-c", _PROBE_APPLY, str(forward), str(root)],
             capture_output=True, text=True, check=False,
         )  # fmt: skip
-    for line in reversed(done.stderr.splitlines()):
+    modules: set[str] | None = None
+    shapes: list[list[int]] = []
+    for line in done.stderr.splitlines():
         if line.startswith("MODULES ["):
-            return set(json.loads(line.removeprefix("MODULES ")))
-    return None
+            modules = set(json.loads(line.removeprefix("MODULES ")))
+        elif line.startswith("DATACLASSES ["):
+            shapes = json.loads(line.removeprefix("DATACLASSES "))
+    return modules, shapes
 
 
-def floor_commands(applied: set[str] | None) -> dict[str, list[str]]:
+def dataclass_code(shapes: list[list[int]]) -> str:
+    """Source defining one dataclass per shape: the same options (``init``, ``repr``,
+    ``eq``, ``order``, ``unsafe_hash``, ``frozen``), as many fields and as many of them
+    with a default, annotated as strings and with a docstring as in patchwright's
+    modules (a dataclass without one has its signature computed for it)."""
+    lines = ["from __future__ import annotations", "from dataclasses import dataclass"]
+    for n, (init, rep, eq, order, unsafe_hash, frozen, count, given) in enumerate(shapes):
+        options = (
+            f"init={bool(init)}, repr={bool(rep)}, eq={bool(eq)}, order={bool(order)}, "
+            f"unsafe_hash={bool(unsafe_hash)}, frozen={bool(frozen)}"
+        )
+        lines += [f"@dataclass({options})", f"class C{n}:", '    """A record."""']
+        lines += [f"    f{i}: int{' = 0' if i >= count - given else ''}" for i in range(count)]
+    return "\n".join(lines)
+
+
+def floor_commands(
+    applied: set[str] | None, shapes: list[list[int]] | None = None
+) -> dict[str, list[str]]:
     """``python -c "import ..."`` of the modules the apply loads, patchwright's left out.
 
-    Two commands: the standard-library modules alone, then with the third-party ones.
-    Modules a bare interpreter has loaded anyway are left out, and so is every
-    submodule (its package's import brings it, as in the apply).
+    The standard-library modules alone, then with the third-party ones (if any), then
+    with as many dataclasses as the apply defines (``shapes``). Modules a bare
+    interpreter has loaded anyway are left out, and so is every submodule (its
+    package's import brings it, as in the apply). The collector is paused, as in the
+    apply's start-up.
     """
     if not applied:
         return {}
@@ -126,14 +168,22 @@ def floor_commands(applied: set[str] | None) -> dict[str, list[str]]:
     stdlib = [m for m in tops if m in sys.stdlib_module_names]
     third = [m for m in tops if m not in sys.stdlib_module_names]
 
-    def importing(names: list[str]) -> list[str]:
+    def importing(names: list[str], classes: str = "") -> list[str]:
         # one try per module: a pseudo-module that cannot be imported by name is skipped
-        lines = [f"try: import {n}\nexcept ImportError: pass" for n in names]
-        return [sys.executable, "-c", "\n".join(lines) or "pass"]
+        lines = ["import gc; gc.disable()"]
+        lines += [f"try: import {n}\nexcept ImportError: pass" for n in names]
+        return [sys.executable, "-c", "\n".join([*lines, classes])]
 
     commands = {"floor: apply's stdlib imports": importing(stdlib)}
     if third:
         commands[f"floor: + {', '.join(third)}"] = importing(stdlib + third)
+    if shapes:
+        # a module of its own, as in patchwright: `from __future__` must come first
+        commands[f"floor: + {len(shapes)} dataclasses like the apply's"] = importing(
+            stdlib + third,
+            "import sys, types\nsys.modules['floor'] = floor = types.ModuleType('floor')\n"
+            f"exec({dataclass_code(shapes)!r}, vars(floor))",
+        )
     return commands
 
 
@@ -287,11 +337,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
     py = sys.executable
     print(compile_package())
-    applied = apply_modules()
+    applied, shapes = apply_probe()
     commands = {
         "python -c pass": [py, "-c", "pass"],
         "import patchwright": [py, "-c", "import patchwright"],
-        **floor_commands(applied),
+        **floor_commands(applied, shapes),
     }
     cli = patchwright_cli()
     patching: dict[str, list[str]] = {"GNU patch, one line": [*gnu_patch_argv("-")[:-1]]}

@@ -29,7 +29,13 @@ NEVER = (
 # tool results; the shared history's PostgreSQL driver; the terminal and highlighting
 # libraries of the other commands; shutil and the compression modules it loads (argparse
 # measures the terminal with it, which only help and errors need); socket and secrets
-# (the history names this machine with os.uname and draws random names from os.urandom).
+# (the history names this machine with os.uname and draws random names from os.urandom);
+# the explanations of a hunk that was not found, the diffstat (only for --stat, colour
+# and the progress bar), the history's schema migrations (only for a new or older
+# store: an up-to-date one is told by its versions alone), the anchors other than a
+# diff's hunks (search texts, line ranges, whole files), what places a hunk that is not
+# found exactly (indentation frames and shifts, the side of added lines), the OpenAI
+# format's markers and the deferred deletions of a shared history store.
 NOT_FOR_A_DIFF = (
     "patchwright.workspace.approval", "patchwright.workspace.navigation", "pathspec",
     "typing_extensions", "patchwright.workspace.undo", "patchwright.workspace.listing",
@@ -38,7 +44,10 @@ NOT_FOR_A_DIFF = (
     "patchwright.adapters.patch_options", "patchwright.engine.oldtext",
     "patchwright.engine.evidence", "patchwright.engine.failures", "patchwright.model.results",
     "patchwright.workspace.history.postgres", "psycopg", "rich", "pygments", "shutil", "bz2",
-    "lzma", "socket", "secrets",
+    "lzma", "socket", "secrets", "patchwright.engine.diagnose", "patchwright.adapters.diffstat",
+    "patchwright.workspace.history.migrations", "patchwright.model.anchors",
+    "patchwright.engine.frame", "patchwright.engine.reindent", "patchwright.engine.context_side",
+    "patchwright.formats._v4a_markers", "patchwright.workspace.history.deferred",
 )  # fmt: skip
 # Needed only for a file with a parser (the syntax guard's checkers and Python's own,
 # and the guard's report).
@@ -58,6 +67,8 @@ sys.exit(code)
 
 
 def _apply_modules(tmp_path: Path, name: str, old: str, new: str) -> set[str]:
+    """The modules of the second of two applies (the first one creates the history
+    store, which is what a command run in a used workspace finds)."""
     root = tmp_path / "root"
     root.mkdir()
     (root / name).write_text(f"first\n{old}\nlast\n")
@@ -66,14 +77,33 @@ def _apply_modules(tmp_path: Path, name: str, old: str, new: str) -> set[str]:
         f"--- a/{name}\n+++ b/{name}\n@@ -1,3 +1,3 @@\n first\n-{old}\n+{new}\n last\n"
     )
     env = {**os.environ, "PATCHWRIGHT_STATE_DIR": str(tmp_path / "state")}
+    for _ in range(2):
+        (root / name).write_text(f"first\n{old}\nlast\n")
+        done = subprocess.run(
+            [sys.executable, "-c", _CHILD, str(patch), str(root)],
+            capture_output=True, text=True, env=env, timeout=60, check=False,
+        )  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        assert (root / name).read_text() == f"first\n{new}\nlast\n"
+    line = next(x for x in done.stderr.splitlines() if x.startswith("MODULES "))
+    return set(json.loads(line.removeprefix("MODULES ")))
+
+
+def test_a_new_history_store_is_migrated(tmp_path: Path) -> None:
+    # the first apply in a fresh state folder creates the store: the migrations run
+    root = tmp_path / "root"
+    root.mkdir()
+    (root / "a.txt").write_text("x\n")
+    patch = tmp_path / "p.diff"
+    patch.write_text("--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-x\n+y\n")
+    env = {**os.environ, "PATCHWRIGHT_STATE_DIR": str(tmp_path / "state")}
     done = subprocess.run(
         [sys.executable, "-c", _CHILD, str(patch), str(root)],
         capture_output=True, text=True, env=env, timeout=60, check=False,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
-    assert (root / name).read_text() == f"first\n{new}\nlast\n"
     line = next(x for x in done.stderr.splitlines() if x.startswith("MODULES "))
-    return set(json.loads(line.removeprefix("MODULES ")))
+    assert "patchwright.workspace.history.migrations" in json.loads(line[len("MODULES ") :])
 
 
 def _loaded(modules: set[str], names: tuple[str, ...]) -> list[str]:

@@ -65,3 +65,25 @@ def test_importing_the_package_imports_no_module_behind_its_names(name: str) -> 
         },
     }.get(name, set())
     assert sorted(inside - allowed) == []
+
+
+def test_anchors_moved_out_of_the_edit_model_are_found_where_they_were() -> None:
+    # model/anchors.py keeps the non-diff anchors off a diff's path; every old way in works
+    code = (
+        "import sys\n"
+        "import patchwright.model.edits as edits\n"
+        "assert 'patchwright.model.anchors' not in sys.modules\n"
+        "from patchwright.model.edits import OldText, Anchor\n"
+        "import patchwright, patchwright.model, patchwright.model.anchors as anchors\n"
+        "names = ('OldText', 'LineRange', 'BeginningOfFile', 'EndOfFile', 'WholeFile')\n"
+        "for n in names:\n"
+        "    assert getattr(edits, n) is getattr(anchors, n) is getattr(patchwright.model, n)\n"
+        "    assert getattr(patchwright, n) is getattr(anchors, n)\n"
+        "assert Anchor is anchors.Anchor and OldText is anchors.OldText\n"
+        "assert isinstance(edits.Hunk(()), Anchor)\n"
+        "print('ok')\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert done.stdout.strip() == "ok", done.stderr
+    with pytest.raises(AttributeError, match="no_such_anchor"):
+        importlib.import_module("patchwright.model.edits").no_such_anchor  # noqa: B018

@@ -125,7 +125,7 @@ def _main(argv: list[str] | None) -> int:
         print(f"patchwright {_version()}")
         return 0
     if args and args[0] in COMMANDS and not any(a in ("-h", "--help") for a in args[:1]):
-        return _run_one(args[0], args[1:])
+        return _run_one(args[0], args[1:], program=argv is None)
     parser = build_parser()
     if not args:
         parser.print_help()
@@ -155,24 +155,66 @@ def _unmeasured() -> type[argparse.HelpFormatter]:
     return Unmeasured
 
 
-def _run_one(name: str, rest: list[str]) -> int:
-    """Parse and run one subcommand, importing only its module."""
-    import argparse
+def _run_one(name: str, rest: list[str], *, program: bool = False) -> int:
+    """Parse and run one subcommand, importing only its module.
 
+    A subcommand module may have ``load_<name>()``: the modules its run needs, imported
+    with the rest of start-up. In a process started for the command (``program``: the
+    console script or ``python -m patchwright``, not a caller of :func:`main` with its
+    own arguments), start-up runs with the cyclic garbage collector paused (see
+    :class:`_StartUp`).
+    """
     module_name, help_text = COMMANDS[name]
-    module = import_module(module_name)
-    parser = argparse.ArgumentParser(
-        prog=f"patchwright {name}", description=help_text, formatter_class=_unmeasured()
-    )
-    getattr(module, f"configure_{name}")(parser)
-    # help, usage and errors measure the terminal, as before
-    parser.formatter_class = argparse.HelpFormatter
-    try:
-        args = parser.parse_args(rest)
-    except SystemExit as exc:
-        return int(exc.code or 0)
+    with _StartUp(program):
+        import argparse
+
+        module = import_module(module_name)
+        parser = argparse.ArgumentParser(
+            prog=f"patchwright {name}", description=help_text, formatter_class=_unmeasured()
+        )
+        getattr(module, f"configure_{name}")(parser)
+        # help, usage and errors measure the terminal, as before
+        parser.formatter_class = argparse.HelpFormatter
+        try:
+            args = parser.parse_args(rest)
+        except SystemExit as exc:
+            return int(exc.code or 0)
+        load = getattr(module, f"load_{name}", None)
+        if load is not None:
+            load()
     code: int = getattr(module, f"run_{name}")(args)
     return code
+
+
+class _StartUp:
+    """The cyclic garbage collector paused while a command starts.
+
+    Importing modules creates tens of thousands of objects that live as long as the
+    process (modules, classes, functions, constants). Each collection the allocations
+    set off walks them to free nothing, during start-up and again during the command's
+    work: about a tenth of a one-line ``patchwright apply`` (docs/benchmarks.md). On
+    leaving, they are moved out of the collector's sight (``gc.freeze``) and collection
+    resumes for the command's own objects, as a long run needs (``patchwright mcp``).
+    """
+
+    def __init__(self, program: bool) -> None:
+        self.paused = False
+        self.program = program
+
+    def __enter__(self) -> None:
+        import gc
+
+        # only in a process of its own: what a caller of main() holds is not frozen
+        self.paused = self.program and gc.isenabled()
+        if self.paused:
+            gc.disable()
+
+    def __exit__(self, *exc: object) -> None:
+        import gc
+
+        if self.paused:
+            gc.freeze()
+            gc.enable()
 
 
 if __name__ == "__main__":  # pragma: no cover

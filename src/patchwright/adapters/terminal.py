@@ -20,9 +20,8 @@ import threading
 from collections.abc import Callable, Mapping
 from typing import IO, TYPE_CHECKING, Any, TypeVar
 
-from patchwright.adapters.diffstat import LineKind, classify, count, stat_lines
-
 if TYPE_CHECKING:  # pragma: no cover
+    from patchwright.adapters.diffstat import LineKind
     from patchwright.api.report import ApplyReport
     from patchwright.workspace import Workspace
 
@@ -68,6 +67,8 @@ def write_diff(diff: str, stream: IO[str], *, color: bool) -> None:
         return
     from rich.text import Text
 
+    from patchwright.adapters.diffstat import classify  # coloured output only: start-up time
+
     console = _console(stream)
     text = Text()
     for kind, line in classify(diff):
@@ -78,6 +79,8 @@ def write_diff(diff: str, stream: IO[str], *, color: bool) -> None:
 
 def write_stat(files: list[tuple[str, str]], stream: IO[str], *, color: bool) -> None:
     """Write git's diffstat for ``(path, diff)`` pairs."""
+    from patchwright.adapters.diffstat import count, stat_lines  # --stat only: start-up time
+
     entries = [(path, *count(diff)) for path, diff in files]
     width = 80
     if color:
@@ -104,6 +107,8 @@ def files_in(patch_text: str) -> int | None:
     v4a = len(_V4A_FILE.findall(patch_text))
     if v4a:
         return v4a
+    from patchwright.adapters.diffstat import classify  # progress bar only: start-up time
+
     headers = (line for kind, line in classify(patch_text) if kind == "header")
     unified = sum(1 for line in headers if line.startswith("+++ "))
     return unified or None

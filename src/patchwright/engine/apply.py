@@ -25,8 +25,6 @@ from patchwright.model.edits import (
     FileAction,
     FilePatch,
     Hunk,
-    OldText,
-    WholeFile,
 )
 from patchwright.model.errors import ErrorCode, PatchwrightError
 from patchwright.model.reports import EngineResult, MatchReport, Rung
@@ -80,6 +78,8 @@ def _independent(edits: Sequence[Edit]) -> bool:
         anchor = edit.anchor
         if isinstance(anchor, Hunk):
             continue
+        from patchwright.model.anchors import OldText  # not a diff's: start-up time
+
         if not isinstance(anchor, OldText) or not anchor.text.strip():
             return False
         first = next(line.strip() for line in anchor.text.splitlines() if line.strip())
@@ -497,10 +497,12 @@ def apply_file_patch(
 
 def _creates(edit: Edit) -> bool:
     anchor = edit.anchor
+    if isinstance(anchor, Hunk):  # a diff's: its anchors' module stays unloaded
+        return not anchor.old_lines
+    from patchwright.model.anchors import OldText, WholeFile
+
     if isinstance(anchor, OldText):
         return anchor.text == ""
-    if isinstance(anchor, Hunk):
-        return not anchor.old_lines
     return isinstance(anchor, WholeFile)
 
 

@@ -10,13 +10,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from patchwright.engine.context_side import Side, side_by_context
-from patchwright.engine.frame import shift_for
 from patchwright.engine.normalize import strip_key, unicode_key
 from patchwright.engine.rungs import Match, identity
 from patchwright.model.edits import HunkLine
 from patchwright.model.errors import ErrorCode, PatchwrightError
 from patchwright.model.reports import Rung
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from patchwright.engine.context_side import Side
 
 # A line the edit deletes, when found by similarity, must be this close to the file's.
 _MIN_REMOVED_SIMILARITY = 90.0
@@ -72,6 +74,11 @@ def compose(
             no_newline_new,
             convert,
         )
+    # frames and sides matter only for a match that is not exact: start-up time of a clean
+    # apply, which never loads them
+    from patchwright.engine.context_side import side_by_context
+    from patchwright.engine.frame import shift_for
+
     shift = shift_for(file_lines, body, match, same_frame_lines, label, frame)
     if complete:
         _check_trailing(body, match, file_lines, label)

@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from patchwright.engine.diagnose import not_found, rejected_at
 from patchwright.engine.index import LineIndex
 from patchwright.engine.locate import (
     Hint,
@@ -96,6 +95,8 @@ def resolve_hunk(
     except PatchwrightError as err:
         if err.code != ErrorCode.NOT_FOUND:
             raise
+        from patchwright.engine.diagnose import not_found, rejected_at  # failures: start-up
+
         raise not_found(index, pattern, hunk.new_lines, label, options, rejected_at(err)) from None
     return noted(splice, _scope_warnings(scope, match, label))
 

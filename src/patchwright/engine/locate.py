@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from patchwright.engine.diagnose import already_applied_error, not_found
 from patchwright.engine.index import LineIndex
 from patchwright.engine.policy import MatchOptions
 from patchwright.engine.rungs import (
@@ -120,6 +119,9 @@ def locate_or_refuse(
         )
         if match is not None:
             return match
+    # explanations are needed only past the loose rungs: start-up time of a clean apply
+    from patchwright.engine.diagnose import already_applied_error, not_found
+
     if options.allows(Rung.FUZZY):
         try:
             match = locate_block(

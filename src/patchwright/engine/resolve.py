@@ -11,18 +11,14 @@ from patchwright.engine.hunk import resolve_hunk
 from patchwright.engine.index import LineIndex
 from patchwright.engine.policy import MatchOptions
 from patchwright.engine.splice import Splice, line_splice, with_matched
-from patchwright.model.edits import (
-    BeginningOfFile,
-    Edit,
-    EndOfFile,
-    Hunk,
-    LineRange,
-    OldText,
-    WholeFile,
-)
+from patchwright.model.edits import Edit, Hunk
 from patchwright.model.errors import ErrorCode, PatchwrightError
 from patchwright.model.reports import Rung
 from patchwright.model.text import TextFile, split_lines
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from patchwright.model.anchors import LineRange
 
 __all__ = ["Splice", "resolve"]
 
@@ -43,6 +39,10 @@ def resolve(
     anchor = edit.anchor
     if isinstance(anchor, Hunk):
         return [resolve_hunk(file, index, anchor, edit.label, options, hint_shift)]
+    # the other anchors come from tool calls and SEARCH/REPLACE blocks, never from a diff:
+    # their module stays off the start-up path of ``patchwright apply``
+    from patchwright.model.anchors import BeginningOfFile, EndOfFile, LineRange, OldText, WholeFile
+
     if isinstance(anchor, OldText):
         from patchwright.engine.oldtext import old_text  # not for diff hunks: start-up time
 

@@ -39,7 +39,6 @@ from patchwright.engine.normalize import (
     strip_key,
     unicode_key,
 )
-from patchwright.engine.reindent import detect_shift
 from patchwright.model.reports import Rung
 
 Span = tuple[int, int]
@@ -109,8 +108,8 @@ def keyed_matches(index: LineIndex, pattern: Sequence[str], rung: Rung, lo: int)
         if all(key(lines[start + i]) == pkeys[i] for i in range(size)):
             # Loose rungs ignore indentation only when the whole block moved alike;
             # otherwise a line with the same words at another depth could stand in.
-            if rung in (Rung.INDENTATION, Rung.UNICODE) and (
-                detect_shift(pattern, lines[start : start + size]) is None
+            if rung in (Rung.INDENTATION, Rung.UNICODE) and not _shifted_alike(
+                pattern, lines[start : start + size]
             ):
                 continue
             found.append(Match(start, start + size, rung, 1.0, identity(start, size)))
@@ -233,7 +232,15 @@ def elided_matches(index: LineIndex, pattern: Sequence[str], lo: int) -> list[Ma
 def _consistent(index: LineIndex, pattern: Sequence[str], m: Match) -> bool:
     """Whether the one-to-one lines of a match share one indentation shift."""
     pairs = [(p, index.lines[a]) for p, (a, b) in zip(pattern, m.spans) if b == a + 1]
-    return detect_shift([p for p, _ in pairs], [f for _, f in pairs]) is not None
+    return _shifted_alike([p for p, _ in pairs], [f for _, f in pairs])
+
+
+def _shifted_alike(pattern: Sequence[str], found: Sequence[str]) -> bool:
+    """Whether every line of ``found`` is its ``pattern`` line shifted by one indentation."""
+    # only loose rungs ask: the indentation module stays off a clean apply's start-up path
+    from patchwright.engine.reindent import detect_shift
+
+    return detect_shift(pattern, found) is not None
 
 
 _MAX_ELIDED = 400

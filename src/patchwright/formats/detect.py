@@ -15,7 +15,6 @@ from patchwright.formats._common import (
     unsupported,
 )
 from patchwright.formats._hunks import HUNK_HEADER
-from patchwright.formats._v4a_markers import marker
 
 UNIFIED = "unified"
 V4A = "v4a"
@@ -50,10 +49,17 @@ def detect_format(text: str) -> str:
     )
 
 
+def _marker(line: str) -> tuple[str, str] | None:
+    # asked of '***' lines only: the OpenAI format's markers stay off a diff's start-up path
+    from patchwright.formats._v4a_markers import marker
+
+    return marker(line)
+
+
 def _classify(lines: list[str], i: int) -> str | None:
     line = lines[i]
-    if line.lstrip(" \t").startswith("***") and marker(line) is not None:
-        found = marker(line)
+    if line.lstrip(" \t").startswith("***") and _marker(line) is not None:
+        found = _marker(line)
         return V4A if found is not None and found[0] in _V4A_STARTS else None
     if line.startswith("***"):
         if line.rstrip() == _CONTEXT_DIFF_RULE:
@@ -62,7 +68,7 @@ def _classify(lines: list[str], i: int) -> str | None:
                 "This is a context diff (diff -c), which patchwright does not read.",
                 "Send a unified diff (diff -u or git diff) instead.",
             )
-        found = marker(line)
+        found = _marker(line)
         return V4A if found is not None and found[0] in _V4A_STARTS else None
     if line.startswith("<") or line[:1] in (" ", "\t"):
         return SEARCH_REPLACE if SEARCH_MARKER.match(line) else None

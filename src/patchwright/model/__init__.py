@@ -9,24 +9,25 @@ from __future__ import annotations
 from patchwright._lazy import lazy_exports
 
 _EDITS = "patchwright.model.edits"
+_ANCHORS = "patchwright.model.anchors"
 _REPORTS = "patchwright.model.reports"
 _TEXT = "patchwright.model.text"
 
 # public name -> module that defines it
 _EXPORTS: dict[str, str] = {
-    "Anchor": _EDITS,
-    "BeginningOfFile": _EDITS,
+    "Anchor": _ANCHORS,
+    "BeginningOfFile": _ANCHORS,
     "Composition": _EDITS,
     "Edit": _EDITS,
-    "EndOfFile": _EDITS,
+    "EndOfFile": _ANCHORS,
     "FileAction": _EDITS,
     "FilePatch": _EDITS,
     "Hunk": _EDITS,
     "HunkLine": _EDITS,
-    "LineRange": _EDITS,
-    "OldText": _EDITS,
+    "LineRange": _ANCHORS,
+    "OldText": _ANCHORS,
     "PatchSet": _EDITS,
-    "WholeFile": _EDITS,
+    "WholeFile": _ANCHORS,
     "ErrorCode": "patchwright.model.errors",
     "PatchwrightError": "patchwright.model.errors",
     "LADDER": _REPORTS,
@@ -71,20 +72,22 @@ __all__ = [
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover - static view of the lazy exports
-    from patchwright.model.edits import (
+    from patchwright.model.anchors import (
         Anchor,
         BeginningOfFile,
+        EndOfFile,
+        LineRange,
+        OldText,
+        WholeFile,
+    )
+    from patchwright.model.edits import (
         Composition,
         Edit,
-        EndOfFile,
         FileAction,
         FilePatch,
         Hunk,
         HunkLine,
-        LineRange,
-        OldText,
         PatchSet,
-        WholeFile,
     )
     from patchwright.model.errors import ErrorCode, PatchwrightError
     from patchwright.model.reports import (

@@ -18,7 +18,29 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Literal, NamedTuple
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
+
+if TYPE_CHECKING:
+    from patchwright.model.anchors import Anchor as Anchor
+    from patchwright.model.anchors import BeginningOfFile as BeginningOfFile
+    from patchwright.model.anchors import EndOfFile as EndOfFile
+    from patchwright.model.anchors import LineRange as LineRange
+    from patchwright.model.anchors import OldText as OldText
+    from patchwright.model.anchors import WholeFile as WholeFile
+
+# Defined in anchors.py, which a diff's apply never needs (start-up time), and found here
+# on first use as they always were.
+_ANCHORS = frozenset(
+    {"Anchor", "BeginningOfFile", "EndOfFile", "LineRange", "OldText", "WholeFile"}
+)
+
+
+def __getattr__(name: str) -> Any:
+    if name in _ANCHORS:
+        from patchwright.model import anchors
+
+        return getattr(anchors, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class Composition(str, Enum):
@@ -31,45 +53,6 @@ class Composition(str, Enum):
 
     SEQUENTIAL = "sequential"
     SIMULTANEOUS = "simultaneous"
-
-
-@dataclass(frozen=True)
-class OldText:
-    """Anchor on existing text.
-
-    Attributes:
-        text: the text to find; must be non-empty on a non-empty file.
-        replace_all: replace every occurrence instead of requiring exactly one.
-        hint_line: 1-based line near which the text is expected (may settle ambiguity).
-        whole_lines: the text stands for whole lines (SEARCH/REPLACE blocks): it never
-            matches from the middle of a line.
-        replace_all_supported: the caller's request format has a ``replace_all`` option
-            (``edit_file``), so a refusal for ambiguity may suggest it; formats without
-            one (spec 000's ``patch``, SEARCH/REPLACE blocks) get advice that works there.
-    """
-
-    text: str
-    replace_all: bool = False
-    hint_line: int | None = None
-    whole_lines: bool = False
-    replace_all_supported: bool = False
-
-
-@dataclass(frozen=True)
-class LineRange:
-    """Anchor on whole lines by number.
-
-    ``start``..``end`` are 1-based and inclusive. ``end == start - 1`` is an empty range:
-    the replacement is inserted before line ``start`` (``start == len + 1`` appends).
-
-    Attributes:
-        expected: when given, the lines that must currently stand in the range, compared
-            exactly (without line endings); a mismatch is refused.
-    """
-
-    start: int
-    end: int
-    expected: tuple[str, ...] | None = None
 
 
 HunkOp = Literal[" ", "-", "+"]
@@ -127,24 +110,6 @@ class Hunk:
     def new_lines(self) -> list[str]:
         """Context and added lines: what the hunk leaves behind."""
         return [hl.text for hl in self.lines if hl.op != "-"]
-
-
-@dataclass(frozen=True)
-class BeginningOfFile:
-    """Anchor at the start of the file (insert before everything)."""
-
-
-@dataclass(frozen=True)
-class EndOfFile:
-    """Anchor at the end of the file (append after everything)."""
-
-
-@dataclass(frozen=True)
-class WholeFile:
-    """Anchor on the whole content (overwrite or create)."""
-
-
-Anchor = OldText | LineRange | Hunk | BeginningOfFile | EndOfFile | WholeFile
 
 
 @dataclass(frozen=True)

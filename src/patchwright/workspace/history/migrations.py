@@ -24,6 +24,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from patchwright.workspace.history.backend import SCHEMA_VERSIONS
+
 #: How the table of applied versions is created (same text in both dialects).
 VERSIONS_TABLE = (
     "CREATE TABLE IF NOT EXISTS schema_migrations ("
@@ -131,6 +133,9 @@ MIGRATIONS: tuple[Migration, ...] = (
 
 #: The schema version this patchwright writes and reads.
 LATEST = MIGRATIONS[-1].version
+
+if {m.version for m in MIGRATIONS} != SCHEMA_VERSIONS:  # pragma: no cover
+    raise ImportError("backend.SCHEMA_VERSIONS must list the version of every migration")
 
 
 def pending(applied: set[int]) -> list[Migration]:

@@ -31,8 +31,14 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
-from patchwright.workspace.history.backend import Row, Scope, Tx, history_error, unique_column
-from patchwright.workspace.history.migrations import VERSIONS_TABLE, pending
+from patchwright.workspace.history.backend import (
+    SCHEMA_VERSIONS,
+    Row,
+    Scope,
+    Tx,
+    history_error,
+    unique_column,
+)
 from patchwright.workspace.records import utc_now
 
 
@@ -94,8 +100,11 @@ class SQLiteBackend:
         return db
 
     def _migrate(self, db: sqlite3.Connection) -> list[int]:
-        if not pending(_versions(db)):
+        if _versions(db) >= SCHEMA_VERSIONS:
             return []  # the usual case, decided without taking the write lock
+        # only a new or older store: start-up time of every other command
+        from patchwright.workspace.history.migrations import VERSIONS_TABLE, pending
+
         db.execute("BEGIN IMMEDIATE")
         try:
             db.execute(VERSIONS_TABLE)

@@ -25,19 +25,21 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from patchwright.model.errors import PatchwrightError
 from patchwright.workspace.fs import FileSystem, OsFileSystem
 from patchwright.workspace.history.backend import Backend, Row, Scope, Tx, history_error
 from patchwright.workspace.history.contents import ContentStore
-from patchwright.workspace.history.deferred import DeferredDeletions
 from patchwright.workspace.records import (
     ChangeCommitRecord,
     CommitRecord,
     FileCommitRecord,
     draw_ids,
 )
+
+if TYPE_CHECKING:
+    from patchwright.workspace.history.deferred import DeferredDeletions
 
 # IDs checked against the store per query (well under SQLite's bound-parameter limit)
 _ID_CHUNK = 300
@@ -79,7 +81,11 @@ class History:
         self.scope = scope
         self.fs: FileSystem = fs if fs is not None else OsFileSystem()
         self.contents = ContentStore(backend, self.fs)
-        self.deferred = DeferredDeletions(deferred, self.fs) if deferred is not None else None
+        self.deferred: DeferredDeletions | None = None
+        if deferred is not None:  # a shared store's only: start-up time of the others
+            from patchwright.workspace.history.deferred import DeferredDeletions
+
+            self.deferred = DeferredDeletions(deferred, self.fs)
 
     @property
     def shared(self) -> bool:
