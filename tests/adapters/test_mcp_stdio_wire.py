@@ -1,4 +1,5 @@
-"""The stdio server's own output path: whole messages on the wire, stray output off it."""
+"""The stdio server's own wire: whole messages out, stray output off it, lines read in
+on the event loop."""
 
 from __future__ import annotations
 
@@ -9,8 +10,9 @@ import textwrap
 import threading
 
 import anyio
+import pytest
 
-from patchwright.adapters.mcp_server import WireWriter
+from patchwright.adapters.mcp_server import WireReader, WireWriter
 
 
 def test_a_message_larger_than_the_pipe_buffer_arrives_whole_and_in_order() -> None:
@@ -59,3 +61,57 @@ def test_stray_output_goes_to_stderr_while_the_wire_is_claimed() -> None:
     )
     assert done.stdout == "before\non the wire\nafter\n"
     assert "stray print" in done.stderr and "stray write" in done.stderr
+
+
+def _read_lines(chunks: list[bytes], limit: int) -> list[str]:
+    """Every line a WireReader gives for ``chunks`` written one by one to a pipe."""
+    read_end, write_end = os.pipe()
+
+    def feed() -> None:
+        with os.fdopen(write_end, "wb", buffering=0) as stream:
+            for chunk in chunks:
+                stream.write(chunk)
+
+    feeder = threading.Thread(target=feed)
+    feeder.start()
+
+    async def collect() -> list[str]:
+        return [line async for line in WireReader(read_end, limit, "--max-message-mb")]
+
+    try:
+        return anyio.run(collect)
+    finally:
+        feeder.join(timeout=60)
+        os.close(read_end)
+
+
+def test_lines_come_whole_however_the_bytes_arrive() -> None:
+    text = '{"id": 1, "x": "é"}\n{"id": 2}\n{"id": 3}'.encode()
+    pieces = [text[:5], text[5:12], text[12:13], text[13:40], text[40:]]
+    assert _read_lines(pieces, 1000) == ['{"id": 1, "x": "é"}\n', '{"id": 2}\n', '{"id": 3}']
+
+
+def test_a_line_over_the_limit_is_dropped_and_reading_goes_on(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    huge = [b'{"id": 7, "x": "'] + [b"y" * 50_000] * 20 + [b'"}\n{"id": 8}\n']
+    assert _read_lines(huge, 100_000) == ["message over the size limit\n", '{"id": 8}\n']
+    assert "--max-message-mb" in caplog.text
+    at_limit, over = b"z" * 100 + b"\n", b"z" * 101 + b"\n"  # its line break not counted
+    assert _read_lines([at_limit, over], 100) == [
+        at_limit.decode(),
+        "message over the size limit\n",
+    ]
+
+
+def test_a_pipe_is_read_on_the_loop_and_a_regular_file_is_not() -> None:
+    read_end, write_end = os.pipe()
+    try:
+        assert WireReader.suits(read_end)
+    finally:
+        os.close(read_end)
+        os.close(write_end)
+    with open(os.devnull, "rb") as null:
+        assert not WireReader.suits(null.fileno())
+    with open(__file__, "rb") as regular:
+        assert not WireReader.suits(regular.fileno())

@@ -11,12 +11,12 @@ exactly those: a ``tools/list`` answer and a ``tools/call`` handler.
 
 Listing: name, title, description, input schema and annotations come from
 :func:`patchwright.tools.schemas.mcp_tool`, the same request models every other host
-sees. A call answers with the model-facing text as the first content item, the unified
-diff (when something changed) as a second one meant for the user (for a dry run, for the
-model as well: the preview is what it asked for), and the whole
-:class:`~patchwright.model.ToolResult` as structured content. A refusal, a malformed
-call or an internal failure is a tool result with ``isError`` set; the server never
-stops because of a call.
+sees. A call answers (:func:`wire_result`) with the model-facing text as the first
+content item, the unified diff (when something changed) as a second one meant for the
+user (for a dry run, for the model as well: the preview is what it asked for), and the
+whole :class:`~patchwright.model.ToolResult` as structured content. A refusal, a
+malformed call or an internal failure is a tool result with ``isError`` set; the server
+never stops because of a call.
 
 Restricted mode: a write is refused with spec 000's sentence and a hint to ask the user.
 When the client supports elicitation, the server asks the user itself ("allow writes?")
@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import logging
 import os
+import stat
 import sys
 import threading
 from collections.abc import Iterator
@@ -46,12 +47,14 @@ from mcp.server.stdio import stdio_server
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from patchwright import __version__
+from patchwright.adapters.limits import oversized_line
 from patchwright.model import ErrorCode, PatchwrightError, ToolResult
 from patchwright.tools import Toolbox, ToolSpec, mcp_tool
 
 __all__ = [
     "GRANTED",
     "SERVER_NAME",
+    "WireReader",
     "WireWriter",
     "build_server",
     "call_result",
@@ -59,6 +62,7 @@ __all__ = [
     "instructions",
     "serve_stdio",
     "tool_definition",
+    "wire_result",
     "write_access",
 ]
 
@@ -76,27 +80,32 @@ def tool_definition(spec: ToolSpec) -> types.Tool:
 
 
 def call_result(result: ToolResult) -> types.CallToolResult:
-    """The MCP answer to a call that produced ``result``.
+    """The MCP answer to a call that produced ``result`` (:func:`wire_result` as the
+    SDK's model)."""
+    return types.CallToolResult.model_validate(wire_result(result))
+
+
+def wire_result(result: ToolResult) -> dict[str, Any]:
+    """The MCP answer to a call that produced ``result``, in its wire form (JSON names,
+    no ``null`` fields).
 
     The text is for the model; the diff, when there is one, follows as a second text
-    item addressed to the user; the structured content is ``result.to_dict()``.
+    item addressed to the user; the structured content is ``result.to_dict()``. A
+    handler answers with this dict rather than with the SDK's models: the SDK validates
+    and dumps an answer on its way out anyway, and building the models first, then
+    dumping them, cost as much again.
     """
-    content: list[types.TextContent] = [types.TextContent(type="text", text=result.text)]
+    content: list[dict[str, Any]] = [{"type": "text", "text": result.text}]
     if result.diff:
         preview = result.data.get("dry_run") is True
-        audience: list[types.Role] = ["user", "assistant"] if preview else ["user"]
-        content.append(
-            types.TextContent(
-                type="text",
-                text=result.diff,
-                annotations=types.Annotations(audience=audience),
-            )
-        )
-    return types.CallToolResult(
-        content=list(content),
-        structured_content=result.to_dict(),
-        is_error=not result.ok,
-    )
+        audience = ["user", "assistant"] if preview else ["user"]
+        content.append({"type": "text", "text": result.diff, "annotations": {"audience": audience}})
+    return {
+        "content": content,
+        "structuredContent": result.to_dict(),
+        "isError": not result.ok,
+        "resultType": "complete",  # the 2026 protocol's; the SDK drops it for older ones
+    }
 
 
 def instructions(toolbox: Toolbox) -> str:
@@ -132,7 +141,7 @@ class _ToolService:
 
     async def call_tool(
         self, ctx: _Context, params: types.CallToolRequestParams
-    ) -> types.CallToolResult | types.InputRequiredResult:
+    ) -> dict[str, Any] | types.InputRequiredResult:
         try:
             # not abandoned on cancellation: a commit that started runs to its end
             result = await anyio.to_thread.run_sync(self._call, params.name, params.arguments)
@@ -146,10 +155,10 @@ class _ToolService:
                     result = await anyio.to_thread.run_sync(self._call, params.name, args)
                     result.warnings.append(GRANTED)
                     result.text += f"\n({GRANTED})"
-            return call_result(result)
+            return wire_result(result)
         except Exception as exc:  # the server must answer, whatever went wrong
             log.exception("tool %s failed unexpectedly", params.name)
-            return call_result(ToolResult.failure(_internal_error(params.name, exc)))
+            return wire_result(ToolResult.failure(_internal_error(params.name, exc)))
 
     def _grant(self) -> None:
         with self._serial:
@@ -244,7 +253,9 @@ def build_server(toolbox: Toolbox, *, name: str = SERVER_NAME) -> Server[Any]:
         description="Precise, safe file editing for LLM coding agents.",
         instructions=instructions(toolbox),
         on_list_tools=service.list_tools,
-        on_call_tool=service.call_tool,
+        # the SDK takes a handler's answer as a wire dict too (its HandlerResult), though
+        # the signature of this argument names the model only
+        on_call_tool=cast(Any, service.call_tool),
     )
 
 
@@ -252,18 +263,97 @@ async def serve_stdio(server: Server[Any], max_message_bytes: int | None = None)
     """Serve one client over standard input and output until it disconnects.
 
     A message longer than ``max_message_bytes`` (default: limits.DEFAULT_MAX_INPUT_MB) is
-    refused without being read whole (see limits.py). Answers go out through
-    :class:`WireWriter`; while serving, file descriptor 1 points at standard error, so
+    refused without being read whole (see limits.py). Requests come in through
+    :class:`WireReader` (a pipe or a socket; other inputs are read the SDK's
+    way, in a worker thread), answers go out through :class:`WireWriter`; while
+    serving, file descriptor 1 points at standard error, so
     stray output of a library never corrupts the protocol.
     """
     from patchwright.adapters.limits import DEFAULT_MAX_INPUT_MB, limited_stdin, mb_to_bytes
 
     limit = max_message_bytes or mb_to_bytes(DEFAULT_MAX_INPUT_MB)
-    stdin = limited_stdin(limit, "--max-message-mb")
+    fd = sys.stdin.fileno()
+    if WireReader.suits(fd):
+        stdin = cast("anyio.AsyncFile[str]", WireReader(fd, limit, "--max-message-mb"))
+    else:
+        stdin = limited_stdin(limit, "--max-message-mb")
     with claimed_stdout() as wire:
         stdout = cast("anyio.AsyncFile[str]", WireWriter(wire))
         async with stdio_server(stdin=stdin, stdout=stdout) as (read_stream, write_stream):
             await server.run(read_stream, write_stream, server.create_initialization_options())
+
+
+class WireReader:
+    """The protocol's input: lines read from a descriptor on the event loop itself.
+
+    The SDK reads standard input with a blocking ``readline`` in a worker thread, a
+    round trip between threads per message (about 80 µs on a busy machine, as much as
+    the whole SDK dispatch of a call). Here the loop waits until the descriptor is
+    readable, then one ``os.read`` takes what is there. A line longer than ``limit``
+    bytes is dropped as it arrives, never kept whole, and stands as
+    :func:`~patchwright.adapters.limits.oversized_line`.
+    """
+
+    _CHUNK = 1 << 16
+
+    def __init__(self, fd: int, limit: int, option: str) -> None:
+        self._fd = fd
+        self._limit = limit
+        self._option = option
+        self._buffer = bytearray()
+        self._searched = 0  # bytes of the buffer known to hold no line break
+        self._dropping = False
+
+    @staticmethod
+    def suits(fd: int) -> bool:
+        """Whether ``fd`` can be waited on by the event loop: a pipe or a socket (not a
+        regular file, a terminal or ``/dev/null``, and not on Windows)."""
+        if sys.platform == "win32":
+            return False
+        try:
+            mode = os.fstat(fd).st_mode
+        except OSError:
+            return False
+        return stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)
+
+    def __aiter__(self) -> WireReader:
+        return self
+
+    async def __anext__(self) -> str:
+        """The next line (with its line break), decoded as UTF-8."""
+        while True:
+            line = self._next_line()
+            if line is not None:
+                return line
+            await anyio.wait_readable(self._fd)
+            chunk = os.read(self._fd, self._CHUNK)
+            if not chunk:
+                return self._last_line()
+            self._buffer += chunk
+
+    def _next_line(self) -> str | None:
+        end = self._buffer.find(b"\n", self._searched)
+        if end < 0:
+            self._searched = len(self._buffer)
+            if self._searched > self._limit:  # drop what came so far, and the rest
+                self._dropping = True
+                del self._buffer[:]
+                self._searched = 0
+            return None
+        raw = bytes(self._buffer[: end + 1])
+        del self._buffer[: end + 1]
+        self._searched = 0
+        if self._dropping or len(raw) > self._limit + 1:
+            self._dropping = False
+            return oversized_line(self._limit, self._option)
+        return raw.decode("utf-8", errors="replace")
+
+    def _last_line(self) -> str:
+        if not self._buffer or self._dropping:
+            raise StopAsyncIteration
+        raw = bytes(self._buffer)
+        del self._buffer[:]
+        return raw.decode("utf-8", errors="replace")
 
 
 class WireWriter:

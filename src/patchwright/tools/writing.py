@@ -166,7 +166,7 @@ def _remember_texts(ctx: ToolContext, plans: Sequence[PlannedWrite], record: Com
     for plan in plans:
         sha = written.get(plan.path)
         if sha is not None:
-            ctx.session.remember_text(plan.path, sha, plan.text)
+            ctx.session.remember_text(plan.path, sha, plan.text, plan.after)
 
 
 def _guard(ctx: ToolContext, plan: PlannedWrite, outcome: WriteOutcome) -> None:
