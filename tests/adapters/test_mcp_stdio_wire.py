@@ -10,9 +10,10 @@ import textwrap
 import threading
 
 import anyio
+import anyio.to_thread
 import pytest
 
-from patchwright.adapters.mcp_server import WireReader, WireWriter
+from patchwright.adapters.mcp_server import CallThread, WireReader, WireWriter
 
 
 def test_a_message_larger_than_the_pipe_buffer_arrives_whole_and_in_order() -> None:
@@ -115,3 +116,69 @@ def test_a_pipe_is_read_on_the_loop_and_a_regular_file_is_not() -> None:
         assert not WireReader.suits(null.fileno())
     with open(__file__, "rb") as regular:
         assert not WireReader.suits(regular.fileno())
+
+
+def test_calls_run_in_order_in_one_other_thread_and_raise_there() -> None:
+    calls = CallThread()
+    seen: list[tuple[int, str]] = []
+
+    def note(index: int) -> int:
+        seen.append((index, threading.current_thread().name))
+        return index * 10
+
+    def fail() -> None:
+        raise ValueError("inside")
+
+    async def scenario() -> list[int]:
+        results = [await calls.run(note, index) for index in range(5)]
+        with pytest.raises(ValueError, match="inside"):
+            await calls.run(fail)
+        return results
+
+    assert anyio.run(scenario) == [0, 10, 20, 30, 40]
+    assert [index for index, _ in seen] == [0, 1, 2, 3, 4]
+    assert {name for _, name in seen} == {"patchwright-calls"}
+
+
+def test_a_cancelled_call_still_runs_to_its_end_before_its_task_goes_on() -> None:
+    calls = CallThread()
+    started, release = threading.Event(), threading.Event()
+    events: list[str] = []
+
+    def commit() -> None:
+        started.set()
+        release.wait(60)
+        events.append("commit done")
+
+    async def caller(scope: anyio.CancelScope) -> None:
+        with scope:
+            await calls.run(commit)
+        events.append("caller left")
+
+    async def scenario() -> None:
+        scope = anyio.CancelScope()
+        async with anyio.create_task_group() as group:
+            group.start_soon(caller, scope)
+            await anyio.to_thread.run_sync(started.wait, 60)
+            scope.cancel()
+            for _ in range(20):  # the cancellation had every chance to be delivered
+                await anyio.sleep(0)
+            events.append("cancelled")
+            release.set()
+
+    anyio.run(scenario)
+    assert events == ["cancelled", "commit done", "caller left"]
+
+
+def test_the_thread_ends_when_idle_and_starts_again_with_the_next_call() -> None:
+    calls = CallThread()
+    calls.IDLE = 0.01
+
+    async def scenario() -> tuple[threading.Thread, threading.Thread]:
+        first = await calls.run(threading.current_thread)
+        first.join(timeout=60)  # it ends by itself once idle
+        assert not first.is_alive()
+        return first, await calls.run(threading.current_thread)
+
+    first, second = anyio.run(scenario)
+    assert second is not first and second.name == "patchwright-calls"

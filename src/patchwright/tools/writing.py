@@ -61,8 +61,9 @@ class PlannedWrite:
 
     @cached_property
     def data(self) -> bytes:
-        """The new bytes (encoded once: a large file's encoding is a noticeable cost)."""
-        return self.after.encode()
+        """The new bytes (encoded once: a large file's encoding is a noticeable cost),
+        as ``after.encode()`` gives them, from the text joined once."""
+        return self.after.bom + self.text.encode(self.after.encoding)
 
     @property
     def changed(self) -> bool:
