@@ -19,6 +19,7 @@ from patchwright.adapters.mcp_server import (
     call_result,
     instructions,
     tool_definition,
+    tracing_configured,
     wire_result,
 )
 from patchwright.model import ErrorCode, PatchwrightError, ToolResult
@@ -161,3 +162,18 @@ def test_the_wire_answer_is_what_the_sdk_model_dumps(result: ToolResult) -> None
     for version in KNOWN_PROTOCOL_VERSIONS:  # the SDK's check on the way out passes
         surface = serialize_server_result("tools/call", version, wire)
         assert surface["content"] == wire["content"] and surface["isError"] == wire["isError"]
+
+
+def test_the_tracing_middleware_runs_only_when_tracing_is_configured(
+    toolbox: Toolbox, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from opentelemetry import trace
+
+    def tracing(server: Any) -> list[str]:
+        return [type(m).__name__ for m in server.middleware if "Telemetry" in type(m).__name__]
+
+    assert not tracing_configured()  # no provider in the tests
+    assert tracing(build_server(toolbox)) == []
+    monkeypatch.setattr(trace, "get_tracer_provider", trace.NoOpTracerProvider)
+    assert tracing_configured()
+    assert tracing(build_server(toolbox)) == ["OpenTelemetryMiddleware"]
