@@ -13,7 +13,8 @@ import anyio
 import anyio.to_thread
 import pytest
 
-from patchwright.adapters.mcp_server import CallThread, WireReader, WireWriter
+from patchwright.adapters.mcp_server import CallThread
+from patchwright.adapters.mcp_stdio import WireReader, WireWriter
 
 
 def test_a_message_larger_than_the_pipe_buffer_arrives_whole_and_in_order() -> None:
@@ -47,7 +48,7 @@ def test_stray_output_goes_to_stderr_while_the_wire_is_claimed() -> None:
     script = textwrap.dedent(
         """
         import os, sys
-        from patchwright.adapters.mcp_server import claimed_stdout
+        from patchwright.adapters.mcp_stdio import claimed_stdout
 
         print("before")
         with claimed_stdout() as wire:

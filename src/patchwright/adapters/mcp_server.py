@@ -1,7 +1,7 @@
 """The tools of one :class:`~patchwright.tools.Toolbox`, served over MCP.
 
     server = build_server(Toolbox(Workspace("repo")))
-    anyio.run(serve_stdio, server)          # or serve_http(server, "127.0.0.1", 8765)
+    anyio.run(serve_stdio, server)          # mcp_stdio.py; or serve_http (mcp_http.py)
 
 Built on the low-level ``mcp.server.Server`` of the official SDK rather than on its
 ``MCPServer`` decorator API: that one derives each tool's input schema from a Python
@@ -33,13 +33,10 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import logging
-import os
 import queue
-import stat
-import sys
 import threading
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager, suppress
+from collections.abc import Callable
+from contextlib import suppress
 from typing import Any, TypeVar, cast
 
 import anyio
@@ -47,11 +44,9 @@ import anyio.to_thread
 from mcp import types
 from mcp.server import Server
 from mcp.server.context import ServerRequestContext
-from mcp.server.stdio import stdio_server
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from patchwright import __version__
-from patchwright.adapters.limits import oversized_line
 from patchwright.model import ErrorCode, PatchwrightError, ToolResult
 from patchwright.tools import Toolbox, ToolSpec, mcp_tool
 
@@ -59,13 +54,9 @@ __all__ = [
     "GRANTED",
     "SERVER_NAME",
     "CallThread",
-    "WireReader",
-    "WireWriter",
     "build_server",
     "call_result",
-    "claimed_stdout",
     "instructions",
-    "serve_stdio",
     "tool_definition",
     "tracing_configured",
     "wire_result",
@@ -333,7 +324,7 @@ def _internal_error(name: str, exc: Exception) -> PatchwrightError:
 
 
 def build_server(toolbox: Toolbox, *, name: str = SERVER_NAME) -> Server[Any]:
-    """An MCP server exposing ``toolbox``'s tools (run it with :func:`serve_stdio`, or
+    """An MCP server exposing ``toolbox``'s tools (run it with ``mcp_stdio.serve_stdio``, or
     over HTTP with :func:`patchwright.adapters.mcp_http.serve_http`)."""
     service = _ToolService(toolbox)
     server: Server[Any] = Server(
@@ -367,142 +358,3 @@ def tracing_configured() -> bool:
 
 def _traces(middleware: object) -> bool:
     return type(middleware).__name__ == "OpenTelemetryMiddleware"
-
-
-async def serve_stdio(server: Server[Any], max_message_bytes: int | None = None) -> None:
-    """Serve one client over standard input and output until it disconnects.
-
-    A message longer than ``max_message_bytes`` (default: limits.DEFAULT_MAX_INPUT_MB) is
-    refused without being read whole (see limits.py). Requests come in through
-    :class:`WireReader` (a pipe or a socket; other inputs are read the SDK's
-    way, in a worker thread), answers go out through :class:`WireWriter`; while
-    serving, file descriptor 1 points at standard error, so
-    stray output of a library never corrupts the protocol.
-    """
-    from patchwright.adapters.limits import DEFAULT_MAX_INPUT_MB, limited_stdin, mb_to_bytes
-
-    limit = max_message_bytes or mb_to_bytes(DEFAULT_MAX_INPUT_MB)
-    fd = sys.stdin.fileno()
-    if WireReader.suits(fd):
-        stdin = cast("anyio.AsyncFile[str]", WireReader(fd, limit, "--max-message-mb"))
-    else:
-        stdin = limited_stdin(limit, "--max-message-mb")
-    with claimed_stdout() as wire:
-        stdout = cast("anyio.AsyncFile[str]", WireWriter(wire))
-        async with stdio_server(stdin=stdin, stdout=stdout) as (read_stream, write_stream):
-            await server.run(read_stream, write_stream, server.create_initialization_options())
-
-
-class WireReader:
-    """The protocol's input: lines read from a descriptor on the event loop itself.
-
-    The SDK reads standard input with a blocking ``readline`` in a worker thread, a
-    round trip between threads per message (about 80 µs on a busy machine, as much as
-    the whole SDK dispatch of a call). Here the loop waits until the descriptor is
-    readable, then one ``os.read`` takes what is there. A line longer than ``limit``
-    bytes is dropped as it arrives, never kept whole, and stands as
-    :func:`~patchwright.adapters.limits.oversized_line`.
-    """
-
-    _CHUNK = 1 << 16
-
-    def __init__(self, fd: int, limit: int, option: str) -> None:
-        self._fd = fd
-        self._limit = limit
-        self._option = option
-        self._buffer = bytearray()
-        self._searched = 0  # bytes of the buffer known to hold no line break
-        self._dropping = False
-
-    @staticmethod
-    def suits(fd: int) -> bool:
-        """Whether ``fd`` can be waited on by the event loop: a pipe or a socket (not a
-        regular file, a terminal or ``/dev/null``, and not on Windows)."""
-        if sys.platform == "win32":
-            return False
-        try:
-            mode = os.fstat(fd).st_mode
-        except OSError:
-            return False
-        return stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)
-
-    def __aiter__(self) -> WireReader:
-        return self
-
-    async def __anext__(self) -> str:
-        """The next line (with its line break), decoded as UTF-8."""
-        while True:
-            line = self._next_line()
-            if line is not None:
-                return line
-            await anyio.wait_readable(self._fd)
-            chunk = os.read(self._fd, self._CHUNK)
-            if not chunk:
-                return self._last_line()
-            self._buffer += chunk
-
-    def _next_line(self) -> str | None:
-        end = self._buffer.find(b"\n", self._searched)
-        if end < 0:
-            self._searched = len(self._buffer)
-            if self._searched > self._limit:  # drop what came so far, and the rest
-                self._dropping = True
-                del self._buffer[:]
-                self._searched = 0
-            return None
-        raw = bytes(self._buffer[: end + 1])
-        del self._buffer[: end + 1]
-        self._searched = 0
-        if self._dropping or len(raw) > self._limit + 1:
-            self._dropping = False
-            return oversized_line(self._limit, self._option)
-        return raw.decode("utf-8", errors="replace")
-
-    def _last_line(self) -> str:
-        if not self._buffer or self._dropping:
-            raise StopAsyncIteration
-        raw = bytes(self._buffer)
-        del self._buffer[:]
-        return raw.decode("utf-8", errors="replace")
-
-
-class WireWriter:
-    """The protocol's output: each message written whole to a descriptor, in place.
-
-    The SDK's own writer hands every write and every flush to a worker thread, two round
-    trips between threads per answer; here one ``os.write`` (rarely more, for a message
-    larger than the pipe's buffer) sends the message from the event loop itself. A
-    write can only wait for the client to read, which a client awaiting its answer does.
-    """
-
-    def __init__(self, fd: int) -> None:
-        self._fd = fd
-
-    async def write(self, text: str) -> None:
-        """Send ``text`` (one JSON-RPC message and its newline) whole."""
-        view = memoryview(text.encode("utf-8"))
-        while view:
-            view = view[os.write(self._fd, view) :]
-
-    async def flush(self) -> None:
-        """Nothing to flush: :meth:`write` sent everything."""
-
-
-@contextmanager
-def claimed_stdout() -> Iterator[int]:
-    """A private descriptor of the protocol's standard output; meanwhile descriptor 1
-    points at standard error, and is put back on exit."""
-    sys.stdout.flush()
-    try:
-        import fcntl  # POSIX: above 0-2 even when one of them is closed
-
-        wire = fcntl.fcntl(1, fcntl.F_DUPFD_CLOEXEC, 3)
-    except ImportError:
-        wire = os.dup(1)
-    os.dup2(2, 1)
-    try:
-        yield wire
-    finally:
-        sys.stdout.flush()
-        os.dup2(wire, 1)
-        os.close(wire)
