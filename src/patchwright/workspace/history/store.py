@@ -45,7 +45,7 @@ from patchwright.workspace.records import (
 # IDs checked against the store per query (well under SQLite's bound-parameter limit)
 _ID_CHUNK = 300
 #: IDs per prefix checked beyond a commit's own, for the next commits (History.fresh_ids)
-_SPARE_IDS = {"b": 16, "f": 16, "c": 64}
+_SPARE_IDS = {"b": 32, "f": 32, "c": 32}
 _ID_TABLES = {"b": "batches", "f": "files", "c": "changes"}
 _BATCH_COLUMNS = "id, created_at, tool, label, key, meta, reverts, machine, workspace, session"
 _FILE_COLUMNS = (
