@@ -169,3 +169,12 @@ def test_the_quick_answer_agrees_with_each_marker_line_by_line(header: str) -> N
         if found := marker.search(header):
             ignores_case = marker.flags & re.IGNORECASE
             assert clue in (found.group(0).lower() if ignores_case else found.group(0))
+
+
+@pytest.mark.parametrize("width", [10, 5_000])  # verdicts of short heads are kept
+def test_a_head_gets_the_same_verdict_every_time_whatever_its_size(width: int) -> None:
+    marked = "# DO NOT EDIT " + "x" * width + "\nvalue = 1\n"
+    plain = "# hand written " + "x" * width + "\nvalue = 1\n"
+    for _ in range(3):
+        assert generated_reason("a.py", marked) == "its header says 'DO NOT EDIT'"
+        assert generated_reason("a.py", plain) is None
