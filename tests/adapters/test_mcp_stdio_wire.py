@@ -65,9 +65,10 @@ def test_stray_output_goes_to_stderr_while_the_wire_is_claimed() -> None:
     assert "stray print" in done.stderr and "stray write" in done.stderr
 
 
-def _read_lines(chunks: list[bytes], limit: int) -> list[str]:
+def _read_lines(chunks: list[bytes], limit: int, *, blocking: bool = True) -> list[str]:
     """Every line a WireReader gives for ``chunks`` written one by one to a pipe."""
     read_end, write_end = os.pipe()
+    os.set_blocking(read_end, blocking)
 
     def feed() -> None:
         with os.fdopen(write_end, "wb", buffering=0) as stream:
@@ -87,10 +88,15 @@ def _read_lines(chunks: list[bytes], limit: int) -> list[str]:
         os.close(read_end)
 
 
-def test_lines_come_whole_however_the_bytes_arrive() -> None:
+@pytest.mark.parametrize("blocking", [True, False])
+def test_lines_come_whole_however_the_bytes_arrive(blocking: bool) -> None:
     text = '{"id": 1, "x": "é"}\n{"id": 2}\n{"id": 3}'.encode()
     pieces = [text[:5], text[5:12], text[12:13], text[13:40], text[40:]]
-    assert _read_lines(pieces, 1000) == ['{"id": 1, "x": "é"}\n', '{"id": 2}\n', '{"id": 3}']
+    assert _read_lines(pieces, 1000, blocking=blocking) == [
+        '{"id": 1, "x": "é"}\n',
+        '{"id": 2}\n',
+        '{"id": 3}',
+    ]
 
 
 def test_a_line_over_the_limit_is_dropped_and_reading_goes_on(

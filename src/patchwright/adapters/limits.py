@@ -75,7 +75,7 @@ def oversized_line(limit: int, option: str) -> str:
     import logging  # only the MCP server reads lines: the CLI's apply never logs
 
     logging.getLogger("patchwright.limits").error(
-        "refused an MCP message longer than %d characters without reading it whole; "
+        "refused an MCP message over the size limit (%d) without reading it whole; "
         "raise the limit with %s",
         limit,
         option,

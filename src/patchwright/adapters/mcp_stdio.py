@@ -155,7 +155,10 @@ class WireReader:
             if line is not None:
                 return line
             await anyio.wait_readable(self._fd)
-            chunk = os.read(self._fd, self._CHUNK)
+            try:
+                chunk = os.read(self._fd, self._CHUNK)
+            except BlockingIOError:  # a non-blocking pipe woken for nothing: wait again
+                continue
             if not chunk:
                 return self._last_line()
             self._buffer += chunk
