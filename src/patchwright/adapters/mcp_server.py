@@ -174,10 +174,10 @@ class CallThread:
     One thread of its own, handed each call through a queue, rather than anyio's
     ``to_thread``: the calls run one at a time anyway, and anyio's pool (a capacity
     limiter, a worker picked per call, its result passed back through two more
-    callbacks) made the round trip between the threads cost about 100 µs on a busy
-    machine where this one costs 35. The thread ends after :attr:`IDLE` seconds without
-    a call and starts again with the next one. A call that started runs to its end even
-    when its request is cancelled (a commit is never abandoned halfway).
+    callbacks) made the round trip between the threads cost 100-130 µs on a busy
+    machine, where this one costs 35-100. The thread ends after :attr:`IDLE` seconds
+    without a call and starts again with the next one. A call that started runs to its
+    end even when its request is cancelled (a commit is never abandoned halfway).
     """
 
     #: Seconds without a call after which the thread ends.
