@@ -29,6 +29,9 @@ commit's ``src`` from ``git archive``), for before/after figures from one run.
 * ``sdk no-op``: a bare server on the Python SDK's low-level ``Server`` whose
   ``edit_file`` does nothing (``bench/_mcp_noop.py``): the cost of one call over stdio
   with the SDK alone;
+* ``pw wire no-op``: the same server served as ``patchwright mcp`` serves its own
+  (``patchwright.adapters.mcp_stdio``: requests read and answers written on the event
+  loop, no tracing middleware): the floor patchwright's calls start from;
 * ``reference no-op``: the reference server's ``list_allowed_directories``, the same
   for node and its SDK;
 * ``durable write``: writing the 92 KB file as patchwright's one-file commit does, in
@@ -307,6 +310,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.floors:
         noop = [sys.executable, str(Path(__file__).with_name("_mcp_noop.py"))]
         timed.append(Server("sdk no-op (python)", noop, work, edits=False))
+        timed.append(Server("pw wire no-op", [*noop, "--wire"], work, edits=False))
         listing = "list_allowed_directories"
         timed.append(Server("reference no-op", ref_argv, ref_root, tool=listing, edits=False))
         timed.append(DiskFloor("durable write", work / "floor" / "module.py"))

@@ -10,9 +10,18 @@ import anyio
 import pytest
 from mcp import Client
 from mcp.types import TextContent
+from mcp_types.methods import serialize_server_result
+from mcp_types.version import KNOWN_PROTOCOL_VERSIONS
 
 from patchwright.adapters.cli_mcp import main, parse_endpoint
-from patchwright.adapters.mcp_server import build_server, call_result, instructions, tool_definition
+from patchwright.adapters.mcp_server import (
+    build_server,
+    call_result,
+    instructions,
+    tool_definition,
+    tracing_configured,
+    wire_result,
+)
 from patchwright.model import ErrorCode, PatchwrightError, ToolResult
 from patchwright.tools import Toolbox, mcp_tool, select_specs
 from patchwright.workspace import Workspace
@@ -136,3 +145,35 @@ def test_an_address_in_use_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture
     finally:
         taken.close()
     assert "cannot listen on 127.0.0.1" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "result",
+    [
+        ToolResult(True, "Applied.", diff="--- a/x\n+++ b/x\n", data={"batch_id": "b-1"}),
+        ToolResult(True, "Preview.", diff="--- a/x\n+++ b/x\n", data={"dry_run": True}),
+        ToolResult(True, "Read.", data={"lines": [1, 2]}),
+        ToolResult.failure(PatchwrightError(ErrorCode.STALE, "Changed.", "Re-read it.", path="a")),
+    ],
+)
+def test_the_wire_answer_is_what_the_sdk_model_dumps(result: ToolResult) -> None:
+    wire = wire_result(result)
+    assert wire == call_result(result).model_dump(by_alias=True, mode="json", exclude_none=True)
+    for version in KNOWN_PROTOCOL_VERSIONS:  # the SDK's check on the way out passes
+        surface = serialize_server_result("tools/call", version, wire)
+        assert surface["content"] == wire["content"] and surface["isError"] == wire["isError"]
+
+
+def test_the_tracing_middleware_runs_only_when_tracing_is_configured(
+    toolbox: Toolbox, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from opentelemetry import trace
+
+    def tracing(server: Any) -> list[str]:
+        return [type(m).__name__ for m in server.middleware if "Telemetry" in type(m).__name__]
+
+    assert not tracing_configured()  # no provider in the tests
+    assert tracing(build_server(toolbox)) == []
+    monkeypatch.setattr(trace, "get_tracer_provider", trace.NoOpTracerProvider)
+    assert tracing_configured()
+    assert tracing(build_server(toolbox)) == ["OpenTelemetryMiddleware"]

@@ -1,4 +1,5 @@
-"""The stdio server's own output path: whole messages on the wire, stray output off it."""
+"""The stdio server's own wire: whole messages out, stray output off it, lines read in
+on the event loop."""
 
 from __future__ import annotations
 
@@ -9,8 +10,11 @@ import textwrap
 import threading
 
 import anyio
+import anyio.to_thread
+import pytest
 
-from patchwright.adapters.mcp_server import WireWriter
+from patchwright.adapters.mcp_server import CallThread
+from patchwright.adapters.mcp_stdio import WireReader, WireWriter
 
 
 def test_a_message_larger_than_the_pipe_buffer_arrives_whole_and_in_order() -> None:
@@ -44,7 +48,7 @@ def test_stray_output_goes_to_stderr_while_the_wire_is_claimed() -> None:
     script = textwrap.dedent(
         """
         import os, sys
-        from patchwright.adapters.mcp_server import claimed_stdout
+        from patchwright.adapters.mcp_stdio import claimed_stdout
 
         print("before")
         with claimed_stdout() as wire:
@@ -59,3 +63,129 @@ def test_stray_output_goes_to_stderr_while_the_wire_is_claimed() -> None:
     )
     assert done.stdout == "before\non the wire\nafter\n"
     assert "stray print" in done.stderr and "stray write" in done.stderr
+
+
+def _read_lines(chunks: list[bytes], limit: int, *, blocking: bool = True) -> list[str]:
+    """Every line a WireReader gives for ``chunks`` written one by one to a pipe."""
+    read_end, write_end = os.pipe()
+    os.set_blocking(read_end, blocking)
+
+    def feed() -> None:
+        with os.fdopen(write_end, "wb", buffering=0) as stream:
+            for chunk in chunks:
+                stream.write(chunk)
+
+    feeder = threading.Thread(target=feed)
+    feeder.start()
+
+    async def collect() -> list[str]:
+        return [line async for line in WireReader(read_end, limit, "--max-message-mb")]
+
+    try:
+        return anyio.run(collect)
+    finally:
+        feeder.join(timeout=60)
+        os.close(read_end)
+
+
+@pytest.mark.parametrize("blocking", [True, False])
+def test_lines_come_whole_however_the_bytes_arrive(blocking: bool) -> None:
+    text = '{"id": 1, "x": "é"}\n{"id": 2}\n{"id": 3}'.encode()
+    pieces = [text[:5], text[5:12], text[12:13], text[13:40], text[40:]]
+    assert _read_lines(pieces, 1000, blocking=blocking) == [
+        '{"id": 1, "x": "é"}\n',
+        '{"id": 2}\n',
+        '{"id": 3}',
+    ]
+
+
+def test_a_line_over_the_limit_is_dropped_and_reading_goes_on(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    huge = [b'{"id": 7, "x": "'] + [b"y" * 50_000] * 20 + [b'"}\n{"id": 8}\n']
+    assert _read_lines(huge, 100_000) == ["message over the size limit\n", '{"id": 8}\n']
+    assert "--max-message-mb" in caplog.text
+    at_limit, over = b"z" * 100 + b"\n", b"z" * 101 + b"\n"  # its line break not counted
+    assert _read_lines([at_limit, over], 100) == [
+        at_limit.decode(),
+        "message over the size limit\n",
+    ]
+
+
+def test_a_pipe_is_read_on_the_loop_and_a_regular_file_is_not() -> None:
+    read_end, write_end = os.pipe()
+    try:
+        assert WireReader.suits(read_end)
+    finally:
+        os.close(read_end)
+        os.close(write_end)
+    with open(os.devnull, "rb") as null:
+        assert not WireReader.suits(null.fileno())
+    with open(__file__, "rb") as regular:
+        assert not WireReader.suits(regular.fileno())
+
+
+def test_calls_run_in_order_in_one_other_thread_and_raise_there() -> None:
+    calls = CallThread()
+    seen: list[tuple[int, str]] = []
+
+    def note(index: int) -> int:
+        seen.append((index, threading.current_thread().name))
+        return index * 10
+
+    def fail() -> None:
+        raise ValueError("inside")
+
+    async def scenario() -> list[int]:
+        results = [await calls.run(note, index) for index in range(5)]
+        with pytest.raises(ValueError, match="inside"):
+            await calls.run(fail)
+        return results
+
+    assert anyio.run(scenario) == [0, 10, 20, 30, 40]
+    assert [index for index, _ in seen] == [0, 1, 2, 3, 4]
+    assert {name for _, name in seen} == {"patchwright-calls"}
+
+
+def test_a_cancelled_call_still_runs_to_its_end_before_its_task_goes_on() -> None:
+    calls = CallThread()
+    started, release = threading.Event(), threading.Event()
+    events: list[str] = []
+
+    def commit() -> None:
+        started.set()
+        release.wait(60)
+        events.append("commit done")
+
+    async def caller(scope: anyio.CancelScope) -> None:
+        with scope:
+            await calls.run(commit)
+        events.append("caller left")
+
+    async def scenario() -> None:
+        scope = anyio.CancelScope()
+        async with anyio.create_task_group() as group:
+            group.start_soon(caller, scope)
+            await anyio.to_thread.run_sync(started.wait, 60)
+            scope.cancel()
+            for _ in range(20):  # the cancellation had every chance to be delivered
+                await anyio.sleep(0)
+            events.append("cancelled")
+            release.set()
+
+    anyio.run(scenario)
+    assert events == ["cancelled", "commit done", "caller left"]
+
+
+def test_the_thread_ends_when_idle_and_starts_again_with_the_next_call() -> None:
+    calls = CallThread()
+    calls.IDLE = 0.01
+
+    async def scenario() -> tuple[threading.Thread, threading.Thread]:
+        first = await calls.run(threading.current_thread)
+        first.join(timeout=60)  # it ends by itself once idle
+        assert not first.is_alive()
+        return first, await calls.run(threading.current_thread)
+
+    first, second = anyio.run(scenario)
+    assert second is not first and second.name == "patchwright-calls"

@@ -11,7 +11,9 @@ from pathlib import Path
 import pytest
 from tests.tools.tool_helpers import ok, sha, write
 
+from patchwright.model import TextFile
 from patchwright.tools import Session, Toolbox
+from patchwright.tools.files import load
 from patchwright.tools.guards import (
     _GENERATED_NAMES,
     _HEADER_LINES,
@@ -20,6 +22,7 @@ from patchwright.tools.guards import (
     _head_lines,
     generated_reason,
 )
+from patchwright.tools.session import decodes_to_itself
 
 
 def test_the_text_an_edit_wrote_is_kept_while_the_file_holds_it(
@@ -58,6 +61,55 @@ def test_only_the_last_few_files_texts_are_kept() -> None:
     session.remember_text("f9.py", "big", "x" * 1_000_001)  # too large: forgotten
     assert session.written_text("f9.py", "sha9") is None
     assert session.written_text("f9.py", "big") is None
+
+
+def test_the_next_edit_starts_from_the_model_the_last_one_wrote(
+    make_toolbox: Callable[..., Toolbox], root: Path
+) -> None:
+    toolbox = make_toolbox(preset="default")
+    write(root, "app.py", "x = 1\ny = 2\n")
+    ok(toolbox, "edit_file", path="app.py", old_string="x = 1", new_string="x = 3")
+    data = (root / "app.py").read_bytes()
+    kept = toolbox.session.written_file("app.py", sha(data))
+    assert kept is not None and kept == TextFile.decode(data)
+    loaded = load(toolbox.workspace, "app.py", session=toolbox.session)
+    assert loaded.text is kept  # not decoded again
+    (root / "app.py").write_bytes(b"x = 5\n")  # changed behind the session's back
+    loaded = load(toolbox.workspace, "app.py", session=toolbox.session)
+    assert loaded.text is not kept and loaded.text == TextFile.decode(b"x = 5\n")
+
+
+def _model(lines: list[str], endings: list[str], bom: bytes = b"") -> TextFile:
+    return TextFile(lines, endings, "utf-8", bom)
+
+
+@pytest.mark.parametrize(
+    ("file", "kept"),
+    [
+        (_model([], []), True),
+        (_model(["a", "b"], ["\n", "\n"]), True),
+        (_model(["a", "b"], ["\n", ""]), True),
+        (_model(["a"], ["\n"], b"\xef\xbb\xbf"), True),
+        (_model(["a", ""], ["\n", ""]), False),  # reads back as one line
+        (_model(["a", "b"], ["\r\n", "\n"]), False),  # CR: left to decoding
+        (_model(["a", ""], ["\r", "\n"]), False),  # reads back as one CRLF line
+        (_model(["a", "b"], ["", "\n"]), False),  # reads back as one line
+        (_model(["a\x00"], ["\n"]), False),  # reads back as binary: refused
+        (TextFile(["a"], ["\n"], "utf-16-le", b"\xff\xfe"), False),
+        (TextFile(["a"], ["\n"], "latin-1"), False),
+    ],
+)
+def test_a_written_model_is_kept_only_when_decoding_gives_it_back(
+    file: TextFile, kept: bool
+) -> None:
+    text = file.text
+    assert decodes_to_itself(file, text) is kept
+    if kept:
+        assert TextFile.decode(file.encode()) == file
+    session = Session()
+    session.remember_text("a.py", "sha", text, file)
+    assert (session.written_file("a.py", "sha") is file) is kept
+    assert session.written_text("a.py", "sha") is text
 
 
 @pytest.mark.parametrize(
@@ -117,3 +169,12 @@ def test_the_quick_answer_agrees_with_each_marker_line_by_line(header: str) -> N
         if found := marker.search(header):
             ignores_case = marker.flags & re.IGNORECASE
             assert clue in (found.group(0).lower() if ignores_case else found.group(0))
+
+
+@pytest.mark.parametrize("width", [10, 5_000])  # verdicts of short heads are kept
+def test_a_head_gets_the_same_verdict_every_time_whatever_its_size(width: int) -> None:
+    marked = "# DO NOT EDIT " + "x" * width + "\nvalue = 1\n"
+    plain = "# hand written " + "x" * width + "\nvalue = 1\n"
+    for _ in range(3):
+        assert generated_reason("a.py", marked) == "its header says 'DO NOT EDIT'"
+        assert generated_reason("a.py", plain) is None

@@ -6,12 +6,16 @@ only wrap the real one (record calls, refuse links, inject a failure or a rival 
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
+import textwrap
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from ws_helpers import files
 
+import patchwright.workspace.history.store as history_store
 import patchwright.workspace.records as records
 from patchwright.model import ErrorCode, PatchwrightError
 from patchwright.workspace import (
@@ -216,9 +220,61 @@ def test_thousands_of_changes_get_distinct_ids(root: Path, make_ws: MakeWs) -> N
 def test_ids_already_in_the_store_are_drawn_again(
     root: Path, make_ws: MakeWs, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    ws = make_ws()
-    record = ws.commit([FileChange("a.txt", b"x\n", changes=(ChangeRecord("k"),))])
+    record = make_ws().commit([FileChange("a.txt", b"x\n", changes=(ChangeRecord("k"),))])
     taken = record.files[0].change_ids[0]
     drawn = iter([taken, "c-00000001", "c-00000002"])  # the first one is in use
     monkeypatch.setattr(records, "new_id", lambda prefix: next(drawn))
-    assert ws.history.fresh_ids({"c": 2}) == {"c": ["c-00000001", "c-00000002"]}
+    monkeypatch.setattr(history_store, "_SPARE_IDS", {})  # draw just what is asked
+    assert make_ws().history.fresh_ids({"c": 2}) == {"c": ["c-00000001", "c-00000002"]}
+
+
+def test_ids_checked_for_several_commits_are_handed_out_once(
+    root: Path, make_ws: MakeWs, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ws = make_ws()
+    queries = []
+    unused = history_store.History._unused_ids
+    monkeypatch.setattr(
+        history_store.History,
+        "_unused_ids",
+        lambda self, counts: queries.append(dict(counts)) or unused(self, counts),
+    )
+    spare = history_store._SPARE_IDS["b"]
+    records_ = [ws.commit([FileChange("a.txt", f"{i}\n".encode())]) for i in range(spare + 2)]
+    assert len(queries) == 2  # the IDs of `spare` + 1 commits checked at once
+    ids = [r.batch_id for r in records_] + [f.file_id for r in records_ for f in r.files]
+    assert len(set(ids)) == len(ids)
+    assert [b["id"] for b in ws.history.list_batches(limit=100)] == [
+        r.batch_id for r in reversed(records_)
+    ]
+
+
+def test_a_forked_process_draws_ids_of_its_own(root: Path, tmp_path: Path) -> None:
+    # forked in a process of its own: the test process may run threads
+    script = textwrap.dedent(
+        """
+        import os, sys
+        from patchwright.workspace import FileChange, Workspace
+
+        ws = Workspace(sys.argv[1], state_dir=sys.argv[2])
+        ws.commit([FileChange("a.txt", b"x\\n")])  # the parent now holds spare IDs
+        read_end, write_end = os.pipe()
+        pid = os.fork()
+        if pid == 0:
+            try:
+                os.write(write_end, " ".join(ws.history.fresh_ids({"b": 3})["b"]).encode())
+            finally:
+                os._exit(0)
+        os.close(write_end)
+        with os.fdopen(read_end, "rb") as pipe:
+            child = pipe.read().decode().split()
+        os.waitpid(pid, 0)
+        print(" ".join(child), "|", " ".join(ws.history.fresh_ids({"b": 3})["b"]))
+        """
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script, str(root), str(tmp_path / "fork-state")],
+        capture_output=True, text=True, timeout=120, check=True,
+    )  # fmt: skip
+    child, parent = (part.split() for part in done.stdout.split("|"))
+    assert len(child) == len(parent) == 3 and not set(child) & set(parent)

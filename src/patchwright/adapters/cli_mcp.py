@@ -165,7 +165,8 @@ def _serve(
 
     import anyio
 
-    from patchwright.adapters.mcp_server import build_server, serve_stdio
+    from patchwright.adapters.mcp_server import build_server
+    from patchwright.adapters.mcp_stdio import serve_stdio
 
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
     server = build_server(toolbox)

@@ -65,15 +65,22 @@ class LimitedLines:
             return line
         while line and not line.endswith("\n"):  # drop the rest without keeping it
             line = self._raw.readline(1 << 20)
-        import logging  # only the MCP server reads lines: the CLI's apply never logs
+        return oversized_line(self._limit, self._option)
 
-        logging.getLogger("patchwright.limits").error(
-            "refused an MCP message longer than %d characters without reading it whole; "
-            "raise the limit with %s",
-            self._limit,
-            self._option,
-        )
-        return "message over the size limit\n"
+
+def oversized_line(limit: int, option: str) -> str:
+    """What stands for an MCP message longer than ``limit`` that was dropped unread: a
+    line that is no JSON-RPC message (the server reports it and goes on), after one line
+    on standard error naming the limit and ``option``."""
+    import logging  # only the MCP server reads lines: the CLI's apply never logs
+
+    logging.getLogger("patchwright.limits").error(
+        "refused an MCP message over the size limit (%d) without reading it whole; "
+        "raise the limit with %s",
+        limit,
+        option,
+    )
+    return "message over the size limit\n"
 
 
 def limited_stdin(limit: int, option: str) -> anyio.AsyncFile[str]:

@@ -226,7 +226,10 @@ class TextFile:
 def dominant_newline(endings: Iterable[str]) -> str:
     """The most common ending among ``endings`` (LF on ties and when there is none)."""
     seq = endings if isinstance(endings, list) else list(endings)
-    counts = {LF: seq.count(LF), CRLF: seq.count(CRLF), CR: seq.count(CR)}
+    lf = seq.count(LF)  # fast: the LF endings of a split are one object
+    if 2 * lf > len(seq):
+        return LF  # a majority: no need to count the others (slow unequal compares)
+    counts = {LF: lf, CRLF: seq.count(CRLF), CR: seq.count(CR)}
     best = max(counts.values())
     if best == 0 or counts[LF] == best:
         return LF

@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from patchwright.model import ErrorCode, PatchwrightError, TextFile
+from patchwright.tools.session import Session
 from patchwright.workspace import FileState, Workspace
 
 #: Most lines, and about most characters, one page of a file shows.
@@ -121,8 +122,16 @@ def with_next_step(ws: Workspace, err: PatchwrightError, path: str) -> Patchwrig
     return err
 
 
-def load(ws: Workspace, path: str, *, missing_ok: bool = False, field: str = "path") -> Loaded:
-    """Read and decode ``path``.
+def load(
+    ws: Workspace,
+    path: str,
+    *,
+    missing_ok: bool = False,
+    field: str = "path",
+    session: Session | None = None,
+) -> Loaded:
+    """Read and decode ``path`` (a file that still holds what ``session`` last wrote to
+    it is not decoded again: its model comes from :meth:`Session.written_file`).
 
     Raises:
         PatchwrightError: sandbox refusals, ``file_not_found`` (unless ``missing_ok``),
@@ -137,7 +146,8 @@ def load(ws: Workspace, path: str, *, missing_ok: bool = False, field: str = "pa
             raise with_next_step(ws, err, err.path or wanted) from None
         if state is None:
             return Loaded(ws.resolve(wanted), None, None)
-        return Loaded(state.path, state, TextFile.decode(state.data, path=state.path))
+        kept = session.written_file(state.path, state.sha256) if session is not None else None
+        return Loaded(state.path, state, kept or TextFile.decode(state.data, path=state.path))
     except PatchwrightError as err:
         if _is_root(path):
             with_next_step(ws, err, path)

@@ -101,7 +101,10 @@ def replace_strings(
             ``ambiguous``, ``already_applied``...), naming the edit's field; path and
             workspace refusals.
     """
-    loaded = load(ctx.workspace, path, missing_ok=all(not e.old for e in items), field=path_field)
+    loaded = load(
+        ctx.workspace, path, missing_ok=all(not e.old for e in items), field=path_field,
+        session=ctx.session,
+    )  # fmt: skip
     edits = [
         Edit(OldText(e.old, replace_all=e.replace_all, replace_all_supported=True), e.new,
              label=f"Edit {k}")
@@ -189,7 +192,7 @@ def write_whole(
             ``already_applied`` when the file already holds exactly ``content``; path
             and workspace refusals.
     """
-    loaded = load(ctx.workspace, path, missing_ok=True, field=path_field)
+    loaded = load(ctx.workspace, path, missing_ok=True, field=path_field, session=ctx.session)
     new = apply_edits(loaded.current, [Edit(WholeFile(), content)]).file
     plan = PlannedWrite(loaded, new, label=f"{ctx.tool} {loaded.path}")
     if loaded.exists and must_not_exist and plan.changed:
@@ -226,7 +229,7 @@ def insert_lines(
     Raises:
         PatchwrightError: ``out_of_range`` naming ``line_field``; path refusals.
     """
-    loaded = load(ctx.workspace, path)
+    loaded = load(ctx.workspace, path, session=ctx.session)
     n = len(loaded.current.lines)
     if not 0 <= after_line <= n:
         raise PatchwrightError(

@@ -9,6 +9,7 @@ clipboard (the later one wins, as it would in one process).
 
 from __future__ import annotations
 
+import codecs
 import json
 import os
 import re
@@ -19,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from patchwright.model import ErrorCode, PatchwrightError
+from patchwright.model import ErrorCode, PatchwrightError, TextFile
 
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
 _FORMAT = 1
@@ -45,19 +46,23 @@ class Session:
     _new_notes: list[dict[str, Any]] = field(default_factory=list, repr=False)
     _metric_deltas: dict[str, float] = field(default_factory=dict, repr=False)
     _metric_values: dict[str, Any] = field(default_factory=dict, repr=False)
-    _texts: OrderedDict[str, tuple[str, str]] = field(
+    _texts: OrderedDict[str, tuple[str, str, TextFile | None]] = field(
         default_factory=OrderedDict, repr=False, compare=False
     )
 
     # texts written -----------------------------------------------------------------------
-    def remember_text(self, path: str, sha256: str, text: str) -> None:
-        """Keep the text just written to ``path`` (whose bytes hash to ``sha256``), for
-        :meth:`written_text`; only the last few files' texts are kept, in memory only,
+    def remember_text(
+        self, path: str, sha256: str, text: str, file: TextFile | None = None
+    ) -> None:
+        """Keep the text just written to ``path`` (whose bytes hash to ``sha256``), and the
+        model ``file`` it was joined from, for :meth:`written_text` and
+        :meth:`written_file`; only the last few files' texts are kept, in memory only,
         and none over a million characters (the syntax guard keeps none so large)."""
         if len(text) > _KEPT_TEXT_MAX_CHARS:
             self._texts.pop(path, None)
             return
-        self._texts[path] = (sha256, text)
+        reread = file if file is not None and decodes_to_itself(file, text) else None
+        self._texts[path] = (sha256, text, reread)
         self._texts.move_to_end(path)
         while len(self._texts) > _KEPT_TEXTS:
             self._texts.popitem(last=False)
@@ -73,6 +78,14 @@ class Session:
         """
         kept = self._texts.get(path)
         return kept[1] if kept is not None and kept[0] == sha256 else None
+
+    def written_file(self, path: str, sha256: str | None) -> TextFile | None:
+        """The model this session last wrote to ``path`` if the file still has those
+        bytes (``sha256``) and decoding them gives that very model, else ``None``: the
+        next edit of the file starts from it instead of decoding and splitting the file
+        again (models are never changed in place)."""
+        kept = self._texts.get(path)
+        return kept[2] if kept is not None and kept[0] == sha256 else None
 
     # clipboards ------------------------------------------------------------------------
     def set_clipboard(self, name: str, text: str) -> None:
@@ -143,6 +156,23 @@ class Session:
             stored.metrics[name] = stored.metrics.get(name, 0) + amount
         stored.metrics.update(self._metric_values)
         return stored
+
+
+def decodes_to_itself(file: TextFile, text: str) -> bool:
+    """Whether ``TextFile.decode`` of ``file``'s bytes gives ``file`` back (``text`` is
+    its text), decided without decoding: UTF-8 (a BOM or none), no NUL, and LF endings
+    only, every line ending in one but a non-empty last line. A model's lines never hold
+    a line break, so splitting the text again would give the same lines and endings;
+    CR endings are left out, since a CR line ending before an empty LF line reads back
+    as one CRLF."""
+    if file.encoding != "utf-8" or file.bom not in (b"", codecs.BOM_UTF8):
+        return False
+    if "\r" in text or "\x00" in text:
+        return False
+    endings, lf = file.endings, file.endings.count("\n")
+    if lf == len(endings):
+        return True
+    return lf == len(endings) - 1 and endings[-1] == "" and file.lines[-1] != ""
 
 
 def session_path(state_folder: Path, name: str) -> Path:

@@ -61,8 +61,9 @@ class PlannedWrite:
 
     @cached_property
     def data(self) -> bytes:
-        """The new bytes (encoded once: a large file's encoding is a noticeable cost)."""
-        return self.after.encode()
+        """The new bytes (encoded once: a large file's encoding is a noticeable cost),
+        as ``after.encode()`` gives them, from the text joined once."""
+        return self.after.bom + self.text.encode(self.after.encoding)
 
     @property
     def changed(self) -> bool:
@@ -166,7 +167,7 @@ def _remember_texts(ctx: ToolContext, plans: Sequence[PlannedWrite], record: Com
     for plan in plans:
         sha = written.get(plan.path)
         if sha is not None:
-            ctx.session.remember_text(plan.path, sha, plan.text)
+            ctx.session.remember_text(plan.path, sha, plan.text, plan.after)
 
 
 def _guard(ctx: ToolContext, plan: PlannedWrite, outcome: WriteOutcome) -> None:

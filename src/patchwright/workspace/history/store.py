@@ -11,7 +11,8 @@ Tables (see migrations.py)::
     blobs(sha256, data)      before and after contents, stored once per content
 
 IDs are short and readable (``b-``/``f-``/``c-`` and eight hex digits); they are drawn at
-random and checked against the store before use (one query for all of a commit's IDs).
+random and checked against the store before use (one query for the IDs of several
+commits, see :meth:`History.fresh_ids`).
 ``reverts`` is unique, so a batch can be undone once even when two processes try at the
 same instant. :meth:`History.get` answers spec 001's ``get_patch_change``: a batch, a
 file patch or a change by ID, as a JSON-ready dict, from any workspace and machine of
@@ -23,6 +24,8 @@ unless asked for all; undo itself is refused for a batch recorded elsewhere
 from __future__ import annotations
 
 import json
+import os
+import threading
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
@@ -43,6 +46,8 @@ if TYPE_CHECKING:
 
 # IDs checked against the store per query (well under SQLite's bound-parameter limit)
 _ID_CHUNK = 300
+#: IDs per prefix checked beyond a commit's own, for the next commits (History.fresh_ids)
+_SPARE_IDS = {"b": 32, "f": 32, "c": 32}
 _ID_TABLES = {"b": "batches", "f": "files", "c": "changes"}
 _BATCH_COLUMNS = "id, created_at, tool, label, key, meta, reverts, machine, workspace, session"
 _FILE_COLUMNS = (
@@ -86,6 +91,9 @@ class History:
             from patchwright.workspace.history.deferred import DeferredDeletions
 
             self.deferred = DeferredDeletions(deferred, self.fs)
+        self._spare: dict[str, list[str]] = {}
+        self._spare_pid = 0
+        self._spare_lock = threading.Lock()
 
     @property
     def shared(self) -> bool:
@@ -122,7 +130,28 @@ class History:
 
     # writing ---------------------------------------------------------------------------------
     def fresh_ids(self, counts: Mapping[str, int]) -> dict[str, list[str]]:
-        """New IDs per prefix (``b``, ``f``, ``c``), unused in the store and distinct."""
+        """New IDs per prefix (``b``, ``f``, ``c``), unused in the store and distinct.
+
+        IDs are checked against the store a few commits' worth at a time
+        (:data:`_SPARE_IDS` more than asked), and the spare ones handed out by the next
+        calls without a query. A spare ID is as safe as one checked just before use: in
+        both cases only another writer drawing that very ID meanwhile could take it (one
+        chance in four billion per ID it draws), and the store's unique keys refuse the
+        second batch. A forked process forgets its parent's spares.
+        """
+        with self._spare_lock:
+            if self._spare_pid != os.getpid():
+                self._spare, self._spare_pid = {}, os.getpid()
+            if any(len(self._spare.get(p, ())) < n for p, n in counts.items()):
+                wanted = {p: n + _SPARE_IDS.get(p, 0) for p, n in counts.items()}
+                self._spare = self._unused_ids(wanted)
+            taken = {p: self._spare[p][:n] for p, n in counts.items()}
+            for prefix, n in counts.items():
+                del self._spare[prefix][:n]
+            return taken
+
+    def _unused_ids(self, counts: Mapping[str, int]) -> dict[str, list[str]]:
+        """New IDs per prefix, checked unused in the store (one query) and distinct."""
         ids = draw_ids(counts)
         with self._transaction(write=False) as tx:
             taken = _existing(tx, ids)
