@@ -92,6 +92,24 @@ def test_before_image_is_a_link_to_the_old_file(root: Path, make_ws: MakeWs) -> 
     assert (root / "a.txt").read_bytes() == HUGE
 
 
+def test_old_content_the_history_holds_is_not_linked_again(root: Path, make_ws: MakeWs) -> None:
+    (root / "a.txt").write_bytes(HUGE)
+    fs = Recording()
+    ws = make_ws(fs=fs)
+    ws.commit([FileChange("a.txt", HUGE + b"x\n", expected_sha256=sha256_hex(HUGE))])
+    linked = len(fs.links)
+    assert linked  # the old file, into the journal and on into the history
+    # the old content of the next edit is the new content of this one: kept already
+    record = ws.commit(
+        [FileChange("a.txt", HUGE + b"y\n", expected_sha256=sha256_hex(HUGE + b"x\n"))]
+    )
+    assert len(fs.links) == linked and _journal_writes(fs) == []
+    before = record.files[0].before_sha256
+    assert before is not None and ws.history.content(before) == HUGE + b"x\n"
+    ws.undo()
+    assert (root / "a.txt").read_bytes() == HUGE + b"x\n"
+
+
 def test_without_links_the_bytes_are_copied_and_rollback_works(root: Path, make_ws: MakeWs) -> None:
     (root / "a.txt").write_bytes(BIG)
     (root / "b.txt").write_bytes(b"b\n")

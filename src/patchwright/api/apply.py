@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import gc
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
@@ -86,6 +89,44 @@ def apply_patch_text(
     ``report.error.field`` (``mode``, ``fuzzy_threshold``, ``syntax``, ``root``).
     """
     report = ApplyReport(ok=False, applied=False, dry_run=dry_run, mode=mode)
+    with _collector_paused():
+        _apply(report, patch_text, root, format, mode, fuzzy_threshold, dry_run, workspace,
+               history, max_file_bytes, syntax)  # fmt: skip
+    return report
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector while a patch is planned and committed.
+
+    A large patch allocates hundreds of thousands of small tuples (hunk lines, match
+    reports), which set off full collections that walk every live object again and
+    again for nothing: what a plan builds is freed by reference counting. Paused only
+    when it was running (a nested or concurrent call leaves it to the outer one).
+    """
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+
+
+def _apply(
+    report: ApplyReport,
+    patch_text: str,
+    root: str | Path,
+    format: str,
+    mode: str,
+    fuzzy_threshold: float,
+    dry_run: bool,
+    workspace: Workspace | None,
+    history: bool,
+    max_file_bytes: int | None,
+    syntax: str,
+) -> None:
     try:
         options = MatchOptions(mode=mode, fuzzy_threshold=fuzzy_threshold)  # type: ignore[arg-type]
         _check_policy(syntax)
@@ -110,7 +151,6 @@ def apply_patch_text(
         report.ok = True
     except PatchwrightError as err:
         report.error = err
-    return report
 
 
 def _check_policy(syntax: str) -> None:

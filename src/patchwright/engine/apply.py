@@ -170,10 +170,10 @@ def _exact_at_hint(file: TextFile, anchor: object, drift: int) -> Splice | None:
     if not isinstance(anchor, Hunk) or anchor.old_start is None or anchor.anchors:
         return None
     body = anchor.lines
+    if not body or body[0][0] == "+" or body[-1][0] == "+":
+        return None  # open edges are checked (and explained) by the ladder
     pattern = [text for op, text in body if op != "+"]
     size = len(pattern)
-    if not size:
-        return None
     lines = file.lines
     at = max(0, anchor.old_start - 1 + drift)
     end = at + size
@@ -183,12 +183,11 @@ def _exact_at_hint(file: TextFile, anchor: object, drift: int) -> Splice | None:
     if anchor.at_eof and end != total:
         return None
     first = pattern[0]
-    for k in range(max(0, at - 3), min(at + 4, total - size + 1)):
-        if k != at and lines[k] == first and lines[k : k + size] == pattern:
-            return None  # a competing copy nearby: the ladder decides (or refuses)
-    ops = body[0].op + body[-1].op
-    if "+" in ops:
-        return None  # open edges are checked (and explained) by the ladder
+    low, high = max(0, at - 3), min(at + 4, total - size + 1)
+    if lines[low:high].count(first) > 1:  # the first line repeats nearby: a full look
+        for k in range(low, high):
+            if k != at and lines[k] == first and lines[k : k + size] == pattern:
+                return None  # a competing copy nearby: the ladder decides (or refuses)
     endings = file.endings
     low = at - 1 if at else 0
     if not anchor.newline and end < total and endings[low:end].count(LF) == end - low:

@@ -177,6 +177,10 @@ def _common_run(a: list[str], b: list[str], i: int, j: int, limit: int, step: in
     that differs: an edit of a large file shares thousands of lines at each end.
     """
     done, chunk = 0, 32
+    if limit <= chunk:  # a hunk-sized block: a plain walk beats the slices
+        while done < limit and a[i + step * done] == b[j + step * done]:
+            done += 1
+        return done
     while done < limit:
         size = min(chunk, limit - done)
         if step == 1:
