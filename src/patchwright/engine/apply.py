@@ -282,20 +282,29 @@ def _splice_all(
     """Place every splice in one pass; ``as_seen``: reports in sequential terms (see
     :func:`_as_seen`)."""
     ordered = sorted(tagged, key=lambda t: (t[1].start, t[1].end, t[0]))
+    old_lines, old_endings = file.lines, file.endings
     lines: list[str] = []
     endings: list[str] = []
+    add_lines, add_endings = lines.extend, endings.extend
     cursor = 0
     placed: dict[int, list[tuple[Splice, int, int]]] = {}
     for i, s in ordered:
-        lines.extend(file.lines[cursor : s.start])
-        endings.extend(file.endings[cursor : s.start])
+        start = s.start
+        if start > cursor:
+            add_lines(old_lines[cursor:start])
+            add_endings(old_endings[cursor:start])
         new_start = len(lines)
-        lines.extend(s.lines)
-        endings.extend(s.endings)
-        placed.setdefault(i, []).append((s, new_start, len(lines)))
-        cursor = max(cursor, s.end)
-    lines.extend(file.lines[cursor:])
-    endings.extend(file.endings[cursor:])
+        add_lines(s.lines)
+        add_endings(s.endings)
+        group = placed.get(i)
+        if group is None:
+            placed[i] = [(s, new_start, len(lines))]
+        else:
+            group.append((s, new_start, len(lines)))
+        if s.end > cursor:
+            cursor = s.end
+    add_lines(old_lines[cursor:])
+    add_endings(old_endings[cursor:])
     keep = any(s.keep_eof for _, s in tagged)
     _settle_endings(file, endings, keep)
     result = file.with_lines(lines, endings)
@@ -315,8 +324,9 @@ def _splice_all(
 def _settle_endings(file: TextFile, endings: list[str], keep_eof: bool) -> None:
     """Only the last line may lack an ending; line-based edits keep the file's EOF state."""
     nl = file.newline
-    if "" in endings[:-1]:
-        for i in range(len(endings) - 1):
+    last = len(endings) - 1
+    if last > 0 and "" in endings and endings.index("") < last:  # no copy of the list
+        for i in range(last):
             if not endings[i]:
                 endings[i] = nl
     if keep_eof and endings and file.endings:
