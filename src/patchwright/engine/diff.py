@@ -145,7 +145,8 @@ def _diff_range(a: list[str], b: list[str], a0: int, a1: int, b0: int, b1: int) 
     if (
         a0 == a1
         or b0 == b1
-        or ((a1 - a0 == 1 or b1 - b0 == 1) and not set(a[a0:a1]) & set(b[b0:b1]))
+        or (a1 - a0 == 1 and a[a0] not in b[b0:b1])
+        or (b1 - b0 == 1 and b[b0] not in a[a0:a1])
     ):
         # One side empty, or a line with nothing in common with the other side: the
         # whole block is one change (the most common hunk shape, no matcher needed).
