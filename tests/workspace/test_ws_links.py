@@ -238,5 +238,5 @@ def test_ids_already_in_the_store_are_drawn_again(
     record = ws.commit([FileChange("a.txt", b"x\n", changes=(ChangeRecord("k"),))])
     taken = record.files[0].change_ids[0]
     drawn = iter([taken, "c-00000001", "c-00000002"])  # the first one is in use
-    monkeypatch.setattr(records, "new_id", lambda prefix: next(drawn))
+    monkeypatch.setattr(records, "new_ids", lambda prefix, count: [next(drawn)][:count])
     assert ws.history.fresh_ids({"c": 2}) == {"c": ["c-00000001", "c-00000002"]}

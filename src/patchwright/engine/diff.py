@@ -74,12 +74,16 @@ class _Full:
     def __init__(self, lines: list[str], endings: list[str]) -> None:
         self.lines = lines
         self.endings = endings
+        # every line ends in LF (the usual case): no row needs its own ending looked at
+        self.all_lf = endings.count("\n") == len(endings)
 
     def rows(self, prefix: str, start: int, stop: int) -> str:
         """Lines ``start:stop`` as diff rows behind ``prefix``, in one string."""
         if start >= stop:
             return ""
         lines = self.lines[start:stop]
+        if self.all_lf:
+            return prefix + ("\n" + prefix).join(lines) + "\n"
         ends = self.endings[start:stop]
         if ends.count("\n") == len(ends):
             # every row ends in LF (the usual case): one join at C speed
