@@ -409,12 +409,14 @@ def test_large_file_keeps_every_byte(root: Path, encoding: str, bom: bytes, newl
 
 
 def _planning() -> bool:
-    """Whether the body of ``apply_patch_text`` (its ``_apply``) is on the stack."""
+    """Whether a patch is being parsed, planned or committed (by the functions on the
+    stack)."""
     import sys
 
+    working = {"parse_patch", "_plan", "_changes", "run_commit"}
     frame = sys._getframe(1)
     while frame is not None:
-        if frame.f_code.co_name == "_apply" and frame.f_code.co_filename.endswith("apply.py"):
+        if frame.f_code.co_name in working:
             return True
         frame = frame.f_back  # type: ignore[assignment]
     return False

@@ -90,8 +90,30 @@ def apply_patch_text(
     """
     report = ApplyReport(ok=False, applied=False, dry_run=dry_run, mode=mode)
     with _collector_paused():
-        _apply(report, patch_text, root, format, mode, fuzzy_threshold, dry_run, workspace,
-               history, max_file_bytes, syntax)  # fmt: skip
+        try:
+            options = MatchOptions(mode=mode, fuzzy_threshold=fuzzy_threshold)  # type: ignore[arg-type]
+            _check_policy(syntax)
+            patch = parse_patch(patch_text, format)
+            report.format = patch.format
+            report.parse_warnings = list(patch.warnings)
+            ws = workspace or _open(root, history, max_file_bytes)
+            plan = _Plan(options)
+            report.files = plan.outcomes
+            _plan(ws, plan, patch)
+            del patch  # the parsed hunks are no longer needed: free them before encoding
+            changes = _changes(plan, syntax)
+            if not dry_run:
+                ws.ensure_writable()
+                if changes:
+                    record = ws.commit(
+                        changes, tool="apply", label=_label(plan), meta={"format": report.format}
+                    )
+                    report.batch_id = record.batch_id
+                    report.recorded = ws.keeps_history
+                    report.applied = True
+            report.ok = True
+        except PatchwrightError as err:
+            report.error = err
     return report
 
 
@@ -112,45 +134,6 @@ def _collector_paused() -> Iterator[None]:
         yield
     finally:
         gc.enable()
-
-
-def _apply(
-    report: ApplyReport,
-    patch_text: str,
-    root: str | Path,
-    format: str,
-    mode: str,
-    fuzzy_threshold: float,
-    dry_run: bool,
-    workspace: Workspace | None,
-    history: bool,
-    max_file_bytes: int | None,
-    syntax: str,
-) -> None:
-    try:
-        options = MatchOptions(mode=mode, fuzzy_threshold=fuzzy_threshold)  # type: ignore[arg-type]
-        _check_policy(syntax)
-        patch = parse_patch(patch_text, format)
-        report.format = patch.format
-        report.parse_warnings = list(patch.warnings)
-        ws = workspace or _open(root, history, max_file_bytes)
-        plan = _Plan(options)
-        report.files = plan.outcomes
-        _plan(ws, plan, patch)
-        del patch  # the parsed hunks are no longer needed: free them before encoding
-        changes = _changes(plan, syntax)
-        if not dry_run:
-            ws.ensure_writable()
-            if changes:
-                record = ws.commit(
-                    changes, tool="apply", label=_label(plan), meta={"format": report.format}
-                )
-                report.batch_id = record.batch_id
-                report.recorded = ws.keeps_history
-                report.applied = True
-        report.ok = True
-    except PatchwrightError as err:
-        report.error = err
 
 
 def _check_policy(syntax: str) -> None:
