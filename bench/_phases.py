@@ -86,7 +86,10 @@ def _timed(spent: dict[str, float], missing: list[str]) -> Iterator[None]:
             setattr(owner, name, classmethod(lambda cls, *a, _w=wrapper, **k: _w(*a, **k)))
         else:
             setattr(owner, name, wrapper)
-        undo.append(lambda o=owner, n=name, r=raw: setattr(o, n, r))
+        if raw is None:  # inherited: removing the wrapper uncovers it again
+            undo.append(lambda o=owner, n=name: delattr(o, n))
+        else:
+            undo.append(lambda o=owner, n=name, r=raw: setattr(o, n, r))
     try:
         yield
     finally:
