@@ -10,6 +10,7 @@ Each tool applies each patch it reads to a fresh copy of the file, whole process
     python bench/large.py --quick          # 20k lines, 200 hunks, 3 runs
     python bench/large.py --sizes          # 10k / 100k / 1M lines, time vs size
     python bench/large.py --sizes --plot size.png
+    python bench/large.py --phases         # also: in-process time per step of an apply
 """
 
 from __future__ import annotations
@@ -164,6 +165,13 @@ def run_single(args: argparse.Namespace, tools: Tools) -> int:
     table, passed = targets_table(ms, size)
     print()
     print(table)
+    if args.phases:
+        from _phases import phase_table
+
+        texts = {"udiff": case.udiff, "v4a": case.v4a, "sr": case.sr}
+        for fmt in FORMATS:
+            print()
+            print(phase_table(case, fmt, texts[fmt], args.runs))
     wrong = [m for m in ms if m.error]
     return 1 if wrong or (args.check and not passed) else 0
 
@@ -235,6 +243,11 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     )
     p.add_argument("--keep", metavar="DIR", help="also write the generated file and patches to DIR")
     p.add_argument("--check", action="store_true", help="exit 1 when a measured target fails")
+    p.add_argument(
+        "--phases",
+        action="store_true",
+        help="also time each step of an in-process apply (parse, decode, locate, diff, commit...)",
+    )
     args = p.parse_args(argv)
     if args.quick:
         args.lines, args.runs = 20_000, min(args.runs, 3)

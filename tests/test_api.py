@@ -406,3 +406,41 @@ def test_large_file_keeps_every_byte(root: Path, encoding: str, bom: bytes, newl
     assert report.ok, report.error
     want = body.replace("line 30000 é", "LINE")
     assert (root / "big.txt").read_bytes() == bom + want.encode(encoding)
+
+
+def _planning() -> bool:
+    """Whether a patch is being parsed, planned or committed (by the functions on the
+    stack)."""
+    import sys
+
+    working = {"parse_patch", "_plan", "_changes", "run_commit"}
+    frame = sys._getframe(1)
+    while frame is not None:
+        if frame.f_code.co_name in working:
+            return True
+        frame = frame.f_back  # type: ignore[assignment]
+    return False
+
+
+def test_the_garbage_collector_is_paused_only_during_the_call(root: Path) -> None:
+    import gc
+
+    during: list[bool] = []
+    thresholds = gc.get_threshold()
+    gc.set_threshold(1)  # running, it collects at nearly every allocation
+    gc.callbacks.append(lambda phase, info: during.append(_planning()))
+    try:
+        report = apply_patch_text(TWO_FILES, root, workspace=ws(root))
+        refused = apply_patch_text(TWO_FILES, root, workspace=ws(root))  # now stale
+        assert report.applied and not refused.ok
+        assert during and True not in during  # collections around the call, none inside
+        assert gc.isenabled()  # running again after a success and after a refusal
+        gc.disable()  # a caller's own pause is left as it was
+        try:
+            apply_patch_text("not a patch", root, workspace=ws(root))
+            assert not gc.isenabled()
+        finally:
+            gc.enable()
+    finally:
+        gc.callbacks.pop()
+        gc.set_threshold(*thresholds)

@@ -102,3 +102,16 @@ def test_startup_reports_the_interpreter_baseline(capsys: pytest.CaptureFixture[
     out = capsys.readouterr().out
     assert "python -c pass" in out and "import patchwright" in out
     assert "heavy modules loaded:" in out
+
+
+def test_large_phases_time_every_step_of_an_apply(capsys: pytest.CaptureFixture[str]) -> None:
+    import patchwright.api.apply as api_apply
+
+    parse_before = api_apply.parse_patch
+    assert large.main(["--lines", "3000", "--runs", "1", "--tools", "patch", "--phases"]) == 0
+    out = capsys.readouterr().out
+    for fmt in ("udiff", "v4a", "sr"):
+        assert f"whole apply_patch_text ({fmt}, median of 1)" in out
+    assert "locate and splice" in out and "commit: temp file, fsync, rename" in out
+    assert "not found" not in out  # every step still exists under its name
+    assert api_apply.parse_patch is parse_before  # the wrappers are removed afterwards

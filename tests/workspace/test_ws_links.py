@@ -96,6 +96,24 @@ def test_before_image_is_a_link_to_the_old_file(root: Path, make_ws: MakeWs) -> 
     assert (root / "a.txt").read_bytes() == HUGE
 
 
+def test_old_content_the_history_holds_is_not_linked_again(root: Path, make_ws: MakeWs) -> None:
+    (root / "a.txt").write_bytes(HUGE)
+    fs = Recording()
+    ws = make_ws(fs=fs)
+    ws.commit([FileChange("a.txt", HUGE + b"x\n", expected_sha256=sha256_hex(HUGE))])
+    linked = len(fs.links)
+    assert linked  # the old file, into the journal and on into the history
+    # the old content of the next edit is the new content of this one: kept already
+    record = ws.commit(
+        [FileChange("a.txt", HUGE + b"y\n", expected_sha256=sha256_hex(HUGE + b"x\n"))]
+    )
+    assert len(fs.links) == linked and _journal_writes(fs) == []
+    before = record.files[0].before_sha256
+    assert before is not None and ws.history.content(before) == HUGE + b"x\n"
+    ws.undo()
+    assert (root / "a.txt").read_bytes() == HUGE + b"x\n"
+
+
 def test_without_links_the_bytes_are_copied_and_rollback_works(root: Path, make_ws: MakeWs) -> None:
     (root / "a.txt").write_bytes(BIG)
     (root / "b.txt").write_bytes(b"b\n")
@@ -223,7 +241,7 @@ def test_ids_already_in_the_store_are_drawn_again(
     record = make_ws().commit([FileChange("a.txt", b"x\n", changes=(ChangeRecord("k"),))])
     taken = record.files[0].change_ids[0]
     drawn = iter([taken, "c-00000001", "c-00000002"])  # the first one is in use
-    monkeypatch.setattr(records, "new_id", lambda prefix: next(drawn))
+    monkeypatch.setattr(records, "new_ids", lambda prefix, count: [next(drawn)][:count])
     monkeypatch.setattr(history_store, "_SPARE_IDS", {})  # draw just what is asked
     assert make_ws().history.fresh_ids({"c": 2}) == {"c": ["c-00000001", "c-00000002"]}
 

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import gc
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
@@ -86,31 +89,51 @@ def apply_patch_text(
     ``report.error.field`` (``mode``, ``fuzzy_threshold``, ``syntax``, ``root``).
     """
     report = ApplyReport(ok=False, applied=False, dry_run=dry_run, mode=mode)
-    try:
-        options = MatchOptions(mode=mode, fuzzy_threshold=fuzzy_threshold)  # type: ignore[arg-type]
-        _check_policy(syntax)
-        patch = parse_patch(patch_text, format)
-        report.format = patch.format
-        report.parse_warnings = list(patch.warnings)
-        ws = workspace or _open(root, history, max_file_bytes)
-        plan = _Plan(options)
-        report.files = plan.outcomes
-        _plan(ws, plan, patch)
-        del patch  # the parsed hunks are no longer needed: free them before encoding
-        changes = _changes(plan, syntax)
-        if not dry_run:
-            ws.ensure_writable()
-            if changes:
-                record = ws.commit(
-                    changes, tool="apply", label=_label(plan), meta={"format": report.format}
-                )
-                report.batch_id = record.batch_id
-                report.recorded = ws.keeps_history
-                report.applied = True
-        report.ok = True
-    except PatchwrightError as err:
-        report.error = err
+    with _collector_paused():
+        try:
+            options = MatchOptions(mode=mode, fuzzy_threshold=fuzzy_threshold)  # type: ignore[arg-type]
+            _check_policy(syntax)
+            patch = parse_patch(patch_text, format)
+            report.format = patch.format
+            report.parse_warnings = list(patch.warnings)
+            ws = workspace or _open(root, history, max_file_bytes)
+            plan = _Plan(options)
+            report.files = plan.outcomes
+            _plan(ws, plan, patch)
+            del patch  # the parsed hunks are no longer needed: free them before encoding
+            changes = _changes(plan, syntax)
+            if not dry_run:
+                ws.ensure_writable()
+                if changes:
+                    record = ws.commit(
+                        changes, tool="apply", label=_label(plan), meta={"format": report.format}
+                    )
+                    report.batch_id = record.batch_id
+                    report.recorded = ws.keeps_history
+                    report.applied = True
+            report.ok = True
+        except PatchwrightError as err:
+            report.error = err
     return report
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector while a patch is planned and committed.
+
+    A large patch allocates hundreds of thousands of small tuples (hunk lines, match
+    reports), which set off full collections that walk every live object again and
+    again for nothing: what a plan builds is freed by reference counting. Paused only
+    when it was running (a nested or concurrent call leaves it to the outer one).
+    """
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
 
 
 def _check_policy(syntax: str) -> None:

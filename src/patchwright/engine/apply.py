@@ -19,6 +19,7 @@ from patchwright.engine.compose import compose_exact
 from patchwright.engine.index import LineIndex
 from patchwright.engine.policy import MatchOptions
 from patchwright.engine.resolve import Splice, resolve
+from patchwright.engine.splice import exact_splice
 from patchwright.model.edits import (
     Composition,
     Edit,
@@ -170,10 +171,10 @@ def _exact_at_hint(file: TextFile, anchor: object, drift: int) -> Splice | None:
     if not isinstance(anchor, Hunk) or anchor.old_start is None or anchor.anchors:
         return None
     body = anchor.lines
+    if not body or body[0][0] == "+" or body[-1][0] == "+":
+        return None  # open edges are checked (and explained) by the ladder
     pattern = [text for op, text in body if op != "+"]
     size = len(pattern)
-    if not size:
-        return None
     lines = file.lines
     at = max(0, anchor.old_start - 1 + drift)
     end = at + size
@@ -183,12 +184,11 @@ def _exact_at_hint(file: TextFile, anchor: object, drift: int) -> Splice | None:
     if anchor.at_eof and end != total:
         return None
     first = pattern[0]
-    for k in range(max(0, at - 3), min(at + 4, total - size + 1)):
-        if k != at and lines[k] == first and lines[k : k + size] == pattern:
-            return None  # a competing copy nearby: the ladder decides (or refuses)
-    ops = body[0].op + body[-1].op
-    if "+" in ops:
-        return None  # open edges are checked (and explained) by the ladder
+    low, high = max(0, at - 3), min(at + 4, total - size + 1)
+    if lines[low:high].count(first) > 1:  # the first line repeats nearby: a full look
+        for k in range(low, high):
+            if k != at and lines[k] == first and lines[k : k + size] == pattern:
+                return None  # a competing copy nearby: the ladder decides (or refuses)
     endings = file.endings
     low = at - 1 if at else 0
     if not anchor.newline and end < total and endings[low:end].count(LF) == end - low:
@@ -196,7 +196,7 @@ def _exact_at_hint(file: TextFile, anchor: object, drift: int) -> Splice | None:
         # touched: compose_exact would give each new line an LF, so the new lines are the
         # hunk's context and added texts (its context equals the file's lines).
         added = [text for op, text in body if op != "-"]
-        return Splice(at, end, added, [LF] * len(added), Rung.EXACT, 1.0, LF.join(pattern) + LF)
+        return exact_splice(at, end, added, [LF] * len(added), LF.join(pattern) + LF)
     composed = compose_exact(
         lines,
         endings,
@@ -209,7 +209,7 @@ def _exact_at_hint(file: TextFile, anchor: object, drift: int) -> Splice | None:
         anchor.newline,
     )
     matched = "".join(map(str.__add__, lines[at:end], endings[at:end]))
-    return Splice(at, end, composed.lines, composed.endings, Rung.EXACT, 1.0, matched)
+    return exact_splice(at, end, composed.lines, composed.endings, matched)
 
 
 def _shifted(rep: MatchReport, delta: int) -> MatchReport:
@@ -283,20 +283,29 @@ def _splice_all(
     """Place every splice in one pass; ``as_seen``: reports in sequential terms (see
     :func:`_as_seen`)."""
     ordered = sorted(tagged, key=lambda t: (t[1].start, t[1].end, t[0]))
+    old_lines, old_endings = file.lines, file.endings
     lines: list[str] = []
     endings: list[str] = []
+    add_lines, add_endings = lines.extend, endings.extend
     cursor = 0
     placed: dict[int, list[tuple[Splice, int, int]]] = {}
     for i, s in ordered:
-        lines.extend(file.lines[cursor : s.start])
-        endings.extend(file.endings[cursor : s.start])
+        start = s.start
+        if start > cursor:
+            add_lines(old_lines[cursor:start])
+            add_endings(old_endings[cursor:start])
         new_start = len(lines)
-        lines.extend(s.lines)
-        endings.extend(s.endings)
-        placed.setdefault(i, []).append((s, new_start, len(lines)))
-        cursor = max(cursor, s.end)
-    lines.extend(file.lines[cursor:])
-    endings.extend(file.endings[cursor:])
+        add_lines(s.lines)
+        add_endings(s.endings)
+        group = placed.get(i)
+        if group is None:
+            placed[i] = [(s, new_start, len(lines))]
+        else:
+            group.append((s, new_start, len(lines)))
+        if s.end > cursor:
+            cursor = s.end
+    add_lines(old_lines[cursor:])
+    add_endings(old_endings[cursor:])
     keep = any(s.keep_eof for _, s in tagged)
     _settle_endings(file, endings, keep)
     result = file.with_lines(lines, endings)
@@ -316,8 +325,9 @@ def _splice_all(
 def _settle_endings(file: TextFile, endings: list[str], keep_eof: bool) -> None:
     """Only the last line may lack an ending; line-based edits keep the file's EOF state."""
     nl = file.newline
-    if "" in endings[:-1]:
-        for i in range(len(endings) - 1):
+    last = len(endings) - 1
+    if last > 0 and "" in endings and endings.index("") < last:  # no copy of the list
+        for i in range(last):
             if not endings[i]:
                 endings[i] = nl
     if keep_eof and endings and file.endings:

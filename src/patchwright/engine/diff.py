@@ -74,12 +74,16 @@ class _Full:
     def __init__(self, lines: list[str], endings: list[str]) -> None:
         self.lines = lines
         self.endings = endings
+        # every line ends in LF (the usual case): no row needs its own ending looked at
+        self.all_lf = endings.count("\n") == len(endings)
 
     def rows(self, prefix: str, start: int, stop: int) -> str:
         """Lines ``start:stop`` as diff rows behind ``prefix``, in one string."""
         if start >= stop:
             return ""
         lines = self.lines[start:stop]
+        if self.all_lf:
+            return prefix + ("\n" + prefix).join(lines) + "\n"
         ends = self.endings[start:stop]
         if ends.count("\n") == len(ends):
             # every row ends in LF (the usual case): one join at C speed
@@ -145,7 +149,8 @@ def _diff_range(a: list[str], b: list[str], a0: int, a1: int, b0: int, b1: int) 
     if (
         a0 == a1
         or b0 == b1
-        or ((a1 - a0 == 1 or b1 - b0 == 1) and not set(a[a0:a1]) & set(b[b0:b1]))
+        or (a1 - a0 == 1 and a[a0] not in b[b0:b1])
+        or (b1 - b0 == 1 and b[b0] not in a[a0:a1])
     ):
         # One side empty, or a line with nothing in common with the other side: the
         # whole block is one change (the most common hunk shape, no matcher needed).
@@ -177,6 +182,10 @@ def _common_run(a: list[str], b: list[str], i: int, j: int, limit: int, step: in
     that differs: an edit of a large file shares thousands of lines at each end.
     """
     done, chunk = 0, 32
+    if limit <= chunk:  # a hunk-sized block: a plain walk beats the slices
+        while done < limit and a[i + step * done] == b[j + step * done]:
+            done += 1
+        return done
     while done < limit:
         size = min(chunk, limit - done)
         if step == 1:

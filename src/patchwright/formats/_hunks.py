@@ -245,7 +245,7 @@ def build_hunk(
 ) -> Hunk:
     """The model :class:`Hunk`, with counts recounted from the body when they disagree."""
     old_count, new_count = body.old_found, body.new_found
-    if header.numbered:
+    if header.numbered and (header.old_count != old_count or header.new_count != new_count):
         for side, said, found in (
             ("old", header.old_count, old_count),
             ("new", header.new_count, new_count),

@@ -28,6 +28,8 @@ def marker(line: str) -> tuple[str, str] | None:
 
     Blanks before the marker are allowed (models indent a patch they quote), except a
     single space: that is the prefix of a context line whose text starts with ``***``."""
+    if "***" not in line:
+        return None  # most lines: no marker can start anywhere in them
     if not line.startswith("***"):
         bare = line.lstrip(" \t")
         if not bare.startswith("***") or line[: len(line) - len(bare)] == " ":

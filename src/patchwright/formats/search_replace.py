@@ -143,14 +143,21 @@ def _path_candidate(lines: list[str], i: int) -> str | None:
 
 def _read_block(lines: list[str], i: int, number: int, warnings: list[str]) -> tuple[str, str, int]:
     """Read the block whose SEARCH marker is ``lines[i]``; returns search, replace, next index."""
-    end = i + 1
-    while end < len(lines) and not _REPLACE_MARKER.match(lines[end]):
-        if SEARCH_MARKER.match(lines[end]):
+    end, n = i + 1, len(lines)
+    # a marker has its five '>', '<' or '=' in a row: most lines are ruled out by a
+    # substring test before any pattern runs
+    while end < n:
+        line = lines[end]
+        if ">>>>>" in line and _REPLACE_MARKER.match(line):
+            break
+        if "<<<<<" in line and SEARCH_MARKER.match(line):
             raise _unterminated(i + 1, number, f"a new '<<<<<<< SEARCH' at line {end + 1}")
         end += 1
-    if end >= len(lines):
+    if end >= n:
         raise _unterminated(i + 1, number, "the end of the text")
-    candidates = [k for k in range(i + 1, end) if _DIVIDER.match(lines[k])]
+    candidates = [
+        k for k in range(i + 1, end) if lines[k].startswith("=====") and _DIVIDER.match(lines[k])
+    ]
     if not candidates:
         raise parse_error(
             i + 1,

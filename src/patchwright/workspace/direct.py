@@ -150,8 +150,18 @@ def _write_temp(ctx: CommitParts, temp: str, data: bytes, mode: int | None) -> N
 def _history_image(
     ctx: CommitParts, batch_id: str, before: FileState | None
 ) -> Iterator[dict[str, str]]:
-    """A hard link to a large old file for the history, removed once the batch is done."""
-    if ctx.history is None or before is None or len(before.data) < LINK_IMAGE_MIN:
+    """A hard link to a large old file for the history, removed once the batch is done.
+
+    None when the history holds that content already (the usual case: the old content
+    of an edit is the new content of the one before): linking and syncing it would be
+    thrown away. Should it be dropped from the history meanwhile, the batch copies it
+    from memory instead, like a small content.
+    """
+    history = ctx.history
+    if history is None or before is None or len(before.data) < LINK_IMAGE_MIN:
+        yield {}
+        return
+    if history.contents.holds(before.sha256, len(before.data)):
         yield {}
         return
     journal = ctx.journal

@@ -66,8 +66,15 @@ _DIGEST_LOCK = threading.Lock()
 
 def new_id(prefix: str) -> str:
     """A short random ID such as ``b-7f3a2c1d`` (uniqueness is checked by the history store)."""
+    return new_ids(prefix, 1)[0]
+
+
+def new_ids(prefix: str, count: int) -> list[str]:
+    """``count`` IDs as :func:`new_id` gives them, from one read of random bytes (a diff
+    of thousands of hunks draws an ID per hunk)."""
     # os.urandom is what secrets.token_hex reads; secrets itself is slow to import
-    return f"{prefix}-{os.urandom(4).hex()}"
+    pool = os.urandom(4 * count).hex()
+    return [f"{prefix}-{pool[k : k + 8]}" for k in range(0, 8 * count, 8)]
 
 
 def draw_ids(
@@ -77,11 +84,12 @@ def draw_ids(
     out: dict[str, list[str]] = {prefix: [] for prefix in counts}
     seen: set[str] = set()
     for prefix, count in counts.items():
-        while len(out[prefix]) < count:
-            candidate = new_id(prefix)
-            if candidate not in seen and not used(candidate):
-                seen.add(candidate)
-                out[prefix].append(candidate)
+        drawn = out[prefix]
+        while len(drawn) < count:
+            for candidate in new_ids(prefix, count - len(drawn)):
+                if candidate not in seen and not used(candidate):
+                    seen.add(candidate)
+                    drawn.append(candidate)
     return out
 
 

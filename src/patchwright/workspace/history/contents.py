@@ -98,7 +98,7 @@ class ContentStore:
         """
         if not contents:
             return
-        depth = self._known(tx, contents)
+        depth = self._known(tx, {sha: len(data) for sha, data in contents.items()})
         bases = {
             f.after_sha256: f.before_sha256
             for f in files
@@ -132,9 +132,16 @@ class ContentStore:
             deltas,
         )
 
-    def _known(self, tx: Tx, contents: Mapping[str, bytes]) -> dict[str, int]:
-        """The depth of each content already kept (0: whole), a query per few hundred."""
-        shas = list(contents)
+    def holds(self, sha256: str, size: int) -> bool:
+        """Whether the content with ``sha256`` (of ``size`` bytes) is kept already, in
+        any form: a commit then needs no copy or link of it for the history."""
+        with self.backend.transaction(write=False) as tx:
+            return sha256 in self._known(tx, {sha256: size})
+
+    def _known(self, tx: Tx, sizes: Mapping[str, int]) -> dict[str, int]:
+        """The depth of each content already kept (0: whole), a query per few hundred;
+        ``sizes`` maps each SHA256 asked about to its content's length."""
+        shas = list(sizes)
         known: dict[str, int] = {}
         for start in range(0, len(shas), _CHUNK):
             chunk = shas[start : start + _CHUNK]
@@ -147,8 +154,8 @@ class ContentStore:
             for r in sorted(rows, key=lambda r: int(r["depth"])):
                 known.setdefault(str(r["sha256"]), int(r["depth"]))
         if self.folder is not None:
-            for sha, data in contents.items():
-                large = len(data) >= FILE_BLOB_MIN and sha not in known
+            for sha, size in sizes.items():
+                large = size >= FILE_BLOB_MIN and sha not in known
                 if large and self.fs.probe(posixpath.join(self.folder, sha)).kind == "file":
                     known[sha] = 0
         return known
