@@ -161,11 +161,18 @@ def _run_one(name: str, rest: list[str], *, program: bool = False) -> int:
     A subcommand module may have ``load_<name>()``: the modules its run needs, imported
     with the rest of start-up. In a process started for the command (``program``: the
     console script or ``python -m patchwright``, not a caller of :func:`main` with its
-    own arguments), start-up runs with the cyclic garbage collector paused (see
-    :class:`_StartUp`).
+    own arguments), start-up runs with the cyclic garbage collector paused
+    (:func:`patchwright._collector.collector_paused`).
     """
+    from contextlib import nullcontext  # here, not above: `--version` needs neither
+
+    from patchwright._collector import collector_paused
+
     module_name, help_text = COMMANDS[name]
-    with _StartUp(program):
+    # modules and classes made at start-up live as long as the process: no collection
+    # walks them, during start-up or after (only in a process of its own, as what a
+    # caller of main() holds is not ours to freeze)
+    with collector_paused(freeze=True) if program else nullcontext():
         import argparse
 
         module = import_module(module_name)
@@ -184,37 +191,6 @@ def _run_one(name: str, rest: list[str], *, program: bool = False) -> int:
             load()
     code: int = getattr(module, f"run_{name}")(args)
     return code
-
-
-class _StartUp:
-    """The cyclic garbage collector paused while a command starts.
-
-    Importing modules creates tens of thousands of objects that live as long as the
-    process (modules, classes, functions, constants). Each collection the allocations
-    set off walks them to free nothing, during start-up and again during the command's
-    work: about a tenth of a one-line ``patchwright apply`` (docs/benchmarks.md). On
-    leaving, they are moved out of the collector's sight (``gc.freeze``) and collection
-    resumes for the command's own objects, as a long run needs (``patchwright mcp``).
-    """
-
-    def __init__(self, program: bool) -> None:
-        self.paused = False
-        self.program = program
-
-    def __enter__(self) -> None:
-        import gc
-
-        # only in a process of its own: what a caller of main() holds is not frozen
-        self.paused = self.program and gc.isenabled()
-        if self.paused:
-            gc.disable()
-
-    def __exit__(self, *exc: object) -> None:
-        import gc
-
-        if self.paused:
-            gc.freeze()
-            gc.enable()
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import gc
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
+from patchwright._collector import collector_paused
 from patchwright.api.report import ApplyReport, FileOutcome
 from patchwright.engine import MatchOptions, apply_file_patch, unified_diff
 from patchwright.formats import parse_patch
@@ -89,7 +87,7 @@ def apply_patch_text(
     ``report.error.field`` (``mode``, ``fuzzy_threshold``, ``syntax``, ``root``).
     """
     report = ApplyReport(ok=False, applied=False, dry_run=dry_run, mode=mode)
-    with _collector_paused():
+    with collector_paused():
         try:
             options = MatchOptions(mode=mode, fuzzy_threshold=fuzzy_threshold)  # type: ignore[arg-type]
             _check_policy(syntax)
@@ -115,25 +113,6 @@ def apply_patch_text(
         except PatchwrightError as err:
             report.error = err
     return report
-
-
-@contextmanager
-def _collector_paused() -> Iterator[None]:
-    """Pause the cyclic garbage collector while a patch is planned and committed.
-
-    A large patch allocates hundreds of thousands of small tuples (hunk lines, match
-    reports), which set off full collections that walk every live object again and
-    again for nothing: what a plan builds is freed by reference counting. Paused only
-    when it was running (a nested or concurrent call leaves it to the outer one).
-    """
-    if not gc.isenabled():
-        yield
-        return
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.enable()
 
 
 def _check_policy(syntax: str) -> None:
