@@ -23,6 +23,7 @@ from __future__ import annotations
 import dataclasses
 import errno
 import os
+import posixpath
 import stat
 from _thread import get_ident
 from collections.abc import Iterator
@@ -406,6 +407,14 @@ class OsFileSystem:
     def replace(self, src: str, dst: str) -> None:
         """See :meth:`FileSystem.replace`."""
         anchors = self._anchors
+        if posixpath.dirname(src) == posixpath.dirname(dst):
+            # a temp file beside its target, the usual case: one walk serves both names
+            with anchors.parent(dst) as (folder, name):
+                # outside every held root the names are whole paths (see Anchors.parent)
+                src_name = posixpath.basename(src) if folder is not None else src
+                carry_over(folder, src_name, folder, name)
+                os.replace(src_name, name, src_dir_fd=folder, dst_dir_fd=folder)
+            return
         with anchors.parent(src) as (src_dir, src_name), anchors.parent(dst) as (dst_dir, name):
             carry_over(src_dir, src_name, dst_dir, name)
             os.replace(src_name, name, src_dir_fd=src_dir, dst_dir_fd=dst_dir)
