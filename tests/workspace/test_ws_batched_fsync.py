@@ -153,3 +153,13 @@ def test_a_nested_block_syncs_at_its_end_and_other_threads_sync_at_once(
         assert "other" in synced  # another thread's write is not held by this block
         assert "later" not in synced
     assert "later" in {name for kind, name in log if kind == "fsync"}
+
+
+def test_unlink_all_tries_every_path_then_raises_the_first_failure(tmp_path: Path) -> None:
+    paths = [tmp_path / f"f{i}" for i in range(_COUNT)]
+    for path in paths:
+        path.write_bytes(b"x")
+    missing = tmp_path / "never-there"
+    with pytest.raises(FileNotFoundError):
+        OsFileSystem().unlink_all([str(p) for p in [*paths[:5], missing, *paths[5:]]])
+    assert list(tmp_path.iterdir()) == []

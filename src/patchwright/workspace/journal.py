@@ -198,8 +198,12 @@ class Journal:
         batch_dir = self._batch_dir(batch_id)
         if self.fs.probe(batch_dir).kind != "dir":
             return
-        for name in sorted(self.fs.listdir(batch_dir), key=lambda n: n == MANIFEST):
-            self.fs.unlink(posixpath.join(batch_dir, name))
+        names = self.fs.listdir(batch_dir)
+        # the before-images together (each frees the old content of a file), the
+        # manifest, if any, after all of them
+        self.fs.unlink_all([posixpath.join(batch_dir, n) for n in names if n != MANIFEST])
+        if MANIFEST in names:
+            self.fs.unlink(posixpath.join(batch_dir, MANIFEST))
         self.fs.rmdir(batch_dir)
         if durable:
             self.fs.fsync_dir(self.folder)
