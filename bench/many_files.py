@@ -13,11 +13,18 @@ interleaved tool by tool; every result is checked file by file against the expec
 tree. Reported: median, minimum and spread per tool and the ratios to GNU patch
 (target: the command <= 5x GNU patch). ``--baseline SRC`` adds the command run from
 another source tree (``PYTHONPATH=SRC``), for before/after figures from one run.
+
+patchwright's state folder (``$PATCHWRIGHT_STATE_DIR``) is shared by the runs unless
+``--fresh-state`` gives each run its own: shared, the history already holds every old
+and new content after the first run and stores none of them again (a tree patchwright
+has edited before); fresh, every run stores the 300 old and 300 new contents (a tree it
+has never seen).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import shutil
 import sys
 import tempfile
@@ -126,6 +133,7 @@ def process_runner(
     env = {**tool_env(), **(extra_env or {})}
 
     def run(patch: Path, root: Path) -> tuple[bool, float, str]:
+        env.update(_state_env())
         done = run_measured(argv_for(patch, root), root, env)
         why = (done.stderr.strip().splitlines() or ["no message"])[-1][:200]
         return done.returncode == 0, done.seconds, why
@@ -141,12 +149,24 @@ def api_runner() -> Runner | None:
         return None
 
     def run(patch: Path, root: Path) -> tuple[bool, float, str]:
+        os.environ.update(_state_env())
         started = time.perf_counter()
         report = func(patch.read_text(encoding="utf-8"), root)
         elapsed = time.perf_counter() - started
         return bool(report.applied), elapsed, "" if report.applied else "refused"
 
     return run
+
+
+# with --fresh-state: a parent folder in which each run gets a state folder of its own
+_FRESH: list[Path] = []
+
+
+def _state_env() -> dict[str, str]:
+    """The state folder of the next run: a new one with ``--fresh-state``, else as set."""
+    if not _FRESH:
+        return {}
+    return {"PATCHWRIGHT_STATE_DIR": tempfile.mkdtemp(prefix="state-", dir=_FRESH[0])}
 
 
 def runners(baseline: Path | None = None) -> dict[str, Runner]:
@@ -210,6 +230,9 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         "--broken", action="store_true", help="modules with syntax errors (the guard's slow path)"
     )
     p.add_argument("--quick", action="store_true", help="60 files, 3 runs")
+    p.add_argument(
+        "--fresh-state", action="store_true", help="a new state folder (empty history) per run"
+    )
     p.add_argument("--baseline", type=Path, help="also run the CLI from this src folder")
     p.add_argument("--check", action="store_true", help="exit 1 when the target is missed")
     args = p.parse_args(argv)
@@ -223,7 +246,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
     tree, patch_text = make_tree(args.files, args.lines, args.hunks, valid=not args.broken)
     size = sum(len(before) for before, _ in tree.values())
-    times = measure(runners(args.baseline), tree, patch_text, args.runs)
+    with tempfile.TemporaryDirectory(prefix="pw-states-") as states:
+        if args.fresh_state:
+            _FRESH.append(Path(states))
+        times = measure(runners(args.baseline), tree, patch_text, args.runs)
     gnu = median(times.get("GNU patch", []))
     rows = []
     for name, values in times.items():
@@ -235,6 +261,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"({size / 1e6:.1f} MB), "
         f"{args.files * args.hunks} hunks in one unified diff; {args.runs} runs per tool, "
         "interleaved, each on a fresh tree"
+        + (", each with an empty history" if args.fresh_state else "")
     )
     print(render_table(("tool", "runs", "median ms", "min ms", "max-min ms", "vs patch"), rows))
     cli = median(times.get("patchwright CLI", []))

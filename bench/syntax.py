@@ -5,14 +5,15 @@
     python bench/syntax.py --corpus ../shared/corpus   # also every real edit of a corpus
 
 For a generated Python module it times a typical edit inside a method, a new method, an
-edit of a module-level function, a file created from scratch, an edit that breaks the
-indentation (the error path parses both texts and compares), and a whole-file compile for
-reference. Then a value changed in JSON and TOML, and, when the ``syntax`` extra
-(tree-sitter) is installed, JavaScript edits both as a first edit (full parse) and as a
-next edit (the tree of the text before is kept, so the parse is incremental). Target: a
-typical edit of a 5,000-line Python file adds under 20 ms, and so does an edit that
-breaks it (the error path); the last lines say PASS or FAIL for each. Grammar loading is
-paid once per process and kept out of the figures.
+edit of a module-level function, two edits far apart judged with the blocks of their
+diff's hunks (as ``apply_patch_text`` passes them), a file created from scratch, an edit
+that breaks the indentation (the error path parses both texts and compares), and a
+whole-file compile for reference. Then a value changed in JSON and TOML, and, when the
+``syntax`` extra (tree-sitter) is installed, JavaScript edits both as a first edit (full
+parse) and as a next edit (the tree of the text before is kept, so the parse is
+incremental). Target: a typical edit of a 5,000-line Python file adds under 20 ms, and
+so does an edit that breaks it (the error path); the last lines say PASS or FAIL for
+each. Grammar loading is paid once per process and kept out of the figures.
 
 Error paths of Python: an edit breaking the indentation, or deleting a closing brace, is
 judged by compiling the edited statements before and after the edit (scope ``region``);
@@ -135,6 +136,13 @@ def python_cases(lines: int) -> list[Case]:
         before, "    def describe(self) -> dict[str, object]:\n        return {\n", "", middle
     )
 
+    quarter = before.count("class Widget") // 4
+    two_hunks = _replace_nth(
+        before, "        self.size += amount\n", "        self.size += 2 * amount\n", quarter
+    )
+    two_hunks = _replace_nth(two_hunks, "    widget.grow(1)\n", "    widget.grow(2)\n", 3 * quarter)
+    hunks = diff_hunks(before, two_hunks)
+
     def check(after: str | None, old: str | None = before) -> Check:
         return lambda: check_edit("m.py", old, after or "")
 
@@ -151,6 +159,11 @@ def python_cases(lines: int) -> list[Case]:
         ("python: edit inside a method", check(in_method), cold),
         ("python: add a method", check(new_method), cold),
         ("python: edit a module function", check(top_level), cold),
+        (
+            "python: two hunks of a diff, far apart",
+            lambda: check_edit("m.py", before, two_hunks, changed=hunks),
+            cold,
+        ),
         ("python: create the file", check(before, None), cold),
         ("python: edit breaking indentation", check(broken), cold),
         ("python: delete a closing brace", check(no_brace), cold),
@@ -162,6 +175,16 @@ def python_cases(lines: int) -> list[Case]:
         ("python: delete a method header, again", check(no_header), pair_known),
         ("python: whole-file compile only", lambda: _as_report(before), None),
     ]
+
+
+def diff_hunks(before: str, after: str) -> list[tuple[int, int, int, int]]:
+    """The changed blocks as the hunks of a unified diff give them (3 lines of context),
+    the way ``apply_patch_text`` hands them to the guard."""
+    import difflib
+
+    old, new = before.split("\n"), after.split("\n")
+    matcher = difflib.SequenceMatcher(None, old, new, autojunk=False)
+    return [(g[0][1], g[-1][2], g[0][3], g[-1][4]) for g in matcher.get_grouped_opcodes(3)]
 
 
 def _as_report(text: str) -> SyntaxReport:

@@ -273,3 +273,39 @@ def test_region_compiles_with_the_modules_future_imports() -> None:
     report = check_edit("a.py", source, after)
     assert report.scope == "region"
     assert [(i.line, i.message) for i in report.new_errors] == [(whole.line, whole.message)]
+
+
+def _hunks(before: list[str], after: list[str]) -> list[tuple[int, int, int, int]]:
+    """The changed blocks as a unified diff's hunks give them: with 3 lines of context."""
+    import difflib
+
+    matcher = difflib.SequenceMatcher(None, before, after, autojunk=False)
+    return [
+        (group[0][1], group[-1][2], group[0][3], group[-1][4])
+        for group in matcher.get_grouped_opcodes(3)
+    ]
+
+
+def test_hunks_with_context_judge_as_the_bare_edit() -> None:
+    """The blocks of a diff's hunks (context lines included) only spare finding the
+    changes: the verdict is the one the guard gives without them, and a clean verdict
+    is never given to a text that does not compile."""
+    rng = random.Random(20261124)
+    sources = [path.read_text(encoding="utf-8") for path in _stdlib_modules()]
+    stepped = 0
+    for _ in range(250):
+        before = rng.choice(sources)
+        lines = before.split("\n")
+        for _ in range(rng.choice([2, 2, 3, 4])):
+            lines = _mutate(rng, lines)
+        after = "\n".join(lines)
+        blocks = _hunks(before.split("\n"), lines)
+        forget_verdicts()
+        hinted = check_edit("m.py", before, after, changed=blocks)
+        forget_verdicts()
+        bare = check_edit("m.py", before, after)
+        assert hinted.new_errors == bare.new_errors
+        if not hinted.new_errors and not python_errors(before):
+            assert not python_errors(after), f"a broken text judged clean:\n{after}"
+        stepped += hinted.scope == "region" and len(blocks) > 1
+    assert stepped > 50

@@ -1,6 +1,7 @@
-"""Commits of several files sync each step's files together (fs.batched_fsync): every
-before-image is durable before the manifest, every new file before the first rename, and
-a failed fsync leaves the tree as it was.
+"""Commits of several files sync each step's files together (fs.batched_fsync): the
+manifest is durable before any before-image or new file is written, every before-image
+(content and name) and every new file before the first rename, and a failed fsync leaves
+the tree as it was.
 
 Real files; ``os.fsync`` is wrapped to record which file each call synced (and to fail
 once for the temp file of ``fail-me.py``), then calls the real one.
@@ -41,6 +42,10 @@ class Events(OsFileSystem):
         self.log.append(("replace", os.path.basename(src)))
         super().replace(src, dst)
 
+    def mkdir(self, path: str) -> None:
+        super().mkdir(path)
+        self.log.append(("mkdir", os.path.basename(path)))
+
 
 @pytest.fixture
 def log(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[tuple[str, str]]]:
@@ -80,16 +85,30 @@ def test_each_step_syncs_its_files_before_the_next_step(
     images = {name for kind, name in log if kind == "link"}
     temps = {name for kind, name in log if kind == "write" and name.endswith(".pw-tmp")}
     assert len(images) == len(temps) == _COUNT
-    manifest = log.index(("write", "manifest.json.tmp"))
+    manifest = log.index(("replace", "manifest.json.tmp"))
+    first_image = next(i for i, (kind, _) in enumerate(log) if kind == "link")
+    first_temp = next(i for i, (kind, name) in enumerate(log) if kind == "write" and name in temps)
+    assert manifest < first_image and manifest < first_temp
+    # the journal folder itself is synced after the manifest's rename, before any image
+    assert ("fsync", batch_folder(log)) in log[manifest:first_image]
     first_rename = next(
         i for i, (kind, name) in enumerate(log) if kind == "replace" and name in temps
     )
-    synced_before = {name for kind, name in log[:manifest] if kind == "fsync"}
-    assert {name for name in synced_before if name.startswith("before-")} == images
+    synced = {name for kind, name in log[:first_rename] if kind == "fsync"}
+    assert {name for name in synced if name.startswith("before-")} == images
+    assert temps <= synced
+    last_image = max(i for i, (kind, _) in enumerate(log) if kind == "link")
+    # the images' names: their folder synced after the last link, before the first rename
+    assert ("fsync", batch_folder(log)) in log[last_image:first_rename]
     renamed = {name for kind, name in log[first_rename:] if kind == "replace"}
-    synced_temps = {name for kind, name in log[:first_rename] if kind == "fsync"}
-    assert temps <= synced_temps
     assert temps <= renamed
+
+
+def batch_folder(log: list[tuple[str, str]]) -> str:
+    """The name of the journal folder of the commit logged (it holds the manifest)."""
+    folders = [name for kind, name in log if kind == "mkdir" and name.startswith("b")]
+    assert len(folders) == 1, folders
+    return folders[0]
 
 
 @pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="needs /proc to name fds")
@@ -134,3 +153,13 @@ def test_a_nested_block_syncs_at_its_end_and_other_threads_sync_at_once(
         assert "other" in synced  # another thread's write is not held by this block
         assert "later" not in synced
     assert "later" in {name for kind, name in log if kind == "fsync"}
+
+
+def test_unlink_all_tries_every_path_then_raises_the_first_failure(tmp_path: Path) -> None:
+    paths = [tmp_path / f"f{i}" for i in range(_COUNT)]
+    for path in paths:
+        path.write_bytes(b"x")
+    missing = tmp_path / "never-there"
+    with pytest.raises(FileNotFoundError):
+        OsFileSystem().unlink_all([str(p) for p in [*paths[:5], missing, *paths[5:]]])
+    assert list(tmp_path.iterdir()) == []

@@ -183,8 +183,8 @@ def _pause_child(server: Server, root: Path, want: dict[str, bytes]) -> int:
 
 def test_live_commit_is_never_rolled_back(root: Path, state: Path, server: Server) -> None:
     old, new = tree(0), tree(1)
-    pid = server.send("step 20")  # paused with the journal written and a.txt replaced
-    assert server.line() == f"paused {pid} 20"
+    pid = server.send("step 21")  # paused with the journal written and a.txt replaced
+    assert server.line() == f"paused {pid} 21"
     assert (root / "a.txt").read_bytes() == new["a.txt"]
     assert Workspace(root, state_dir=state).recovered == []  # its writer is alive
     assert (root / "a.txt").read_bytes() == new["a.txt"]
@@ -197,8 +197,8 @@ def test_opening_skips_an_orphan_whose_files_are_busy(
     root: Path, state: Path, server: Server
 ) -> None:
     ws = Workspace(root, state_dir=state, lock_timeout=0.1)
-    pid = server.send("step 20")
-    assert server.line() == f"paused {pid} 20"
+    pid = server.send("step 21")
+    assert server.line() == f"paused {pid} 21"
     server.kill(pid)
     with PathLocks(ws.state_folder / "locks", 1).hold(["c.txt"]):
         assert Workspace(root, state_dir=state, lock_timeout=0.1).recovered == []
@@ -252,6 +252,26 @@ def test_recovery_leaves_files_changed_by_others_alone(
     ws = Workspace(root, state_dir=state)
     assert len(ws.recovered) == 1
     assert files(root) == {**old, "a.txt": b"edited by hand after the crash\n"}
+
+
+def test_a_file_holding_the_new_content_before_its_rename_is_left_alone(
+    root: Path, state: Path, server: Server
+) -> None:
+    # Paused with the manifest durable and no before-image yet: a.txt then gets, from a
+    # writer ignoring the locks, exactly what the commit would write. Without an image
+    # the commit cannot have renamed it, so recovery leaves it alone instead of failing.
+    old, new = tree(0), tree(1)
+    journal = Workspace(root, state_dir=state).state_folder / "journal"
+    pid = server.send("step 6")
+    assert server.line() == f"paused {pid} 6"
+    (batch,) = journal.iterdir()
+    assert sorted(p.name for p in batch.iterdir()) == ["manifest.json"]
+    (root / "a.txt").write_bytes(new["a.txt"])
+    server.kill(pid)
+    ws = Workspace(root, state_dir=state)
+    assert len(ws.recovered) == 1
+    assert files(root) == {**old, "a.txt": new["a.txt"]}
+    assert list(journal.iterdir()) == []
 
 
 class FailingFileSystem(OsFileSystem):

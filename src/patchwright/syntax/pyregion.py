@@ -86,15 +86,21 @@ def clean_lines(text: str) -> list[str] | None:
     open at the end of a line: the lexer cannot tell where it ends.
     """
     parts = _TOKENS.split(text)
-    # re.split yields [text before, c, k, u] per match; the text before is always empty.
-    if any(parts[index] is not None for index in range(3, len(parts), 4)):
+    # re.split yields [text before, c, k, u] per match; the text before is always empty,
+    # an unmatched group None, a matched quote of group u never empty.
+    if any(parts[3::4]):
         return None
-    for index in range(2, len(parts), 4):
-        kept = parts[index]
-        if kept is not None:
-            parts[index] = "S" + ("\n" + _MARK) * kept.count("\n")
+    parts[2::4] = [
+        kept if kept is None else "S" if "\n" not in kept else _placeholder(kept)
+        for kept in parts[2::4]
+    ]
     joined = "".join(filter(None, parts))
     return _CONTINUATION.sub("\\\\\n" + _MARK, joined).split("\n")
+
+
+def _placeholder(string: str) -> str:
+    """What a string spanning lines leaves: ``S``, then a marker on each line it continues."""
+    return "S" + ("\n" + _MARK) * string.count("\n")
 
 
 def _delta(line: str) -> int:
@@ -216,10 +222,17 @@ def region_verdict(
     each by its own run, rather than as one run spanning everything between them;
     ``changed`` may name those changes (see :func:`.check.check_edit`).
     """
+    stepped_already = changed is not None and len(changed) > 1
+    if stepped_already:
+        # the caller's blocks (a diff's hunks) are judged in turn before anything else:
+        # the shared ends of the two whole texts are then not needed
+        stepped = stepwise(before, after, (0, 0), _one_region, changed)
+        if stepped is not None:
+            return stepped
     found = shared(before, after)
     first, suffix = found.prefix, found.suffix
     span = found.before_breaks - suffix - first
-    if span > SPREAD_LINES:
+    if span > SPREAD_LINES and not stepped_already:
         stepped = stepwise(before, after, (first, suffix), _one_region, changed)
         if stepped is not None:
             return stepped

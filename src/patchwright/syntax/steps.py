@@ -58,10 +58,11 @@ def stepwise(
         return None
     current, text = list(old_lines), before
     shift = 0
-    for i1, i2, j1, j2 in blocks:  # top-down, so a step never moves the lines above it
-        lo, hi = i1 + shift, i2 + shift
-        if current[lo:hi] == new_lines[j1:j2]:
+    for block in blocks:  # top-down, so a step never moves the lines above it
+        i1, i2, j1, j2 = _trimmed(block, old_lines, new_lines)
+        if i1 == i2 and j1 == j2:
             continue  # context only: nothing to judge
+        lo, hi = i1 + shift, i2 + shift
         following = current[:lo] + new_lines[j1:j2] + current[hi:]
         step_text = "\n".join(following)
         step_suffix = len(current) - hi
@@ -71,6 +72,22 @@ def stepwise(
         current, text = following, step_text
         shift += (j2 - j1) - (i2 - i1)
     return [] if text == after else None
+
+
+def _trimmed(block: Block, old: Sequence[str], new: Sequence[str]) -> Block:
+    """``block`` without the lines it keeps at its ends.
+
+    A diff's hunk spans its context lines too; judged with them, a one-line change next
+    to a ``def`` line would be judged as a change of the whole module level (the run
+    then spans whole functions). The lines a step keeps are shared by both of its
+    texts, which is all the region check asks of the lines around a change.
+    """
+    i1, i2, j1, j2 = block
+    while i1 < i2 and j1 < j2 and old[i1] == new[j1]:
+        i1, j1 = i1 + 1, j1 + 1
+    while i1 < i2 and j1 < j2 and old[i2 - 1] == new[j2 - 1]:
+        i2, j2 = i2 - 1, j2 - 1
+    return i1, i2, j1, j2
 
 
 def _hinted(changed: Sequence[Block] | None, old: int, new: int) -> list[Block] | None:

@@ -335,10 +335,13 @@ def _write(ctx: CommitContext, manifest: Manifest, draft: _Draft) -> CommitRecor
     fs, sandbox = ctx.fs, ctx.sandbox
     with ctx.locks.own(manifest.batch_id):
         try:
-            ctx.journal.start(manifest, draft.befores)
+            ctx.journal.start(manifest)
             for folder in manifest.created_dirs:
                 fs.mkdir(sandbox.abspath(folder))
-            with fs.batched_fsync():  # every temp file durable before the first rename
+            # every before-image and temp file durable before the first rename, synced
+            # in one batch (docs/durability.md)
+            with fs.batched_fsync():
+                ctx.journal.keep_befores(manifest, draft.befores)
                 for entry in manifest.entries:
                     if entry.temp is not None:
                         fs.write_new(

@@ -23,15 +23,18 @@ from __future__ import annotations
 import dataclasses
 import errno
 import os
+import posixpath
 import stat
 from _thread import get_ident
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
-from typing import Literal, Protocol
+from typing import Literal, Protocol, TypeVar
 
 from patchwright.workspace.dirfd import Anchors, SymlinkInPath
 from patchwright.workspace.metadata import carry_over
+
+_T = TypeVar("_T")
 
 __all__ = ["MISSING", "FileSystem", "Kind", "OsFileSystem", "Probe", "SymlinkInPath", "kind_of"]
 
@@ -133,6 +136,10 @@ class FileSystem(Protocol):
 
     def unlink(self, path: str) -> None:
         """Remove a file."""
+
+    def unlink_all(self, paths: Sequence[str]) -> None:
+        """Remove these files (each as :meth:`unlink` does), several at a time, in no
+        particular order; every one is tried, then the first ``OSError`` is raised."""
 
     def mkdir(self, path: str) -> None:
         """Create one directory (an existing one is not an error)."""
@@ -240,30 +247,42 @@ class _FsyncBatch:
 
 
 def _fsync_together(fds: list[int], threads: int) -> None:
-    if len(fds) < 2:
-        for fd in fds:
-            os.fsync(fd)
+    _together(fds, os.fsync, threads)
+
+
+def _together(items: Sequence[_T], action: Callable[[_T], object], threads: int) -> None:
+    """``action`` on every item, shared among a few threads (each call is a system call
+    that releases the GIL and may wait on the disk); every item is tried, then the first
+    ``OSError`` is raised."""
+    if len(items) < 2:
+        for item in items:
+            action(item)
         return
     import threading  # only for commits of several files
 
     errors: list[OSError] = []
-    shares = [fds[k::threads] for k in range(min(threads, len(fds)))]
+    shares = [items[k::threads] for k in range(min(threads, len(items)))]
 
-    def sync(share: list[int]) -> None:
-        for fd in share:
+    def run(share: Sequence[_T]) -> None:
+        for item in share:
             try:
-                os.fsync(fd)
+                action(item)
             except OSError as exc:
                 errors.append(exc)
 
-    workers = [threading.Thread(target=sync, args=(share,)) for share in shares[1:]]
+    workers = [threading.Thread(target=run, args=(share,)) for share in shares[1:]]
     for worker in workers:
         worker.start()
-    sync(shares[0])
+    run(shares[0])
     for worker in workers:
         worker.join()
     if errors:
         raise errors[0]
+
+
+# removals shared among threads: removing the last name of a file frees its blocks, which
+# waits on the file system's journal; several removals wait together
+_UNLINK_THREADS = 8
 
 
 class OsFileSystem:
@@ -406,6 +425,14 @@ class OsFileSystem:
     def replace(self, src: str, dst: str) -> None:
         """See :meth:`FileSystem.replace`."""
         anchors = self._anchors
+        if posixpath.dirname(src) == posixpath.dirname(dst):
+            # a temp file beside its target, the usual case: one walk serves both names
+            with anchors.parent(dst) as (folder, name):
+                # outside every held root the names are whole paths (see Anchors.parent)
+                src_name = posixpath.basename(src) if folder is not None else src
+                carry_over(folder, src_name, folder, name)
+                os.replace(src_name, name, src_dir_fd=folder, dst_dir_fd=folder)
+            return
         with anchors.parent(src) as (src_dir, src_name), anchors.parent(dst) as (dst_dir, name):
             carry_over(src_dir, src_name, dst_dir, name)
             os.replace(src_name, name, src_dir_fd=src_dir, dst_dir_fd=dst_dir)
@@ -414,6 +441,10 @@ class OsFileSystem:
         """See :meth:`FileSystem.unlink`."""
         with self._anchors.parent(path) as (folder, name):
             os.unlink(name, dir_fd=folder)
+
+    def unlink_all(self, paths: Sequence[str]) -> None:
+        """See :meth:`FileSystem.unlink_all`."""
+        _together(list(paths), self.unlink, _UNLINK_THREADS)
 
     def mkdir(self, path: str) -> None:
         """See :meth:`FileSystem.mkdir`."""

@@ -2,23 +2,26 @@
 
 A commit, holding the locks of all its paths, goes through these steps::
 
-    1. journal/<batch>/before-<i>     the before-image of every file that exists, durable
-    2. journal/<batch>/manifest.json  targets, temp names, before/after hashes and modes,
+    1. journal/<batch>/manifest.json  targets, temp names, before/after hashes and modes,
                                       the folders it will create (written to a temp name,
                                       fsynced, renamed: the manifest is whole or absent)
-    3. create missing parent folders
-    4. write each new file to a temp file in its target's folder, fsync
-    5. rename each temp file over its target / unlink deleted files; fsync the folders
-    6. record the batch in the history store
-    7. unlink manifest.json (the commit point), fsync; then remove the journal folder
+    2. create missing parent folders
+    3. journal/<batch>/before-<i>     the before-image of every file that exists, and
+       each new file written to a temp file in its target's folder; all of them fsynced
+       together, and the journal folder once the images are named
+    4. rename each temp file over its target / unlink deleted files; fsync the folders
+    5. record the batch in the history store
+    6. unlink manifest.json (the commit point), fsync; then remove the journal folder
 
 A journal folder **with** a manifest is an unfinished commit: :meth:`Journal.rollback`
 puts every file back to its before-image, removes the temp files and the folders the
-commit created, and the caller deletes the batch from history if step 6 happened. A
-journal folder **without** a manifest either never touched the tree (killed before step
-2 completed) or is past its commit point (killed during step 7); either way the folder
-is simply removed. Rollback is idempotent, so a crash during recovery is recovered by
-the next attempt.
+commit created, and the caller deletes the batch from history if step 5 happened. Up to
+step 4 every file still holds its before content, which rollback leaves as it is: a
+before-image is only read for a file that holds the content the commit wrote, and
+every image is durable before the first rename. A journal folder **without** a manifest
+either never touched the tree (killed before step 1 completed) or is past its commit
+point (killed during step 6); either way the folder is simply removed. Rollback is
+idempotent, so a crash during recovery is recovered by the next attempt.
 
 Files are replaced by rename, as most editors do: a hard link to the old file keeps the
 old content, and the new file belongs to the user running patchwright (permission bits
@@ -141,22 +144,32 @@ class Journal:
         return posixpath.join(self._batch_dir(batch_id), f"before-{index}")
 
     # writing ---------------------------------------------------------------------------------
-    def start(self, manifest: Manifest, befores: Mapping[str, FileState]) -> None:
-        """Steps 1-2: make the before-images and the manifest durable.
-
-        ``befores`` holds each existing file as the commit read it (inside the locks).
-        """
+    def start(self, manifest: Manifest) -> None:
+        """Step 1: make the manifest durable in a new journal folder."""
         batch_dir = self._batch_dir(manifest.batch_id)
         self.fs.mkdir(batch_dir)
         self.fs.fsync_dir(self.folder)
-        with self.fs.batched_fsync():  # every image durable before the manifest
-            for index, entry in enumerate(manifest.entries):
-                if entry.before_sha256 is not None:
-                    self.keep_before(self.image(manifest.batch_id, index), befores[entry.path])
         staging = posixpath.join(batch_dir, MANIFEST + ".tmp")
         self.fs.write_new(staging, manifest.to_json(), None)
         self.fs.replace(staging, posixpath.join(batch_dir, MANIFEST))
         self.fs.fsync_dir(batch_dir)
+
+    def keep_befores(self, manifest: Manifest, befores: Mapping[str, FileState]) -> None:
+        """Step 3, the journal's part: the before-image of every file that exists.
+
+        ``befores`` holds each existing file as the commit read it (inside the locks).
+        Called inside the commit's :meth:`FileSystem.batched_fsync` block, so the images'
+        contents are synced together with the temp files; their names are made durable
+        here. Both happen before the first rename, the first change rollback may have to
+        undo with an image.
+        """
+        kept = False
+        for index, entry in enumerate(manifest.entries):
+            if entry.before_sha256 is not None:
+                self.keep_before(self.image(manifest.batch_id, index), befores[entry.path])
+                kept = True
+        if kept:
+            self.fs.fsync_dir(self._batch_dir(manifest.batch_id))
 
     def keep_before(self, image: str, state: FileState) -> None:
         """Make ``image`` hold ``state``'s content: a hard link when possible, else a copy."""
@@ -185,8 +198,12 @@ class Journal:
         batch_dir = self._batch_dir(batch_id)
         if self.fs.probe(batch_dir).kind != "dir":
             return
-        for name in sorted(self.fs.listdir(batch_dir), key=lambda n: n == MANIFEST):
-            self.fs.unlink(posixpath.join(batch_dir, name))
+        names = self.fs.listdir(batch_dir)
+        # the before-images together (each frees the old content of a file), the
+        # manifest, if any, after all of them
+        self.fs.unlink_all([posixpath.join(batch_dir, n) for n in names if n != MANIFEST])
+        if MANIFEST in names:
+            self.fs.unlink(posixpath.join(batch_dir, MANIFEST))
         self.fs.rmdir(batch_dir)
         if durable:
             self.fs.fsync_dir(self.folder)
@@ -260,6 +277,10 @@ class Journal:
             return "restored"
         image = self.image(batch_id, index)
         found = self.fs.read_file(image, limit)
+        if found.kind == "missing":
+            # every image is durable before the commit's first rename: without one, the
+            # file was never renamed by this commit, and someone else wrote that content
+            return "left"
         if found.data is None or sha256_hex(found.data) != entry.before_sha256:
             raise PatchwrightError(
                 ErrorCode.IO_ERROR,
