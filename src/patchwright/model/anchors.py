@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from patchwright.model.edits import Hunk
+from patchwright.model.hunks import Hunk
 
 
 @dataclass(frozen=True)

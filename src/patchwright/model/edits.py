@@ -18,7 +18,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import TYPE_CHECKING, Any, Literal, NamedTuple
+from typing import TYPE_CHECKING, Any
+
+# where they always were: every diff format imports them from here
+from patchwright.model.hunks import Hunk as Hunk
+from patchwright.model.hunks import HunkLine as HunkLine
+from patchwright.model.hunks import HunkOp as HunkOp
 
 if TYPE_CHECKING:
     from patchwright.model.anchors import Anchor as Anchor
@@ -53,63 +58,6 @@ class Composition(str, Enum):
 
     SEQUENTIAL = "sequential"
     SIMULTANEOUS = "simultaneous"
-
-
-HunkOp = Literal[" ", "-", "+"]
-
-
-class HunkLine(NamedTuple):
-    """One line of a hunk: ``op`` is ``" "`` (context), ``"-"`` (removed) or ``"+"`` (added).
-
-    A named tuple rather than a dataclass: diffs carry tens of thousands of them and a
-    tuple is several times cheaper to build.
-    """
-
-    op: HunkOp
-    text: str
-
-
-@dataclass(frozen=True)
-class Hunk:
-    """Anchor given as a diff hunk.
-
-    Attributes:
-        lines: the hunk body in order.
-        old_start: 1-based line of the first old line according to the header (a hint:
-            models get it wrong), ``None`` when the header carried no numbers.
-        old_count / new_count: counts from the header, ``None`` when absent.
-        anchors: ``@@ <text>`` context anchors (OpenAI patch format), outermost first:
-            lines that must appear, in order, above the hunk.
-        no_newline_old / no_newline_new: the old / new side ends without a final newline
-            (``\\ No newline at end of file``).
-        at_eof: the hunk must end at the end of the file (``*** End of File``).
-        newline: the line ending the hunk writes its added lines with when it converts
-            endings (its removed lines end in CR and its added lines do not, or the
-            reverse); ``""`` when added lines take their neighbours' endings.
-        source_line: 1-based line of the hunk header in the patch text.
-    """
-
-    lines: tuple[HunkLine, ...]
-    old_start: int | None = None
-    old_count: int | None = None
-    new_start: int | None = None
-    new_count: int | None = None
-    anchors: tuple[str, ...] = ()
-    no_newline_old: bool = False
-    no_newline_new: bool = False
-    at_eof: bool = False
-    source_line: int | None = None
-    newline: str = ""
-
-    @property
-    def old_lines(self) -> list[str]:
-        """Context and removed lines: what the hunk expects to find."""
-        return [hl.text for hl in self.lines if hl.op != "+"]
-
-    @property
-    def new_lines(self) -> list[str]:
-        """Context and added lines: what the hunk leaves behind."""
-        return [hl.text for hl in self.lines if hl.op != "-"]
 
 
 @dataclass(frozen=True)
