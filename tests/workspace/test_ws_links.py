@@ -204,6 +204,43 @@ def test_small_contents_stay_in_the_database(root: Path, make_ws: MakeWs) -> Non
     assert ws.history.content(record.files[0].after_sha256) == b"2\n"
 
 
+def test_small_old_contents_of_a_journaled_commit_are_linked(root: Path, make_ws: MakeWs) -> None:
+    (root / "a.txt").write_bytes(b"a1\n")
+    (root / "b.txt").write_bytes(b"b1\n")
+    inodes = {name: (root / name).stat().st_ino for name in ("a.txt", "b.txt")}
+    fs = Recording()
+    ws = make_ws(fs=fs)
+    old = {name: f"{name[0]}1\n".encode() for name in ("a.txt", "b.txt")}
+    changes = [
+        FileChange(name, data.replace(b"1", b"2"), expected_sha256=sha256_hex(data))
+        for name, data in old.items()
+    ]
+    record = ws.commit(changes)
+    blobs = ws.state_folder / "blobs"
+    # the old inodes themselves, no bytes copied; the new contents stay in the table
+    for f in record.files:
+        assert f.before_sha256 is not None and f.after_sha256 is not None
+        assert (blobs / f.before_sha256).stat().st_ino == inodes[f.path]
+        assert not (blobs / f.after_sha256).exists()
+    assert not [p for p in fs.new_files if "/blobs/" in p]
+    ws.undo()
+    assert (root / "a.txt").read_bytes() == b"a1\n" and (root / "b.txt").read_bytes() == b"b1\n"
+
+
+def test_small_old_content_with_another_name_stays_in_the_database(
+    root: Path, make_ws: MakeWs
+) -> None:
+    (root / "a.txt").write_bytes(b"a1\n")
+    ws = make_ws(fs=Twinning())  # the old inode gets a second name: it cannot be linked
+    a = FileChange("a.txt", b"a2\n", expected_sha256=sha256_hex(b"a1\n"))
+    record = ws.commit([a, FileChange("b.txt", b"b\n")])
+    before = record.files[0].before_sha256
+    assert before is not None and not (ws.state_folder / "blobs" / before).exists()
+    with open(root / "twin.txt", "ab") as fh:  # written in place through the other name
+        fh.write(b"changed\n")
+    assert ws.history.content(before) == b"a1\n"
+
+
 def test_same_large_content_is_stored_once(root: Path, make_ws: MakeWs) -> None:
     ws = make_ws()
     ws.commit([FileChange("a.txt", BIG), FileChange("b.txt", BIG)])

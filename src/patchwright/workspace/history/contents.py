@@ -9,12 +9,14 @@ never stored again:
   :data:`FILE_BLOB_MIN` bytes and more: writing megabytes into SQLite costs them twice
   (the WAL, then the checkpoint). A before-content is hard-linked from the commit
   journal's before-image (the old file itself, see journal.py) when that has no other
-  name left, so keeping it costs no copy; otherwise it is copied. Files are fsynced
-  before the batch's rows commit, so a row never names a missing content;
+  name left, so keeping it costs no copy; otherwise it is copied. A smaller
+  before-content is kept as a file only when it can be linked that way (a commit of
+  several files has an image of each), never copied. Files are fsynced before the
+  batch's rows commit, so a row never names a missing content;
 * **as a change to the content it replaced**, ``deltas(sha256, base, depth, prefix,
   suffix, middle)``: the after-content of a file whose before-content is kept is the
   base's first ``prefix`` bytes, then ``middle``, then its last ``suffix`` bytes. An
-  edit of one region of a large file so stores only that region, in the batch's own
+  edit of one region of a file so stores only that region, in the batch's own
   transaction (no file, no fsync of its own), instead of a fresh copy of the whole
   file. A delta is used when its middle is at most half the content and its chain of
   bases is shorter than :data:`MAX_DEPTH`; otherwise the content is stored whole, which
@@ -36,7 +38,7 @@ from patchwright.workspace.fs import FileSystem
 from patchwright.workspace.history.backend import Backend, Tx, history_error
 from patchwright.workspace.records import FileCommitRecord, sha256_hex
 
-#: Contents at least this large are stored as files (SQLite) or as deltas when they can.
+#: Contents at least this large are stored as files beside a SQLite database.
 FILE_BLOB_MIN = 64 * 1024
 #: The longest chain of deltas a content may sit at the end of.
 MAX_DEPTH = 16
@@ -112,7 +114,7 @@ class ContentStore:
             if sha in depth:
                 continue
             delta = None
-            if len(data) >= FILE_BLOB_MIN and base is not None and base in depth:
+            if base is not None and base in depth:
                 delta = _delta(sha, data, base, contents[base], depth[base])
             if delta is not None:
                 deltas.append(delta)
@@ -120,8 +122,11 @@ class ContentStore:
                 whole[sha] = data
             depth[sha] = delta[2] if delta is not None else 0
         if self.folder is not None:
-            self._store_files({s: d for s, d in whole.items() if len(d) >= FILE_BLOB_MIN}, images)
-            whole = {s: d for s, d in whole.items() if len(d) < FILE_BLOB_MIN}
+            # a smaller content goes to a file only when its before-image can simply be
+            # linked there (a journaled commit's): no bytes to write for it at all
+            files = {s: d for s, d in whole.items() if len(d) >= FILE_BLOB_MIN or s in images}
+            kept = self._store_files(files, images)
+            whole = {s: d for s, d in whole.items() if s not in kept}
         tx.run_many(
             "INSERT INTO blobs (sha256, data) VALUES (?, ?) ON CONFLICT DO NOTHING",
             list(whole.items()),
@@ -154,39 +159,46 @@ class ContentStore:
             for r in sorted(rows, key=lambda r: int(r["depth"])):
                 known.setdefault(str(r["sha256"]), int(r["depth"]))
         if self.folder is not None:
-            for sha, size in sizes.items():
-                large = size >= FILE_BLOB_MIN and sha not in known
-                if large and self.fs.probe(posixpath.join(self.folder, sha)).kind == "file":
+            # any size: a small before-content may have been linked there from a journal
+            for sha in sizes:
+                found = self.fs.probe(posixpath.join(self.folder, sha)).kind == "file"
+                if sha not in known and found:
                     known[sha] = 0
         return known
 
-    def _store_files(self, large: Mapping[str, bytes], images: Mapping[str, str]) -> None:
-        """Make every content of ``large`` durable as ``<folder>/<sha256>``."""
-        if not large or self.folder is None:
-            return
+    def _store_files(self, files: Mapping[str, bytes], images: Mapping[str, str]) -> set[str]:
+        """Make the contents of ``files`` durable as ``<folder>/<sha256>``: each large
+        one, and each smaller one whose before-image can be linked. Returns those kept as
+        files (the others go to the table)."""
+        if not files or self.folder is None:
+            return set()
         fs = self.fs
         fs.mkdir(self.folder)
         # the links and temp files of every content are synced together, each temp file
         # before it takes its final name (a named content file is always whole)
         with fs.batched_fsync():
-            added, temps = self._write_files(large, images)
+            kept, added, temps = self._write_files(files, images)
         for temp, final in temps:
             fs.replace(temp, final)
         if added or temps:
             fs.fsync_dir(self.folder)
+        return kept
 
     def _write_files(
-        self, large: Mapping[str, bytes], images: Mapping[str, str]
-    ) -> tuple[bool, list[tuple[str, str]]]:
-        """Link the contents that can be linked (whether any was) and write the others
-        to temp files (returned with their final names)."""
+        self, files: Mapping[str, bytes], images: Mapping[str, str]
+    ) -> tuple[set[str], bool, list[tuple[str, str]]]:
+        """Link the contents that can be linked and write the other large ones to temp
+        files. Returns the contents kept as files, whether a link was made, and the temp
+        files with their final names."""
         assert self.folder is not None
         fs = self.fs
+        kept: set[str] = set()
         added = False
         temps: list[tuple[str, str]] = []
-        for sha, data in large.items():
+        for sha, data in files.items():
             final = posixpath.join(self.folder, sha)
             if fs.probe(final).kind == "file":
+                kept.add(sha)
                 continue  # stored meanwhile by another commit
             image = images.get(sha)
             # a before-image with another name left (a hard link elsewhere in the tree)
@@ -194,14 +206,19 @@ class ContentStore:
             if image is not None and fs.probe(image).nlink == 1:
                 try:
                     if fs.link(image, final).kind == "file":
+                        kept.add(sha)
                         added = True
                         continue
                 except FileExistsError:
+                    kept.add(sha)
                     continue  # stored meanwhile by another commit
+            if len(data) < FILE_BLOB_MIN:
+                continue  # nothing to link: a small content is cheaper in the table
             temp = posixpath.join(self.folder, f".{sha}.{os.urandom(4).hex()}.tmp")
             fs.write_new(temp, data, None)
             temps.append((temp, final))
-        return added, temps
+            kept.add(sha)
+        return kept, added, temps
 
     # reading ---------------------------------------------------------------------------------
     def read(self, sha256: str) -> bytes:
