@@ -124,8 +124,8 @@ class ContentStore:
         if self.folder is not None:
             # a smaller content goes to a file only when its before-image can simply be
             # linked there (a journaled commit's): no bytes to write for it at all
-            files = {s: d for s, d in whole.items() if len(d) >= FILE_BLOB_MIN or s in images}
-            kept = self._store_files(files, images)
+            as_files = {s: d for s, d in whole.items() if len(d) >= FILE_BLOB_MIN or s in images}
+            kept = self._store_files(as_files, images)
             whole = {s: d for s, d in whole.items() if s not in kept}
         tx.run_many(
             "INSERT INTO blobs (sha256, data) VALUES (?, ?) ON CONFLICT DO NOTHING",
