@@ -44,6 +44,54 @@ def test_a_message_larger_than_the_pipe_buffer_arrives_whole_and_in_order() -> N
     assert received == ["".join(messages).encode("utf-8")]
 
 
+def test_a_full_non_blocking_pipe_is_waited_on_not_an_error() -> None:
+    read_end, write_end = os.pipe()
+    os.set_blocking(write_end, False)  # as a parent process may hand it over
+    filler = 0
+    try:
+        while True:  # fill the pipe: the next write would block
+            filler += os.write(write_end, b"x" * 4096)
+    except BlockingIOError:
+        pass
+    message = '{"id": 1}\n'
+    received = bytearray()
+
+    async def send_while_drained() -> None:
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(WireWriter(write_end).write, message)
+            while len(received) < filler + len(message):
+                await anyio.wait_readable(read_end)
+                received.extend(os.read(read_end, 1 << 16))
+
+    try:
+        anyio.run(send_while_drained)
+    finally:
+        os.close(read_end)
+        os.close(write_end)
+    assert bytes(received[filler:]) == message.encode()
+
+
+def test_a_client_gone_before_its_answer_ends_the_server_quietly(tmp_path: object) -> None:
+    request = (
+        '{"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": '
+        '"2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}\n'
+    )
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # nobody will read the answer: writing it breaks the pipe
+    env = {**os.environ, "PATCHWRIGHT_STATE_DIR": str(tmp_path)}
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "patchwright", "mcp", "--root", str(tmp_path)],
+            input=request.encode(), stdout=write_end, stderr=subprocess.PIPE,
+            env=env, timeout=120, check=False,
+        )  # fmt: skip
+    finally:
+        os.close(write_end)
+    stderr = done.stderr.decode()
+    assert done.returncode == 0, stderr
+    assert "Traceback" not in stderr and "internal error" not in stderr, stderr
+
+
 def test_stray_output_goes_to_stderr_while_the_wire_is_claimed() -> None:
     script = textwrap.dedent(
         """

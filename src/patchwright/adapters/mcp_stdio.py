@@ -194,17 +194,28 @@ class WireWriter:
     The SDK's own writer hands every write and every flush to a worker thread, two round
     trips between threads per answer; here one ``os.write`` (rarely more, for a message
     larger than the pipe's buffer) sends the message from the event loop itself. A
-    write can only wait for the client to read, which a client awaiting its answer does.
+    write can only wait for the client to read, which a client awaiting its answer does;
+    on a descriptor its parent made non-blocking, the loop waits until there is room.
     """
 
     def __init__(self, fd: int) -> None:
         self._fd = fd
 
     async def write(self, text: str) -> None:
-        """Send ``text`` (one JSON-RPC message and its newline) whole."""
+        """Send ``text`` (one JSON-RPC message and its newline) whole.
+
+        Raises:
+            anyio.BrokenResourceError: the client closed its end of the wire.
+        """
         view = memoryview(text.encode("utf-8"))
         while view:
-            view = view[os.write(self._fd, view) :]
+            try:
+                view = view[os.write(self._fd, view) :]
+            except BlockingIOError:  # a non-blocking pipe that is full: wait for room
+                await anyio.wait_writable(self._fd)
+            except (BrokenPipeError, ConnectionResetError) as exc:
+                # the client is gone: the dispatcher drops an answer nobody can read
+                raise anyio.BrokenResourceError from exc
 
     async def flush(self) -> None:
         """Nothing to flush: :meth:`write` sent everything."""
