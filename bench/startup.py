@@ -15,11 +15,12 @@ another source tree (``PYTHONPATH=SRC``) for before/after figures.
 Floor rows, timed in the same run, show what the apply cannot go below as long as it
 uses the modules and classes it uses: ``python -c "import ..."`` of exactly the
 standard-library modules the apply loads, then of those plus its third-party ones (if
-any), then the same again defining as many dataclasses as the apply defines, each with
-the same options and number of fields (CPython compiles every generated method at class
-creation). Like the apply's own start-up, the floor rows run with the cyclic garbage
-collector paused. The gap between the last floor and the apply is patchwright's own
-modules (apart from their dataclasses: functions, enums, patterns) and the work itself.
+any), then the same again defining as many record classes (``patchwright._records``) as
+the apply defines, each frozen or not as the apply's, with as many fields and defaults
+(each compiles its ``__init__`` at class creation). Like the apply's own start-up, the
+floor rows run with the cyclic garbage collector paused. The gap between the last floor
+and the apply is patchwright's own modules (apart from their record classes: functions,
+enums, patterns) and the work itself.
 
 Then lists which heavy modules ``import patchwright``, ``patchwright --version`` and the
 apply load (target: none for the first two), and the apply's most expensive imports by
@@ -96,27 +97,27 @@ sys.argv = ["patchwright", "apply", "-q", sys.argv[1], "--root", sys.argv[2]]
 code = main()
 import json
 sys.stderr.write("\\nMODULES " + json.dumps(sorted(sys.modules)) + "\\n")
+from patchwright._records import MISSING
 shapes = []
 for name, module in sorted(sys.modules.items()):
     if not name.startswith("patchwright"):
         continue
     for value in list(vars(module).values()):
-        params = getattr(value, "__dict__", {}).get("__dataclass_params__")
-        if params is None or value.__module__ != name:
+        fields = getattr(value, "__dict__", {}).get("__record_fields__")
+        if fields is None or value.__module__ != name:
             continue
-        fields = list(value.__dataclass_fields__.values())
-        missing = sys.modules["dataclasses"].MISSING
-        given = sum(f.default is not missing or f.default_factory is not missing for f in fields)
-        shapes.append([params.init, params.repr, params.eq, params.order,
-                       params.unsafe_hash, params.frozen, len(fields), given])
-sys.stderr.write("\\nDATACLASSES " + json.dumps(shapes) + "\\n")
+        given = sum(
+            f.default is not MISSING or f.default_factory is not MISSING for f in fields.values()
+        )
+        shapes.append([value.__record_frozen__, len(fields), given])
+sys.stderr.write("\\nRECORDS " + json.dumps(shapes) + "\\n")
 sys.exit(code)
 """
 
 
 def apply_probe() -> tuple[set[str] | None, list[list[int]]]:
     """``sys.modules`` after a one-line ``patchwright apply`` in a fresh interpreter, and
-    the shape of each dataclass patchwright defined (see :func:`dataclass_code`)."""
+    the shape of each record class patchwright defined (see :func:`record_code`)."""
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         forward, _ = _one_line_patches(tmp)
@@ -129,23 +130,18 @@ def apply_probe() -> tuple[set[str] | None, list[list[int]]]:
     for line in done.stderr.splitlines():
         if line.startswith("MODULES ["):
             modules = set(json.loads(line.removeprefix("MODULES ")))
-        elif line.startswith("DATACLASSES ["):
-            shapes = json.loads(line.removeprefix("DATACLASSES "))
+        elif line.startswith("RECORDS ["):
+            shapes = json.loads(line.removeprefix("RECORDS "))
     return modules, shapes
 
 
-def dataclass_code(shapes: list[list[int]]) -> str:
-    """Source defining one dataclass per shape: the same options (``init``, ``repr``,
-    ``eq``, ``order``, ``unsafe_hash``, ``frozen``), as many fields and as many of them
-    with a default, annotated as strings and with a docstring as in patchwright's
-    modules (a dataclass without one has its signature computed for it)."""
-    lines = ["from __future__ import annotations", "from dataclasses import dataclass"]
-    for n, (init, rep, eq, order, unsafe_hash, frozen, count, given) in enumerate(shapes):
-        options = (
-            f"init={bool(init)}, repr={bool(rep)}, eq={bool(eq)}, order={bool(order)}, "
-            f"unsafe_hash={bool(unsafe_hash)}, frozen={bool(frozen)}"
-        )
-        lines += [f"@dataclass({options})", f"class C{n}:", '    """A record."""']
+def record_code(shapes: list[list[int]]) -> str:
+    """Source defining one record class per shape: frozen or not, as many fields and as
+    many of them with a default, annotated as strings and with a docstring as in
+    patchwright's modules."""
+    lines = ["from __future__ import annotations", "from patchwright._records import record"]
+    for n, (frozen, count, given) in enumerate(shapes):
+        lines += [f"@record(frozen={bool(frozen)})", f"class C{n}:", '    """A record."""']
         lines += [f"    f{i}: int{' = 0' if i >= count - given else ''}" for i in range(count)]
     return "\n".join(lines)
 
@@ -156,7 +152,7 @@ def floor_commands(
     """``python -c "import ..."`` of the modules the apply loads, patchwright's left out.
 
     The standard-library modules alone, then with the third-party ones (if any), then
-    with as many dataclasses as the apply defines (``shapes``). Modules a bare
+    with as many record classes as the apply defines (``shapes``). Modules a bare
     interpreter has loaded anyway are left out, and so is every submodule (its
     package's import brings it, as in the apply). The collector is paused, as in the
     apply's start-up.
@@ -179,10 +175,10 @@ def floor_commands(
         commands[f"floor: + {', '.join(third)}"] = importing(stdlib + third)
     if shapes:
         # a module of its own, as in patchwright: `from __future__` must come first
-        commands[f"floor: + {len(shapes)} dataclasses like the apply's"] = importing(
+        commands[f"floor: + {len(shapes)} records like the apply's"] = importing(
             stdlib + third,
             "import sys, types\nsys.modules['floor'] = floor = types.ModuleType('floor')\n"
-            f"exec({dataclass_code(shapes)!r}, vars(floor))",
+            f"exec({record_code(shapes)!r}, vars(floor))",
         )
     return commands
 

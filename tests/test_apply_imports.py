@@ -16,8 +16,10 @@ from pathlib import Path
 import pytest
 
 # Never needed to apply a patch that matches exactly: the MCP and HTTP stack, the request
-# models, the tool layer, the fuzzy matcher, asyncio.
+# models, the tool layer, the fuzzy matcher, asyncio; nor the standard dataclasses and the
+# inspect module they import (patchwright's classes are records, patchwright/_records.py).
 NEVER = (
+    "dataclasses", "inspect",
     "mcp", "pydantic", "pydantic_core", "anyio", "asyncio", "httpx", "starlette", "uvicorn",
     "jsonschema", "rapidfuzz", "patchwright.tools", "patchwright.adapters.mcp_server",
     "patchwright.engine.fuzzy", "patchwright.documents", "concurrent.futures", "email",

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from difflib import SequenceMatcher
 
 from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
+from patchwright._records import replace
 from patchwright.engine import MatchOptions, apply_edits, unified_diff
 from patchwright.engine import apply as apply_module
 from patchwright.engine import diff as diff_module

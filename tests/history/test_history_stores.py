@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from patchwright._records import replace
 from patchwright.model import ErrorCode, PatchwrightError
 from patchwright.workspace import ChangeRecord, FileChange, Workspace, sha256_hex
 from patchwright.workspace.history.contents import MAX_DEPTH, common_ends

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 from tool_helpers import ok, refused, write
 
+from patchwright._records import replace
 from patchwright.engine import apply_edits
 from patchwright.model import EngineResult, ErrorCode
 from patchwright.tools import Toolbox

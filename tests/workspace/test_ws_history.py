@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import stat
 from collections.abc import Callable
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from ws_helpers import files, snapshot
 
+from patchwright._records import replace
 from patchwright.model import ErrorCode, PatchwrightError
 from patchwright.workspace import ChangeRecord, FileChange, Workspace, default_state_dir, sha256_hex
 

@@ -24,7 +24,6 @@ import ipaddress
 import secrets
 import socket
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 import anyio
@@ -34,6 +33,7 @@ from starlette.datastructures import Headers
 from starlette.responses import PlainTextResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from patchwright._records import field, record
 from patchwright.adapters.limits import DEFAULT_MAX_INPUT_MB, mb_to_bytes
 
 __all__ = [
@@ -93,7 +93,7 @@ def is_loopback(host: str) -> bool:
         return False
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class HttpAccess:
     """What the HTTP guard lets through (see module docstring).
 

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
 from patchwright._collector import collector_paused
+from patchwright._records import field, record, replace
 from patchwright.api.report import ApplyReport, FileOutcome
 from patchwright.engine import MatchOptions, apply_file_patch, unified_diff
 from patchwright.formats import parse_patch
@@ -36,7 +36,7 @@ _GIT_MODES = (_REGULAR, _EXECUTABLE, "100664")
 # why a hunk failed, in spec 002's words
 
 
-@dataclass
+@record
 class _Before:
     """A file as the plan found it: its text (dropped once diffed), hash and mode."""
 
@@ -45,7 +45,7 @@ class _Before:
     mode_bits: int | None = None
 
 
-@dataclass
+@record
 class _Plan:
     """Per-file state while a patch is planned in memory."""
 

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
+
+from patchwright._records import field, record
 
 if TYPE_CHECKING:
     # the failure rendering is imported when a patch fails: a patch that applies
@@ -14,7 +15,7 @@ if TYPE_CHECKING:
 __all__ = ["ApplyReport", "FileOutcome"]
 
 
-@dataclass
+@record
 class FileOutcome:
     """What the patch does (or would do) to one file.
 
@@ -72,7 +73,7 @@ class FileOutcome:
         }
 
 
-@dataclass
+@record
 class ApplyReport:
     """The outcome of :func:`apply_patch_text`.
 

@@ -16,8 +16,7 @@ record an undo step that changes nothing.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from patchwright._records import record
 from patchwright.documents.directives import ActionType, Directive, TextRange
 from patchwright.documents.errors import ConflictReason, PatchApplyError
 from patchwright.documents.spans import Span
@@ -27,7 +26,7 @@ from patchwright.documents.versions import text_fingerprint, token_matches
 SNIPPET_LIMIT = 400
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Change:
     """A directive's effect, computed before anything is committed."""
 

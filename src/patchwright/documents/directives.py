@@ -31,9 +31,10 @@ every optional field, since JSON tooling often fills absent fields with ``null``
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from enum import Enum
 from typing import Any
+
+from patchwright._records import record
 
 __all__ = [
     "DIRECTIVE_SCHEMA",
@@ -66,7 +67,7 @@ _EXAMPLE_PATCH = (
 )
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class TextRange:
     """Character offsets ``[start, end)`` into a document text (Python string indices)."""
 
@@ -92,7 +93,7 @@ class TextRange:
         return [self.start, self.end]
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Directive:
     """A validated directive. Build one with :func:`validate_directive` or directly.
 

@@ -15,15 +15,15 @@
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass
 from typing import Any
 
+from patchwright._records import record
 from patchwright.documents.directives import ActionType
 from patchwright.documents.errors import PatchApplyError
 from patchwright.model import PatchwrightError
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class MetricsSnapshot:
     """A consistent copy of the counters at one moment."""
 
@@ -116,7 +116,7 @@ class DocumentMetrics:
             self._patch_timed.add(seconds)
 
 
-@dataclass
+@record
 class _Timer:
     """A running mean of durations."""
 

@@ -20,9 +20,9 @@ text exactly, otherwise one span covering every difference is reported instead.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
+from patchwright._records import record
 from patchwright.documents.actions import clip
 from patchwright.documents.errors import ConflictReason, PatchApplyError
 from patchwright.documents.spans import (
@@ -58,7 +58,7 @@ _REASONS: dict[ErrorCode, ConflictReason] = {
 }
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class PatchResult:
     """A diff applied to a text.
 

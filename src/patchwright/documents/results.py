@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
+from patchwright._records import record
 from patchwright.documents.directives import ActionType, TextRange
 from patchwright.documents.spans import Span
 from patchwright.documents.state import Annotation
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class EditResult:
     """The outcome of one applied directive.
 

@@ -15,15 +15,15 @@ Line offsets follow the editor convention: one entry per line start, the first b
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any, Literal
 
+from patchwright._records import record
 from patchwright.model import split_lines
 
 _CHUNK = 4096
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Span:
     """``[old_start, old_end)`` before the edit became ``[new_start, new_end)`` after it."""
 

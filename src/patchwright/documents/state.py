@@ -13,17 +13,17 @@ edits move the text the annotation's range moves with it (see
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any
 
+from patchwright._records import field, record, replace
 from patchwright.documents.directives import TextRange
 from patchwright.documents.spans import Span, line_offsets, map_offset
 from patchwright.documents.versions import full_digest, short_version, text_fingerprint
 from patchwright.model import ErrorCode, PatchwrightError
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Annotation:
     """A note attached to ``[start, end)`` of the text.
 
@@ -50,7 +50,7 @@ class Annotation:
         }
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class DocumentState:
     """Everything undo restores: the text, the selection and the annotations."""
 
@@ -81,7 +81,7 @@ class DocumentState:
         return DocumentState(text, selection, moved)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class DocumentSnapshot:
     """What a caller needs to write an edit against the document.
 

@@ -8,8 +8,8 @@ the model wrote them, shifted only when the model's whole block was shifted too.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
+from patchwright._records import record
 from patchwright.engine.normalize import strip_key, unicode_key
 from patchwright.engine.rungs import Match, identity
 from patchwright.model.edits import HunkLine
@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 _MIN_REMOVED_SIMILARITY = 90.0
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Composed:
     """Replacement for file lines ``[start, end)``."""
 

@@ -15,15 +15,15 @@ from the closest region); :func:`failure_block` renders the block::
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
+from patchwright._records import record
 from patchwright.engine.diagnose import HUNK_FAILURE_REASONS, first_difference, quote_line
 from patchwright.model import FilePatch, Hunk, PatchwrightError
 from patchwright.model.errors import ErrorCode
 
 
-@dataclass
+@record
 class HunkFailure:
     """The hunk of a file that could not be applied, and why.
 

@@ -9,8 +9,8 @@ a body whose added lines are placed against the removed and context lines around
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
 
+from patchwright._records import record, replace
 from patchwright.engine.index import LineIndex
 from patchwright.engine.locate import (
     Hint,
@@ -268,7 +268,7 @@ _HUNK_AMBIGUITY_HINT = (
 )
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class _Scope:
     """What a hunk's ``@@`` anchor lines (OpenAI patch format) say about its place.
 

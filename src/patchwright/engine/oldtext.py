@@ -7,9 +7,9 @@ re-indentation it only half shows).
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import replace
 from difflib import SequenceMatcher
 
+from patchwright._records import replace
 from patchwright.engine.diagnose import not_found, rejected_at
 from patchwright.engine.diff import line_opcodes
 from patchwright.engine.evidence import extend_edges, fill_gaps, without_edge_elisions

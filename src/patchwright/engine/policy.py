@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Literal
 
+from patchwright._records import record
 from patchwright.model.errors import ErrorCode, PatchwrightError
 from patchwright.model.reports import LADDER, Rung
 
@@ -28,7 +28,7 @@ _MODE_RUNGS: dict[str, tuple[Rung, ...]] = {
 }
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class MatchOptions:
     """How hard the engine may try to find an anchor.
 

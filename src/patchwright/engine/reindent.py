@@ -10,14 +10,14 @@ are inserted as given); :class:`Shift` converts one indentation into the other.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
+from patchwright._records import record
 from patchwright.engine.normalize import indent_width, is_blank, leading
 
 _TABS = (4, 8, 2)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Shift:
     """A consistent indentation change from the model's frame to the file's frame.
 

@@ -29,8 +29,8 @@ answer. Rungs (each includes the tolerance of the ones before it):
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 
+from patchwright._records import record
 from patchwright.engine.index import MAX_ANCHOR_HITS, LineIndex, choose_anchors
 from patchwright.engine.normalize import (
     is_blank,
@@ -44,7 +44,7 @@ from patchwright.model.reports import Rung
 Span = tuple[int, int]
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Match:
     """Where a block of pattern lines stands in the file.
 
@@ -62,7 +62,7 @@ class Match:
     spans: tuple[Span, ...]
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Hint:
     """A position hint (0-based line where the block is expected to start)."""
 

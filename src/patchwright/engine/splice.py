@@ -7,8 +7,8 @@ hunks, :mod:`.oldtext` for search texts).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
 
+from patchwright._records import record, replace
 from patchwright.engine.compose import compose
 from patchwright.engine.normalize import (
     is_elision,
@@ -22,7 +22,7 @@ from patchwright.model.reports import Rung
 from patchwright.model.text import TextFile, split_lines
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Splice:
     """Replace file lines ``[start, end)`` by ``lines`` / ``endings``.
 

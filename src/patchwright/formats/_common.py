@@ -4,8 +4,8 @@ SEARCH marker that format detection and the SEARCH/REPLACE parser both look for.
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 
+from patchwright._records import replace
 from patchwright.model import ErrorCode, FilePatch, Hunk, PatchwrightError
 
 _BOM = "\ufeff"

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
+from patchwright._records import record
 from patchwright.formats._common import shorten, unsupported
 from patchwright.formats._diff_paths import git_line_paths, strip_prefixes, unquote_c
 
@@ -14,7 +14,7 @@ _BINARY_DATA = re.compile(
 )
 
 
-@dataclass
+@record
 class GitHeader:
     """What the git header lines of one file section say."""
 

@@ -9,10 +9,10 @@ lines are removed / added lines or the start of the next file. See the leniencie
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from functools import partial
 from operator import itemgetter
 
+from patchwright._records import field, record
 from patchwright.formats._common import is_fence, shorten, unsupported
 from patchwright.model import Hunk, HunkLine
 from patchwright.model.edits import HunkOp
@@ -24,7 +24,7 @@ HUNK_HEADER = re.compile(r"@@+[ \t]*-(\d+)(?:,(\d+))?[ \t]*\+(\d+)(?:,(\d+))?[ \
 _COMBINED = re.compile(r"@@@+[ \t]*-\d+(?:,\d+)?[ \t]+-\d+")
 
 
-@dataclass
+@record
 class HunkHeader:
     """The numbers of an ``@@`` line (``None`` where the header carried none)."""
 
@@ -85,7 +85,7 @@ def starts_file(lines: list[str], i: int, expecting: bool) -> bool:
     return not expecting or (i + 2 < len(lines) and lines[i + 2].startswith("@@"))
 
 
-@dataclass
+@record
 class _Body:
     """A hunk body under construction and what the header still expects."""
 

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
-
+from patchwright._records import field, record, replace
 from patchwright.formats._common import is_fence, parse_error, shorten
 from patchwright.formats._hunks import HUNK_HEADER
 from patchwright.formats._v4a_markers import marker
@@ -13,7 +12,7 @@ from patchwright.model.edits import HunkOp
 _OPS: dict[str, HunkOp] = {" ": " ", "-": "-", "+": "+"}
 
 
-@dataclass
+@record
 class _Open:
     """The hunk being read."""
 

@@ -33,8 +33,8 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass, field
 
+from patchwright._records import field, record
 from patchwright.formats._common import (
     SEARCH_MARKER,
     is_fence,
@@ -56,7 +56,7 @@ _SYNTAX_HINT = (
 )
 
 
-@dataclass
+@record
 class _Group:
     path: str
     line_no: int

@@ -50,8 +50,7 @@ Leniencies, each recorded in ``PatchSet.warnings`` where it changes the reading:
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
-
+from patchwright._records import field, record, replace
 from patchwright.formats._common import (
     parse_error,
     require_text,
@@ -77,7 +76,7 @@ from patchwright.model import (
 FORMAT = "unified"
 
 
-@dataclass
+@record
 class _Section:
     """One file section while it is being read."""
 

@@ -45,8 +45,7 @@ Leniencies (recorded in ``PatchSet.warnings`` where they change the reading):
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from patchwright._records import record
 from patchwright.formats._common import (
     is_fence,
     parse_error,
@@ -62,7 +61,7 @@ from patchwright.model import Composition, Edit, FileAction, FilePatch, PatchSet
 FORMAT = "v4a"
 
 
-@dataclass
+@record
 class _Envelope:
     start: int  # index of the first line after "*** Begin Patch"
     end: int  # index of "*** End Patch", or where the patch text stops

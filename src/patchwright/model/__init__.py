@@ -1,7 +1,7 @@
 """Plain data shared by every layer: errors, the text model, edits and reports.
 
 The names below are imported on first use (see patchwright/_lazy.py): a caller that
-needs only the errors does not pay for the edit and report dataclasses.
+needs only the errors does not pay for the edit and report records.
 """
 
 from __future__ import annotations

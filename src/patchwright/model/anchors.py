@@ -3,19 +3,18 @@
 :class:`OldText`, :class:`LineRange`, :class:`BeginningOfFile`, :class:`EndOfFile` and
 :class:`WholeFile` live here, apart from :mod:`patchwright.model.edits`, so that applying
 a diff (whose edits are all :class:`~patchwright.model.edits.Hunk`) does not define them:
-``patchwright apply`` starts a fresh interpreter for every patch and each dataclass costs
+``patchwright apply`` starts a fresh interpreter for every patch and each class it defines costs
 start-up time. They stay importable from :mod:`patchwright.model.edits`,
 :mod:`patchwright.model` and :mod:`patchwright` as before.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from patchwright._records import record
 from patchwright.model.hunks import Hunk
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class OldText:
     """Anchor on existing text.
 
@@ -37,7 +36,7 @@ class OldText:
     replace_all_supported: bool = False
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class LineRange:
     """Anchor on whole lines by number.
 
@@ -54,17 +53,17 @@ class LineRange:
     expected: tuple[str, ...] | None = None
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class BeginningOfFile:
     """Anchor at the start of the file (insert before everything)."""
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class EndOfFile:
     """Anchor at the end of the file (append after everything)."""
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class WholeFile:
     """Anchor on the whole content (overwrite or create)."""
 

@@ -16,9 +16,10 @@ or one tool call asks for.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from enum import Enum
 from typing import TYPE_CHECKING, Any
+
+from patchwright._records import field, record
 
 # where they always were: every diff format imports them from here
 from patchwright.model.hunks import Hunk as Hunk
@@ -60,7 +61,7 @@ class Composition(str, Enum):
     SIMULTANEOUS = "simultaneous"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Edit:
     """One edit: an anchor plus the text that takes its place.
 
@@ -86,7 +87,7 @@ class FileAction(str, Enum):
     DELETE = "delete"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class FilePatch:
     """Everything one patch asks of one file.
 
@@ -114,7 +115,7 @@ class FilePatch:
     source_line: int | None = None
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class PatchSet:
     """A parsed patch: one :class:`FilePatch` per file, in order of appearance.
 

@@ -8,8 +8,9 @@ importing the module that finds them on first use. It stays importable from
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Literal, NamedTuple
+
+from patchwright._records import record
 
 __all__ = ["Hunk", "HunkLine", "HunkOp"]
 
@@ -19,7 +20,7 @@ HunkOp = Literal[" ", "-", "+"]
 class HunkLine(NamedTuple):
     """One line of a hunk: ``op`` is ``" "`` (context), ``"-"`` (removed) or ``"+"`` (added).
 
-    A named tuple rather than a dataclass: diffs carry tens of thousands of them and a
+    A named tuple rather than a record: diffs carry tens of thousands of them and a
     tuple is several times cheaper to build.
     """
 
@@ -27,7 +28,7 @@ class HunkLine(NamedTuple):
     text: str
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Hunk:
     """Anchor given as a diff hunk.
 

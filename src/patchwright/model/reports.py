@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
+from patchwright._records import field, record
 from patchwright.model.errors import ErrorCode, PatchwrightError
 from patchwright.model.text import TextFile
 
@@ -109,7 +109,7 @@ LADDER: tuple[Rung, ...] = (
 _RECOVERED = frozenset(LADDER[2:])
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class MatchReport:
     """How one edit was located and what it changed.
 
@@ -159,7 +159,7 @@ class MatchReport:
         }
 
 
-@dataclass
+@record
 class EngineResult:
     """The engine's answer: the new text and one report per edit."""
 

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
+from patchwright._records import field, record
 from patchwright.model.errors import PatchwrightError
 
 
-@dataclass
+@record
 class ToolResult:
     """What a tool call produced.
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 import codecs
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
 
+from patchwright._records import field, record
 from patchwright.model.errors import ErrorCode, PatchwrightError
 
 LF = "\n"
@@ -70,7 +70,7 @@ def split_lines(text: str) -> tuple[list[str], list[str]]:
     return lines, endings
 
 
-@dataclass
+@record
 class TextFile:
     """A decoded text file.
 

@@ -31,12 +31,12 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections.abc import Sequence
-from dataclasses import dataclass
 
+from patchwright._records import record
 from patchwright.syntax.stdlib_parsers import ParseError
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Origin:
     """Where a line after the edit came from: 1-based inclusive lines of the text before.
 
@@ -49,7 +49,7 @@ class Origin:
     last: int
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class _Block:
     a_start: int  # 0-based, half open, lines after the edit
     a_end: int

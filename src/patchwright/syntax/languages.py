@@ -9,13 +9,14 @@ offline.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Literal
+
+from patchwright._records import record
 
 Backend = Literal["python", "json", "toml", "tree-sitter"]
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class LanguageSpec:
     """How one language is parsed.
 

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any, Literal
+
+from patchwright._records import field, record
 
 SyntaxPolicy = Literal["off", "warn", "reject"]
 """``off``: no check; ``warn`` (default): report new errors; ``reject``: refuse the edit."""
@@ -12,7 +13,7 @@ SyntaxPolicy = Literal["off", "warn", "reject"]
 _LISTED = 3
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class SyntaxIssue:
     """One syntax error the edit introduced, located in the text after the edit.
 
@@ -39,7 +40,7 @@ class SyntaxIssue:
         }
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class SyntaxReport:
     """The outcome of :func:`patchwright.syntax.check_edit`.
 

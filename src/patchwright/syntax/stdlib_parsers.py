@@ -10,13 +10,14 @@ from __future__ import annotations
 import re
 import warnings
 from collections.abc import Callable
-from dataclasses import dataclass
 from types import ModuleType
+
+from patchwright._records import record
 
 _BOM = "\ufeff"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ParseError:
     """One error as a parser reports it: 1-based line and character column, message."""
 

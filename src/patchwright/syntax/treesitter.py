@@ -16,9 +16,9 @@ from __future__ import annotations
 import importlib
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass, field
 from typing import Any
 
+from patchwright._records import field, record
 from patchwright.syntax.languages import LanguageSpec
 from patchwright.syntax.shared import shared_length
 from patchwright.syntax.stdlib_parsers import NoVerdict, ParseError
@@ -30,7 +30,7 @@ _SNIPPET = 40
 _KEPT_TREES = 4
 
 
-@dataclass
+@record
 class _Loaded:
     parser: Any  # tree_sitter.Parser; typed loosely so mypy needs no tree-sitter stubs
     lock: threading.Lock = field(default_factory=threading.Lock)

@@ -22,9 +22,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from typing import Any
 
+from patchwright._records import replace
 from patchwright.model import ErrorCode, PatchwrightError
 from patchwright.tools.descriptions import render
 from patchwright.tools.jsonschema import model_schema

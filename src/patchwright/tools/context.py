@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 
+from patchwright._records import field, record
 from patchwright.syntax import SyntaxPolicy
 from patchwright.tools.session import Session
 from patchwright.workspace import Workspace
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ToolContext:
     """Everything a handler may use.
 

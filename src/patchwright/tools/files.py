@@ -11,8 +11,7 @@ step: a missing path names the nearest existing paths, a folder lists its entrie
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from patchwright._records import record
 from patchwright.model import ErrorCode, PatchwrightError, TextFile
 from patchwright.tools.session import Session
 from patchwright.workspace import FileState, Workspace
@@ -24,7 +23,7 @@ PAGE_CHARS = 100_000
 _NEWLINE_NAMES = {"\n": "lf", "\r\n": "crlf", "\r": "cr"}
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Loaded:
     """A workspace file as a tool sees it.
 

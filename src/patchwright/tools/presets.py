@@ -18,14 +18,14 @@ A preset is data: canonical tool names plus the names some of them are exposed u
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 
+from patchwright._records import field, record
 from patchwright.model import ErrorCode, PatchwrightError
 
 __all__ = ["DEFAULT_PRESET", "PRESETS", "Preset", "preset"]
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Preset:
     """A named tool set.
 

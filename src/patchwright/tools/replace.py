@@ -19,8 +19,8 @@ gives them).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
+from patchwright._records import record
 from patchwright.engine import MatchOptions, apply_edits
 from patchwright.model import (
     Composition,
@@ -47,7 +47,7 @@ RUNG_WORDS = {rung.value: rung.words for rung in Rung if rung.recovered}
 EXACT_RUNGS = frozenset({"exact", "newline", "line_range"})
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Replacement:
     """One old/new pair (``replace_all``: every occurrence instead of exactly one)."""
 
@@ -56,7 +56,7 @@ class Replacement:
     replace_all: bool = False
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Fields:
     """The request fields a tool calls its parts, so refusals name them.
 
@@ -67,6 +67,9 @@ class Fields:
 
     old: str = "old_string"
     batch: str | None = None
+
+
+_DEFAULT_FIELDS = Fields()
 
 
 def span(start: int, end: int) -> str:
@@ -91,7 +94,7 @@ def replace_strings(
     path: str,
     items: Sequence[Replacement],
     *,
-    fields: Fields = Fields(),
+    fields: Fields = _DEFAULT_FIELDS,
     path_field: str = "path",
 ) -> ToolResult:
     """Apply ``items`` in order to ``path``, all or none (see the module docstring).

@@ -16,10 +16,10 @@ import re
 import secrets
 import tempfile
 from collections import OrderedDict
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from patchwright._records import field, record
 from patchwright.model import ErrorCode, PatchwrightError, TextFile
 
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
@@ -29,7 +29,7 @@ _KEPT_TEXTS = 4
 _KEPT_TEXT_MAX_CHARS = 1_000_000
 
 
-@dataclass
+@record
 class Session:
     """State shared by the tool calls of one conversation.
 

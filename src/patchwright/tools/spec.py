@@ -9,11 +9,11 @@ its canonical name.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 
+from patchwright._records import record
 from patchwright.model import PatchwrightError, ToolResult
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -23,7 +23,7 @@ Handler = Callable[["ToolContext", Any], ToolResult]
 """A tool's implementation: the context and the validated request in, a result out."""
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ToolAnnotations:
     """Hints a host shows or acts on (MCP tool annotations).
 
@@ -42,7 +42,7 @@ READ_ONLY = ToolAnnotations(read_only=True, destructive=False, idempotent=True)
 WRITES = ToolAnnotations(read_only=False, destructive=True, idempotent=False)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ToolHooks:
     """Optional per-tool reactions to a call's life cycle (logging, result envelopes).
 
@@ -59,7 +59,7 @@ class ToolHooks:
     error_data: Callable[[PatchwrightError], dict[str, Any]] | None = None
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ToolSpec:
     """One tool.
 

@@ -15,10 +15,10 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
+from patchwright._records import field, record
 from patchwright.engine import unified_diff
 from patchwright.model import TextFile
 from patchwright.tools.context import ToolContext
@@ -27,7 +27,7 @@ from patchwright.tools.guards import generated_warning, syntax_check
 from patchwright.workspace import ChangeRecord, CommitRecord, FileChange
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class PlannedWrite:
     """One file's new text, computed by a tool.
 
@@ -72,7 +72,7 @@ class PlannedWrite:
         return state is None or state.data != self.data
 
 
-@dataclass
+@record
 class WriteOutcome:
     """What :func:`commit_writes` did.
 

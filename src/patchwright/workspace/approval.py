@@ -29,10 +29,10 @@ import sqlite3
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import closing, contextmanager
-from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from patchwright._records import asdict, record, replace
 from patchwright.model.errors import ErrorCode, PatchwrightError
 from patchwright.workspace.commit import BatchInfo, CommitContext, run_commit
 from patchwright.workspace.gate import DEFAULT_APPROVAL_TIMEOUT, ModeGate
@@ -62,7 +62,7 @@ def _history_error(message: str, hint: str, **details: Any) -> PatchwrightError:
     return PatchwrightError(ErrorCode.HISTORY, message, hint, details=details)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Proposal:
     """A proposed commit as stored (no file contents).
 
@@ -91,7 +91,8 @@ class Proposal:
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready view."""
-        return asdict(self)
+        values: dict[str, Any] = asdict(self)
+        return values
 
 
 class ProposalStore:

@@ -22,9 +22,9 @@ from __future__ import annotations
 import posixpath
 from collections.abc import Sequence
 from contextlib import suppress
-from dataclasses import dataclass, field, replace
 from typing import Any
 
+from patchwright._records import field, record, replace
 from patchwright.model.errors import ErrorCode, PatchwrightError
 from patchwright.workspace.direct import qualifies, with_new_modes, write_single
 from patchwright.workspace.fs import FileSystem
@@ -47,7 +47,7 @@ from patchwright.workspace.recovery import Recovery, failure_error, rollback_fai
 from patchwright.workspace.sandbox import Sandbox
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class CommitContext:
     """The parts of a workspace a commit uses."""
 
@@ -59,7 +59,7 @@ class CommitContext:
     history: History | None
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class BatchInfo:
     """The caller's description of a batch."""
 
@@ -70,7 +70,7 @@ class BatchInfo:
     reverts: str | None = None
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Step:
     """One requested file change with its paths resolved."""
 
@@ -227,7 +227,7 @@ def _dirs_to_create(sandbox: Sandbox, steps: Sequence[Step]) -> list[str]:
     return sorted(folders, key=lambda d: d.count("/"))
 
 
-@dataclass
+@record
 class _Draft:
     """Records, journal entries and contents of a checked commit, before writing."""
 

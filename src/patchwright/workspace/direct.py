@@ -28,9 +28,9 @@ import hashlib
 import posixpath
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
-from dataclasses import replace
 from typing import Protocol
 
+from patchwright._records import replace
 from patchwright.model.errors import PatchwrightError
 from patchwright.workspace.journal import JournalEntry, Manifest
 from patchwright.workspace.records import CommitRecord, FileState, sha256_hex

@@ -20,7 +20,6 @@ the journal and the history use to keep a file's old content without copying its
 
 from __future__ import annotations
 
-import dataclasses
 import errno
 import os
 import posixpath
@@ -28,9 +27,9 @@ import stat
 from _thread import get_ident
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
-from dataclasses import dataclass
 from typing import Literal, Protocol, TypeVar
 
+from patchwright._records import record, replace
 from patchwright.workspace.dirfd import Anchors, SymlinkInPath
 from patchwright.workspace.metadata import carry_over
 
@@ -43,7 +42,7 @@ Kind = Literal[
 ]
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Probe:
     """What stands at a path (the path itself, symlinks not followed).
 
@@ -339,10 +338,10 @@ class OsFileSystem:
             os.close(fd)
         if len(data) != found.size:
             # it grew or shrank while being read: no identity, so nothing trusts the stamp
-            found = dataclasses.replace(found, size=len(data), identity=None)
+            found = replace(found, size=len(data), identity=None)
         if len(data) > limit:
-            return dataclasses.replace(found, data=None)
-        return dataclasses.replace(found, data=data)
+            return replace(found, data=None)
+        return replace(found, data=data)
 
     def write_new(self, path: str, data: bytes, mode_bits: int | None) -> None:
         """See :meth:`FileSystem.write_new`."""

@@ -47,10 +47,10 @@ from __future__ import annotations
 
 import posixpath
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from patchwright._records import asdict, record
 from patchwright.model.errors import ErrorCode, PatchwrightError
 from patchwright.workspace.fs import FileSystem
 from patchwright.workspace.records import FileState, sha256_hex
@@ -59,7 +59,7 @@ MANIFEST = "manifest.json"
 _FORMAT = 1
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class JournalEntry:
     """One path a commit changes.
 
@@ -78,7 +78,7 @@ class JournalEntry:
     after_mode: int | None
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Manifest:
     """An unfinished commit: its batch, its entries and the folders it creates."""
 

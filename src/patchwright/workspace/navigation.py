@@ -17,11 +17,11 @@ from __future__ import annotations
 import difflib
 import posixpath
 from collections.abc import Iterator
-from dataclasses import dataclass
 from itertools import islice
 
 import pathspec
 
+from patchwright._records import record
 from patchwright.model.errors import PatchwrightError
 from patchwright.workspace.listing import _entries as _children  # one folder read
 from patchwright.workspace.sandbox import Sandbox
@@ -31,7 +31,7 @@ _IGNORE_FILE = ".gitignore"
 _NEAREST_POOL = 20_000
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Walk:
     """The files a walk found.
 

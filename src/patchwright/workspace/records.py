@@ -23,10 +23,10 @@ import os
 import re
 import threading
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any, Literal
 
+from patchwright._records import field, record
 from patchwright.model.errors import ErrorCode, PatchwrightError
 
 FileAction = Literal["create", "update", "delete", "move"]
@@ -115,7 +115,7 @@ def normalise_sha256(value: str, *, field_name: str, path: str | None = None) ->
     return value.strip().lower()
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class FileState:
     """A regular file read from the workspace.
 
@@ -136,7 +136,7 @@ class FileState:
     identity: tuple[int, int, int, int] | None = field(default=None, compare=False, repr=False)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ChangeRecord:
     """Metadata of one logical change inside a file patch (spec 001 ``ChangeObject``).
 
@@ -161,7 +161,7 @@ class ChangeRecord:
     meta: dict[str, Any] = field(default_factory=dict)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class FileChange:
     """What one commit does to one path.
 
@@ -198,7 +198,7 @@ class FileChange:
     mode_bits: int | None = None
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ChangeCommitRecord:
     """A change as recorded: the server-assigned ``change_id`` plus the caller's metadata."""
 
@@ -227,7 +227,7 @@ class ChangeCommitRecord:
         }
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class FileCommitRecord:
     """One file of a commit.
 
@@ -273,7 +273,7 @@ class FileCommitRecord:
         }
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class CommitRecord:
     """What a commit did (or, with ``dry_run``, would do).
 

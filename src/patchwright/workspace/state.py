@@ -27,9 +27,9 @@ import hashlib
 import os
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 
+from patchwright._records import record
 from patchwright.model.errors import ErrorCode, PatchwrightError
 
 
@@ -43,7 +43,7 @@ def default_state_dir(environ: Mapping[str, str] | None = None) -> Path:
     return Path.home() / ".local" / "state" / "patchwright"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class StatePaths:
     """The state files of one workspace root."""
 

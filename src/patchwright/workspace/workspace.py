@@ -19,10 +19,10 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from patchwright._records import replace
 from patchwright.model.errors import ErrorCode, PatchwrightError
 from patchwright.workspace.commit import BatchInfo, CommitContext, run_commit
 from patchwright.workspace.fs import FileSystem, OsFileSystem

@@ -10,10 +10,10 @@ undid it, so its full record is read once and kept.
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
 
+from patchwright._records import record
 from patchwright.adapters.diffstat import count
 from patchwright.adapters.review.render import files_html
 from patchwright.workspace import Workspace
@@ -22,7 +22,7 @@ from patchwright.workspace import Workspace
 LIST_LIMIT = 500
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Filters:
     """What the list is narrowed to: a path fragment, a session, a time range."""
 

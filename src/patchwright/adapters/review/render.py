@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import html
 from collections.abc import Iterable
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from patchwright._records import record
 from patchwright.adapters.diffstat import LineKind, classify, count, hunk_start
 
 #: Diffs with more lines than this are shown without syntax colours.
@@ -25,7 +25,7 @@ HIGHLIGHT_MAX_LINES = 4000
 HIGHLIGHT_CLASS = "hl"
 
 
-@dataclass
+@record
 class Row:
     """One line of a diff as shown: its kind, line numbers and HTML text."""
 

@@ -25,10 +25,10 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from rapidfuzz.fuzz import ratio
 
+from patchwright._records import record
 from patchwright.engine.diff import line_opcodes
 
 Pair = tuple[int, int]
@@ -50,7 +50,7 @@ CELLS_PER_LINE = 16
 _NEG = float("-inf")
 
 
-@dataclass
+@record
 class AlignStats:
     """Work counters, for tests that check growth (never timing): ``cells`` evaluated by
     the programme, ``calls`` to it, ``windows`` aligned."""
@@ -148,7 +148,7 @@ def _diagonal(pkeys: Sequence[str], wkeys: Sequence[str], offset: int) -> list[P
     ]
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class _Gap:
     """Pattern lines ``a0:a1`` to align with window lines ``b0:b1``; ``head`` / ``tail``:
     the gap opens / closes the block (window lines outside it are free); ``band``:

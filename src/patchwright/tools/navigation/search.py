@@ -12,8 +12,8 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 
+from patchwright._records import field, record
 from patchwright.model import ErrorCode, PatchwrightError, TextFile, ToolResult
 from patchwright.tools.context import ToolContext
 from patchwright.tools.descriptions import load as description
@@ -28,7 +28,7 @@ _SHOWN_CHARS = 200
 _CLOCK_EVERY = 4096  # lines between two looks at the clock
 
 
-@dataclass
+@record
 class Found:
     """What a search found and why it stopped (``stopped`` is ``""`` when complete)."""
 

@@ -7,9 +7,9 @@ match needed whitespace recovery, so the clipboard got the file's own text).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
+from patchwright._records import record
 from patchwright.model import MatchReport, TextFile, ToolResult
 from patchwright.tools.files import Loaded, line_stats
 from patchwright.tools.replace import RUNG_WORDS
@@ -17,7 +17,7 @@ from patchwright.tools.spec000.models import PatchOperation
 from patchwright.tools.writing import WriteOutcome
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class PatchLine:
     """One applied patch and how it was located."""
 

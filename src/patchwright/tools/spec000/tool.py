@@ -30,9 +30,9 @@ Choices where the spec is open:
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
+from patchwright._records import record
 from patchwright.engine import MatchOptions, apply_edits
 from patchwright.model import (
     Anchor,
@@ -63,7 +63,7 @@ OPTIONS = MatchOptions(mode="tolerant")
 EXACT_RUNGS = frozenset({"exact", "newline"})
 
 
-@dataclass
+@record
 class _Step:
     """One patch, planned: what it inserts and which edit carries it."""
 

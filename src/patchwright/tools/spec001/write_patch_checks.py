@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 from itertools import pairwise
 
+from patchwright._records import record
 from patchwright.model import ErrorCode, PatchwrightError, TextFile
 from patchwright.tools.files import Loaded
 from patchwright.tools.spec001.write_patch_models import ChangeObject, FilePatchObject
@@ -32,7 +32,7 @@ def _problem(
     return PatchwrightError(code, f"{field}: {message}", hint, field=field)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Placed:
     """A change with its position in gap coordinates (see the module docstring)."""
 
@@ -249,7 +249,7 @@ def _mismatch(field: str, p: Placed, expected: list[str], current: list[str]) ->
     return err
 
 
-@dataclass
+@record
 class FilePlan:
     """One file of the batch once validated and read."""
 

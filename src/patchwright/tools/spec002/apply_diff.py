@@ -17,11 +17,11 @@ with the body are recomputed, with a warning. All hunks apply or nothing is writ
 from __future__ import annotations
 
 import posixpath
-from dataclasses import replace
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from patchwright._records import replace
 from patchwright.engine import MatchOptions, apply_file_patch
 from patchwright.formats import parse_unified
 from patchwright.model import (

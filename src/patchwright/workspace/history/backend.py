@@ -13,9 +13,9 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from contextlib import AbstractContextManager
-from dataclasses import dataclass
 from typing import Any, Protocol
 
+from patchwright._records import record
 from patchwright.model.errors import ErrorCode, PatchwrightError
 
 Row = dict[str, Any]
@@ -26,7 +26,7 @@ Row = dict[str, Any]
 SCHEMA_VERSIONS = frozenset({1, 2, 3, 4})
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Scope:
     """Where the batches a store writes come from.
 

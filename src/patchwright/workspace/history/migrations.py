@@ -22,8 +22,7 @@ version; never edit one that has shipped.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from patchwright._records import record
 from patchwright.workspace.history.backend import SCHEMA_VERSIONS
 
 #: How the table of applied versions is created (same text in both dialects).
@@ -33,7 +32,7 @@ VERSIONS_TABLE = (
 )
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Migration:
     """One schema change.
 
