@@ -37,8 +37,10 @@ NEVER = (
 # store: an up-to-date one is told by its versions alone), the anchors other than a
 # diff's hunks (search texts, line ranges, whole files), what places a hunk that is not
 # found exactly (indentation frames and shifts, the side of added lines), the OpenAI
-# format's markers and the deferred deletions of a shared history store.
+# format's markers and the deferred deletions of a shared history store; hashlib and its
+# OpenSSL binding for files this small (patchwright/_digest.py).
 NOT_FOR_A_DIFF = (
+    "hashlib", "_hashlib",
     "patchwright.workspace.approval", "patchwright.workspace.navigation", "pathspec",
     "typing_extensions", "patchwright.workspace.undo", "patchwright.workspace.listing",
     "patchwright.formats.v4a", "patchwright.formats._v4a_hunks",

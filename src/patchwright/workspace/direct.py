@@ -24,7 +24,6 @@ a smaller one is copied by the history if it does not hold it already.
 
 from __future__ import annotations
 
-import hashlib
 import posixpath
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
@@ -93,7 +92,7 @@ def temp_for(rel: str) -> str:
     """
     folder, name = posixpath.split(rel)
     if len(name) > 200:
-        digest = hashlib.sha256(name.encode("utf-8", "surrogateescape")).hexdigest()[:16]
+        digest = sha256_hex(name.encode("utf-8", "surrogateescape"))[:16]
         name = f"{name[:100]}.{digest}"
     return posixpath.join(folder, f".{name}.{_TEMP_SUFFIX}")
 

@@ -26,7 +26,6 @@ unlinked guards no name, so it is dropped and taken again on the path's current 
 
 from __future__ import annotations
 
-import hashlib
 import os
 import time
 from collections.abc import Iterable, Iterator
@@ -34,6 +33,7 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Protocol
 
+from patchwright._digest import sha256_hex
 from patchwright.model.errors import ErrorCode, PatchwrightError
 
 _POLL = 0.005  # seconds between attempts; commits are short, so poll often
@@ -141,7 +141,7 @@ class PathLocks:
 
     def lock_file(self, rel: str) -> Path:
         """The lock file of a workspace path."""
-        digest = hashlib.sha256(rel.encode("utf-8", "surrogateescape")).hexdigest()[:32]
+        digest = sha256_hex(rel.encode("utf-8", "surrogateescape"))[:32]
         return self.folder / f"{digest}.lock"
 
     def owner_file(self, batch_id: str) -> Path:

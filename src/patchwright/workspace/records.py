@@ -18,7 +18,6 @@ Every record has ``to_dict()`` giving a JSON-ready view (bytes are left out).
 
 from __future__ import annotations
 
-import hashlib
 import os
 import re
 import threading
@@ -26,6 +25,7 @@ from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime, timezone
 from typing import Any, Literal
 
+from patchwright._digest import sha256_hex as _digest
 from patchwright._records import field, record
 from patchwright.model.errors import ErrorCode, PatchwrightError
 
@@ -44,12 +44,12 @@ def sha256_hex(data: bytes) -> str:
     digest is only ever returned for the very bytes it was computed from.
     """
     if len(data) > _KEEP_DIGEST_MAX or type(data) is not bytes:  # a bytearray may change
-        return hashlib.sha256(data).hexdigest()
+        return _digest(data)
     with _DIGEST_LOCK:
         for kept, digest in _DIGESTS:
             if kept is data or kept == data:
                 return digest
-    digest = hashlib.sha256(data).hexdigest()
+    digest = _digest(data)
     with _DIGEST_LOCK:
         _DIGESTS.insert(0, (data, digest))
         del _DIGESTS[_KEEP_DIGESTS:]

@@ -23,12 +23,12 @@ and the state folder itself holds ``machine``, this machine's name in the histor
 
 from __future__ import annotations
 
-import hashlib
 import os
 import re
 from collections.abc import Mapping
 from pathlib import Path
 
+from patchwright._digest import sha256_hex
 from patchwright._records import record
 from patchwright.model.errors import ErrorCode, PatchwrightError
 
@@ -78,7 +78,7 @@ def state_paths(real_root: str, base: str | Path | None) -> StatePaths:
     """
     base_dir = Path(base).expanduser() if base is not None else default_state_dir()
     name = re.sub(r"[^A-Za-z0-9._-]+", "_", os.path.basename(real_root) or "root")[:40]
-    digest = hashlib.sha256(real_root.encode("utf-8", "surrogateescape")).hexdigest()[:16]
+    digest = sha256_hex(real_root.encode("utf-8", "surrogateescape"))[:16]
     paths = StatePaths(base_dir.absolute() / "workspaces" / f"{name}-{digest}")
     try:
         for folder in (paths.journal, paths.locks):

@@ -1,0 +1,46 @@
+"""SHA-256 hex digests: content identities, lock names, state-folder names.
+
+``hashlib`` loads OpenSSL's binding when it is imported, which is about as costly as the
+rest of a one-line ``patchwright apply``'s hashing many times over (about 3 ms of
+start-up, docs/benchmarks.md). CPython also ships its own SHA-256 as a small extension
+module, whose digests are the same bytes by definition but which is about five times
+slower per byte. So small inputs use it only as long as nothing in the process has
+imported ``hashlib``; the first large input imports ``hashlib``, and from then on (as in
+a long-running server, which imports it anyway) OpenSSL hashes everything. Where the
+interpreter has no such module (another implementation), ``hashlib`` serves all.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from typing import Any
+
+__all__ = ["sha256_hex"]
+
+# Up to this size CPython's module takes at most about 0.25 ms (OpenSSL 0.05 ms), well
+# below what loading OpenSSL costs.
+_SMALL_MAX = 64 * 1024
+
+
+def _builtin_sha256() -> Callable[[bytes], Any] | None:
+    for name in ("_sha2", "_sha256"):  # CPython 3.12+, then 3.10-3.11
+        try:
+            module = __import__(name)
+        except ImportError:
+            continue
+        found: Callable[[bytes], Any] = module.sha256
+        return found
+    return None
+
+
+_SMALL = _builtin_sha256()
+
+
+def sha256_hex(data: bytes | bytearray) -> str:
+    """The SHA-256 digest of ``data`` as 64 lowercase hex digits."""
+    if _SMALL is not None and len(data) <= _SMALL_MAX and "hashlib" not in sys.modules:
+        return str(_SMALL(bytes(data)).hexdigest())
+    import hashlib
+
+    return hashlib.sha256(data).hexdigest()
