@@ -10,7 +10,8 @@ Why not ``dataclasses`` itself: it compiles each generated method of each class 
 when the class is created (about half a millisecond for a frozen three-field class on
 CPython 3.11) and imports ``inspect`` to do so. A one-line ``patchwright apply`` defines
 some forty classes, and that was the largest part of its start-up (docs/benchmarks.md).
-Here only ``__init__`` is compiled, once per class; equality, hashing and ``repr`` are
+Here nothing is compiled per class: ``__init__`` comes from a template compiled once per
+number of fields and renamed (see ``_make_init``); equality, hashing and ``repr`` are
 closures over the field names, and :func:`replace` copies the fields instead of calling
 ``__init__`` through a field lookup. Behaviour kept from ``dataclasses`` where patchwright
 relies on it: positional and keyword construction with defaults, ``__post_init__``,
@@ -23,9 +24,12 @@ uses them: ordering, keyword-only fields, slots, ``InitVar``.
 
 from __future__ import annotations
 
+import builtins
+import sys
 from collections.abc import Callable
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any, TypeVar, overload
+from types import CodeType, FunctionType
+from typing import TYPE_CHECKING, Any, TypeVar, cast, overload
 
 if TYPE_CHECKING:
     from typing_extensions import dataclass_transform
@@ -152,44 +156,85 @@ def _collect_fields(cls: type) -> dict[str, Field]:
     return fields
 
 
-def _init_source(cls: type, fields: dict[str, Field]) -> tuple[str, dict[str, Any]]:
-    """The source of ``__init__`` and the names it reads (defaults, factories)."""
-    names: dict[str, Any] = {"_MISSING": MISSING, "__name__": cls.__module__}
-    params: list[str] = ["self"]
-    body: list[str] = ["    _d = self.__dict__"]
-    seen_default = False
-    for spec in fields.values():
-        name = spec.name
+# __init__ is made from one compiled template per number of parameters: the template's
+# placeholder parameter names and dictionary keys are renamed to the fields' (a code
+# object's names and constants can be replaced without compiling), and the defaults set
+# on the function. What not every class needs (factories, fields outside __init__,
+# __post_init__) runs in a per-class `finish` the template calls when there is one.
+_TEMPLATES: dict[tuple[int, bool], CodeType] = {}
+_LOCAL = "_pw_values"  # the template's one local name besides its parameters
+
+
+def _template(count: int, finish: bool) -> CodeType:
+    key = (count, finish)
+    code = _TEMPLATES.get(key)
+    if code is None:
+        params = "".join(f", _pw_p{i}" for i in range(count))
+        lines = [f"def __init__(self{params}):", f"    {_LOCAL} = self.__dict__"]
+        lines += [f"    {_LOCAL}['_pw_k{i}'] = _pw_p{i}" for i in range(count)]
+        if finish:
+            lines.append(f"    _pw_finish(self, {_LOCAL})")
+        namespace: dict[str, Any] = {}
+        exec("\n".join(lines) + "\n", {}, namespace)  # our own fixed source
+        code = _TEMPLATES[key] = namespace["__init__"].__code__
+    return code
+
+
+def _make_init(cls: type, fields: dict[str, Field]) -> Callable[..., None]:
+    """``__init__``: the fields in ``__init__`` in order, then the rest (see above)."""
+    taken = [spec for spec in fields.values() if spec.init]
+    later = [spec for spec in fields.values() if not spec.init]
+    factories = [(s.name, s.default_factory) for s in taken if s.default_factory is not MISSING]
+    post = hasattr(cls, "__post_init__")
+    finish = bool(factories or later or post)
+    rename = {"self": "self", _LOCAL: _LOCAL}
+    defaults: list[Any] = []
+    for i, spec in enumerate(taken):
+        if spec.name in rename:
+            raise TypeError(f"{cls.__qualname__}: a field cannot be named {spec.name!r}")
+        rename[f"_pw_p{i}"] = rename[f"_pw_k{i}"] = spec.name
         if spec.default_factory is not MISSING:
-            names[f"_factory_{name}"] = spec.default_factory
+            defaults.append(MISSING)
         elif spec.default is not MISSING:
-            names[f"_default_{name}"] = spec.default
-        if not spec.init:
-            if spec.default_factory is not MISSING:
-                body.append(f"    _d[{name!r}] = _factory_{name}()")
-            elif spec.default is not MISSING:
-                body.append(f"    _d[{name!r}] = _default_{name}")
-            continue
-        if spec.default_factory is not MISSING:
-            params.append(f"{name}=_MISSING")
-            body.append(f"    _d[{name!r}] = _factory_{name}() if {name} is _MISSING else {name}")
-            seen_default = True
-            continue
-        if spec.default is not MISSING:
-            params.append(f"{name}=_default_{name}")
-            seen_default = True
-        elif seen_default:
+            defaults.append(spec.default)
+        elif defaults:
             raise TypeError(
-                f"{cls.__qualname__}: field {name!r} without a default follows one with a "
+                f"{cls.__qualname__}: field {spec.name!r} without a default follows one with a "
                 "default; give it a default or move it before the defaulted fields"
             )
-        else:
-            params.append(name)
-        body.append(f"    _d[{name!r}] = {name}")
-    if hasattr(cls, "__post_init__"):
-        body.append("    self.__post_init__()")
-    source = f"def __init__({', '.join(params)}) -> None:\n" + "\n".join(body) + "\n"
-    return source, names
+    code = _template(len(taken), finish)
+    changes: dict[str, Any] = {
+        "co_varnames": tuple(rename.get(n, n) for n in code.co_varnames),
+        "co_consts": tuple(rename.get(c, c) if isinstance(c, str) else c for c in code.co_consts),
+    }
+    if sys.version_info >= (3, 11):
+        changes["co_qualname"] = f"{cls.__qualname__}.__init__"
+    scope: dict[str, Any] = {"__name__": cls.__module__, "__builtins__": builtins}
+    if finish:
+        scope["_pw_finish"] = _finisher(factories, later, post)
+    init = FunctionType(code.replace(**changes), scope, "__init__", tuple(defaults) or None)
+    return cast("Callable[..., None]", init)
+
+
+def _finisher(
+    factories: list[tuple[str, Callable[[], Any]]], later: list[Field], post: bool
+) -> Callable[[Any, dict[str, Any]], None]:
+    """What ``__init__`` does after storing its arguments, for a class that needs it."""
+    rest = [(s.name, s.default, s.default_factory) for s in later]
+
+    def finish(item: Any, values: dict[str, Any]) -> None:
+        for name, factory in factories:
+            if values[name] is MISSING:
+                values[name] = factory()
+        for name, default, factory in rest:
+            if factory is not MISSING:
+                values[name] = factory()
+            elif default is not MISSING:
+                values[name] = default
+        if post:
+            item.__post_init__()
+
+    return finish
 
 
 def _getter(names: tuple[str, ...]) -> Callable[[Any], tuple[Any, ...]]:
@@ -211,10 +256,7 @@ def _set_if_absent(cls: type, name: str, value: Any) -> None:
 
 def _build(cls: type[_T], frozen: bool) -> type[_T]:
     fields = _collect_fields(cls)
-    source, names = _init_source(cls, fields)
-    namespace: dict[str, Any] = {}
-    exec(source, names, namespace)  # our own generated source, as dataclasses does
-    _set_if_absent(cls, "__init__", namespace["__init__"])
+    _set_if_absent(cls, "__init__", _make_init(cls, fields))
 
     shown = tuple(name for name, spec in fields.items() if spec.repr)
     compared = _getter(tuple(name for name, spec in fields.items() if spec.compare))
