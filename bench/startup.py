@@ -34,6 +34,7 @@ from __future__ import annotations
 import argparse
 import compileall
 import json
+import marshal
 import os
 import subprocess
 import sys
@@ -174,11 +175,15 @@ def floor_commands(
     if third:
         commands[f"floor: + {', '.join(third)}"] = importing(stdlib + third)
     if shapes:
-        # a module of its own, as in patchwright: `from __future__` must come first
+        # A module of its own, as in patchwright (`from __future__` must come first),
+        # compiled here and handed over as bytecode: patchwright's modules are loaded
+        # from their cached bytecode too, so the child must not pay for compiling.
+        code = marshal.dumps(compile(record_code(shapes), "floor", "exec")).hex()
         commands[f"floor: + {len(shapes)} records like the apply's"] = importing(
             stdlib + third,
-            "import sys, types\nsys.modules['floor'] = floor = types.ModuleType('floor')\n"
-            f"exec({record_code(shapes)!r}, vars(floor))",
+            "import marshal, sys, types\n"
+            "sys.modules['floor'] = floor = types.ModuleType('floor')\n"
+            f"exec(marshal.loads(bytes.fromhex({code!r})), vars(floor))",
         )
     return commands
 

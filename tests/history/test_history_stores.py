@@ -180,3 +180,19 @@ def test_a_commit_of_hundreds_of_files_in_both_stores(
     ws.undo()
     assert (ws.root / "f699.txt").read_bytes() == b"699\n"
     assert ws.history.latest_undoable() == first.batch_id
+
+
+def test_a_read_inside_a_write_transaction_sees_its_own_query(
+    kind: str, make_root: Callable[[str], Path], open_ws: OpenWs
+) -> None:
+    """Each read answers its own query, however many writes are queued before it (a
+    PostgreSQL write transaction is pipelined: a cursor shared by writes and reads once
+    handed a read the result of an earlier INSERT, depending on timing)."""
+    backend = open_ws(make_root("r")).history.backend
+    with backend.transaction(write=True) as tx:
+        tx.run("CREATE TABLE probe (n INTEGER)")
+        for n in range(30):
+            tx.run("INSERT INTO probe (n) VALUES (?)", (n,))
+            tx.run_many("INSERT INTO probe (n) VALUES (?)", [(-1,)] * 700)
+            (row,) = tx.rows("SELECT count(*) AS c, max(n) AS top FROM probe")
+            assert (row["c"], row["top"]) == (701 * (n + 1), n)

@@ -87,8 +87,13 @@ class _PostgresTx:
         self.cursor = cursor
 
     def rows(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
-        self.cursor.execute(_dialect(sql), params)
-        return self.cursor.fetchall()
+        # A cursor of its own: in pipeline mode (write transactions) a cursor keeps the
+        # result of every statement it sent, and `fetchall` reads the oldest one not yet
+        # consumed, which is an earlier INSERT's whenever its result had not been
+        # processed before this query was sent (timing-dependent).
+        with self.cursor.connection.cursor(row_factory=self.cursor.row_factory) as cursor:
+            cursor.execute(_dialect(sql), params)
+            return cursor.fetchall()
 
     def run(self, sql: str, params: Sequence[Any] = ()) -> None:
         self.cursor.execute(_dialect(sql), params)
