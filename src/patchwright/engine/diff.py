@@ -104,9 +104,16 @@ Opcode = tuple[str, int, int, int, int]
 def _from_regions(
     a: list[str], b: list[str], regions: Sequence[tuple[int, int, int, int]]
 ) -> list[Opcode] | None:
-    """Opcodes from known changed blocks, or ``None`` when they do not fit the texts."""
+    """Opcodes from known changed blocks, or ``None`` when they do not fit the texts.
+
+    The same opcodes as :func:`_merge` of each block's :func:`_diff_range` between the
+    equal runs, built as they come: the equal lines around and between the blocks
+    make one run up to the next change, and a hunk-sized block whose trimmed middle
+    is one change (the usual hunk) is told without a matcher.
+    """
     ops: list[Opcode] = []
-    pa = pb = 0
+    pa = pb = 0  # where the next block may start
+    ea = eb = 0  # where the equal run in progress started
     for a0, a1, b0, b1 in sorted(regions):
         if a0 < pa or b0 < pb or a0 - pa != b0 - pb or a1 < a0 or b1 < b0:
             return None
@@ -114,13 +121,36 @@ def _from_regions(
             return None
         if a[pa:a0] != b[pb:b0]:
             return None
-        ops.append(("equal", pa, a0, pb, b0))
-        ops.extend(_diff_range(a, b, a0, a1, b0, b1))
         pa, pb = a1, b1
+        limit = min(a1 - a0, b1 - b0)
+        head = _common_run(a, b, a0, b0, limit, 1)
+        a0, b0 = a0 + head, b0 + head
+        tail = _common_run(a, b, a1 - 1, b1 - 1, limit - head, -1)
+        a1, b1 = a1 - tail, b1 - tail
+        if a0 == a1 and b0 == b1:
+            continue  # nothing changed here: the equal run goes on
+        if (
+            a0 == a1
+            or b0 == b1
+            or (a1 - a0 == 1 and a[a0] not in b[b0:b1])
+            or (b1 - b0 == 1 and b[b0] not in a[a0:a1])
+        ):
+            tag = "replace" if a0 < a1 and b0 < b1 else ("delete" if a0 < a1 else "insert")
+            block: list[Opcode] = [(tag, a0, a1, b0, b1)]
+        else:
+            block = _diff_range(a, b, a0, a1, b0, b1)
+        for op in block:
+            if op[0] == "equal" or (op[1] == op[2] and op[3] == op[4]):
+                continue
+            if op[1] > ea or op[3] > eb:
+                ops.append(("equal", ea, op[1], eb, op[3]))
+            ops.append(op)
+            ea, eb = op[2], op[4]
     if len(a) - pa != len(b) - pb or a[pa:] != b[pb:]:
         return None
-    ops.append(("equal", pa, len(a), pb, len(b)))
-    return _merge(ops)
+    if len(a) > ea or len(b) > eb:
+        ops.append(("equal", ea, len(a), eb, len(b)))
+    return ops
 
 
 def line_opcodes(a: list[str], b: list[str]) -> list[Opcode]:
