@@ -396,18 +396,20 @@ def _records(
         count = len(current) if current is not None else 0
         return [ChangeRecord(description="delete file", op="delete", old_start=1, old_end=count)]
     out: list[ChangeRecord] = []
+    edits = fp.edits
     for r in reports:
-        edit = fp.edits[r.index] if r.index < len(fp.edits) else None
+        edit = edits[r.index] if r.index < len(edits) else None
         if edit is None:
             description, op = "create file", "create"
         elif isinstance(edit.anchor, Hunk):
             description, op = _hunk_header(edit.anchor), "hunk"
         else:
             description, op = edit.label or r.label, "edit"
+        # positional: a record per hunk, thousands for a large diff
         out.append(
             ChangeRecord(
-                description=description, op=op, old_start=r.orig_start, old_end=r.orig_end,
-                new_start=r.new_start, new_end=r.new_end, meta={"rung": r.rung},
+                None, description, op, r.orig_start, r.orig_end, r.new_start, r.new_end,
+                {"rung": r.rung},
             )
         )  # fmt: skip
     return out

@@ -45,11 +45,17 @@ def unified_diff(
     ops = _from_regions(a, b, regions) if regions is not None else None
     groups = _groups(a, b, context, ops)
     out = [f"--- {old_path}\n", f"+++ {new_path}\n"]
-    full_a = _Full(a_lines, a_ends)
-    full_b = _Full(b_lines, b_ends)
+    # _keys gave the bare lines back when every line ends in LF: no second count
+    full_a = _Full(a_lines, a_ends, _ends_in_lf(a_ends) if a is a_lines else None)
+    full_b = _Full(b_lines, b_ends, _ends_in_lf(b_ends) if b is b_lines else None)
     for group in groups:
         out.extend(_render_group(full_a, full_b, group))
     return "".join(out)
+
+
+def _ends_in_lf(endings: list[str]) -> bool:
+    """Whether every line ends in LF, for lines that all end alike (LF or CRLF)."""
+    return endings[-1] == "\n"
 
 
 def _keys(lines: list[str], endings: list[str]) -> list[str]:
@@ -71,11 +77,11 @@ def _keys(lines: list[str], endings: list[str]) -> list[str]:
 class _Full:
     """Lines with their endings, joined only for the rows a diff prints."""
 
-    def __init__(self, lines: list[str], endings: list[str]) -> None:
+    def __init__(self, lines: list[str], endings: list[str], all_lf: bool | None = None) -> None:
         self.lines = lines
         self.endings = endings
         # every line ends in LF (the usual case): no row needs its own ending looked at
-        self.all_lf = endings.count("\n") == len(endings)
+        self.all_lf = endings.count("\n") == len(endings) if all_lf is None else all_lf
 
     def rows(self, prefix: str, start: int, stop: int) -> str:
         """Lines ``start:stop`` as diff rows behind ``prefix``, in one string."""

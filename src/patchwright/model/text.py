@@ -184,9 +184,14 @@ class TextFile:
         if len(lines) <= _PIECE:
             return self.encode()
         pieces: list[bytes] = []
+        # every line ends in LF (the usual case): each piece is one join, no ending looked at
+        all_lf = endings.count(LF) == len(endings)
         while lines:
             start = max(0, len(lines) - _PIECE)
-            piece = TextFile(lines[start:], endings[start:]).text
+            if all_lf:
+                piece = LF.join(lines[start:]) + LF
+            else:
+                piece = TextFile(lines[start:], endings[start:]).text
             pieces.append(piece.encode(self.encoding))
             del lines[start:], endings[start:], piece
         pieces.append(self.bom)
