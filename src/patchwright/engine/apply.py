@@ -155,6 +155,8 @@ def _against_original(file: TextFile, edits: Sequence[Edit], opts: MatchOptions)
             drift = splices[0].start - (hunk.old_start - 1)
         tagged.extend((i, s) for s in splices)
     del index  # its joined text and line table (each about the file's size) go first
+    if _one_each_in_order(tagged):  # one after the other: nothing can overlap
+        return _splice_in_order(file, tagged, edits)
     _check_overlaps(tagged, edits)
     return _splice_all(file, tagged, edits, as_seen=True)
 
@@ -326,7 +328,8 @@ def _splice_all(
 
 def _one_each_in_order(tagged: list[tuple[int, Splice]]) -> bool:
     """Whether edit ``k`` has exactly the ``k``-th splice and the splices follow each
-    other in the file without overlapping (what a diff's hunks give)."""
+    other in the file without overlapping (what a diff's hunks give). Such splices pass
+    :func:`_check_overlaps` (insertions at one point come in request order)."""
     end = 0
     for k, (i, s) in enumerate(tagged):
         if i != k or s.start < end or s.end < s.start:
