@@ -419,17 +419,18 @@ def _hunk_header(hunk: Hunk) -> str:
     """The hunk's ``@@`` line as the patch gave it (numbers, or the OpenAI anchors)."""
     head = "@@"
     if hunk.old_start is not None:
-        head += f" -{_span(hunk.old_start, hunk.old_count)}"
-        if hunk.new_start is not None:
-            head += f" +{_span(hunk.new_start, hunk.new_count)}"
-        head += " @@"
+        old = _span(hunk.old_start, hunk.old_count)
+        if hunk.new_start is None:
+            head = f"@@ -{old} @@"
+        else:
+            head = f"@@ -{old} +{_span(hunk.new_start, hunk.new_count)} @@"
     if hunk.anchors:
         head += " " + " ".join(hunk.anchors)
     return head
 
 
 def _span(start: int, count: int | None) -> str:
-    return f"{start}" if count is None or count == 1 else f"{start},{count}"
+    return str(start) if count is None or count == 1 else f"{start},{count}"
 
 
 # from plan to changes ------------------------------------------------------------------------
