@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Callable, Hashable
-from itertools import compress, count
-from operator import ne
+from itertools import compress
+from operator import not_
 from typing import TypeVar, cast
 
 from patchwright.engine.normalize import PUNCT_TABLE, fold_text
@@ -112,8 +112,12 @@ class LineIndex:
             lines = self.lines
             last = self._last = dict(zip(lines, range(len(lines))))
             if len(last) < len(lines):
-                at_last = map(last.__getitem__, lines)
-                self._repeated = set(compress(lines, map(ne, at_last, count())))
+                # a line standing anywhere but at its last position is repeated: told
+                # by the positions alone (numbers hash and compare without touching
+                # the strings, which lie scattered over memory the size of the file)
+                ends = set(last.values())
+                elsewhere = map(not_, map(ends.__contains__, range(len(lines))))
+                self._repeated = set(compress(lines, elsewhere))
         where = last.get(line)
         if where is None:
             return False
