@@ -19,7 +19,7 @@ from patchwright.engine.compose import compose_exact
 from patchwright.engine.index import LineIndex
 from patchwright.engine.policy import MatchOptions
 from patchwright.engine.resolve import Splice, resolve
-from patchwright.engine.splice import exact_splice
+from patchwright.engine.splice import exact_splice, matched_text
 from patchwright.model.edits import (
     Composition,
     Edit,
@@ -210,7 +210,7 @@ def _exact_at_hint(file: TextFile, anchor: object, drift: int) -> Splice | None:
         anchor.no_newline_new,
         anchor.newline,
     )
-    matched = "".join(map(str.__add__, lines[at:end], endings[at:end]))
+    matched = matched_text(file, at, end)
     return exact_splice(at, end, composed.lines, composed.endings, matched)
 
 
