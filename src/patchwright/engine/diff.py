@@ -318,6 +318,19 @@ def _render_group(a: _Full, b: _Full, group: list[Opcode]) -> list[str]:
     i1, i2 = group[0][1], group[-1][2]
     j1, j2 = group[0][3], group[-1][4]
     out = [f"@@ -{_range(i1, i2)} +{_range(j1, j2)} @@\n"]
+    if a.all_lf and b.all_lf:
+        # every row ends in LF (the usual case): each run of rows is one join, in place
+        old, new = a.lines, b.lines
+        for tag, a1, a2, b1, b2 in group:
+            if tag == "equal":
+                if a1 < a2:
+                    out.append(" " + "\n ".join(old[a1:a2]) + "\n")
+                continue
+            if a1 < a2:
+                out.append("-" + "\n-".join(old[a1:a2]) + "\n")
+            if b1 < b2:
+                out.append("+" + "\n+".join(new[b1:b2]) + "\n")
+        return out
     for tag, a1, a2, b1, b2 in group:
         if tag == "equal":
             out.append(a.rows(" ", a1, a2))
