@@ -9,8 +9,9 @@ the file size with a small constant, even on million-line files.
 from __future__ import annotations
 
 import heapq
+from collections import deque
 from collections.abc import Callable, Hashable
-from itertools import compress
+from itertools import compress, repeat
 from operator import not_
 from typing import TypeVar, cast
 
@@ -113,11 +114,11 @@ class LineIndex:
             last = self._last = dict(zip(lines, range(len(lines))))
             if len(last) < len(lines):
                 # a line standing anywhere but at its last position is repeated: told
-                # by the positions alone (numbers hash and compare without touching
-                # the strings, which lie scattered over memory the size of the file)
-                ends = set(last.values())
-                elsewhere = map(not_, map(ends.__contains__, range(len(lines))))
-                self._repeated = set(compress(lines, elsewhere))
+                # by a byte per line marking the last positions, set in C (looking each
+                # line up again would touch strings scattered over the file's size)
+                at_last = bytearray(len(lines))
+                deque(map(at_last.__setitem__, last.values(), repeat(1)), maxlen=0)
+                self._repeated = set(compress(lines, map(not_, at_last)))
         where = last.get(line)
         if where is None:
             return False
