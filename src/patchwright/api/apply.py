@@ -396,18 +396,20 @@ def _records(
         count = len(current) if current is not None else 0
         return [ChangeRecord(description="delete file", op="delete", old_start=1, old_end=count)]
     out: list[ChangeRecord] = []
+    edits = fp.edits
     for r in reports:
-        edit = fp.edits[r.index] if r.index < len(fp.edits) else None
+        edit = edits[r.index] if r.index < len(edits) else None
         if edit is None:
             description, op = "create file", "create"
         elif isinstance(edit.anchor, Hunk):
             description, op = _hunk_header(edit.anchor), "hunk"
         else:
             description, op = edit.label or r.label, "edit"
+        # positional: a record per hunk, thousands for a large diff
         out.append(
             ChangeRecord(
-                description=description, op=op, old_start=r.orig_start, old_end=r.orig_end,
-                new_start=r.new_start, new_end=r.new_end, meta={"rung": r.rung},
+                None, description, op, r.orig_start, r.orig_end, r.new_start, r.new_end,
+                {"rung": r.rung},
             )
         )  # fmt: skip
     return out
@@ -417,17 +419,18 @@ def _hunk_header(hunk: Hunk) -> str:
     """The hunk's ``@@`` line as the patch gave it (numbers, or the OpenAI anchors)."""
     head = "@@"
     if hunk.old_start is not None:
-        head += f" -{_span(hunk.old_start, hunk.old_count)}"
-        if hunk.new_start is not None:
-            head += f" +{_span(hunk.new_start, hunk.new_count)}"
-        head += " @@"
+        old = _span(hunk.old_start, hunk.old_count)
+        if hunk.new_start is None:
+            head = f"@@ -{old} @@"
+        else:
+            head = f"@@ -{old} +{_span(hunk.new_start, hunk.new_count)} @@"
     if hunk.anchors:
         head += " " + " ".join(hunk.anchors)
     return head
 
 
 def _span(start: int, count: int | None) -> str:
-    return f"{start}" if count is None or count == 1 else f"{start},{count}"
+    return str(start) if count is None or count == 1 else f"{start},{count}"
 
 
 # from plan to changes ------------------------------------------------------------------------

@@ -19,7 +19,7 @@ from patchwright.engine.compose import compose_exact
 from patchwright.engine.index import LineIndex
 from patchwright.engine.policy import MatchOptions
 from patchwright.engine.resolve import Splice, resolve
-from patchwright.engine.splice import exact_splice
+from patchwright.engine.splice import exact_splice, matched_text
 from patchwright.model.edits import (
     Composition,
     Edit,
@@ -155,6 +155,8 @@ def _against_original(file: TextFile, edits: Sequence[Edit], opts: MatchOptions)
             drift = splices[0].start - (hunk.old_start - 1)
         tagged.extend((i, s) for s in splices)
     del index  # its joined text and line table (each about the file's size) go first
+    if _one_each_in_order(tagged):  # one after the other: nothing can overlap
+        return _splice_in_order(file, tagged, edits)
     _check_overlaps(tagged, edits)
     return _splice_all(file, tagged, edits, as_seen=True)
 
@@ -208,7 +210,7 @@ def _exact_at_hint(file: TextFile, anchor: object, drift: int) -> Splice | None:
         anchor.no_newline_new,
         anchor.newline,
     )
-    matched = "".join(map(str.__add__, lines[at:end], endings[at:end]))
+    matched = matched_text(file, at, end)
     return exact_splice(at, end, composed.lines, composed.endings, matched)
 
 
@@ -282,6 +284,8 @@ def _splice_all(
 ) -> EngineResult:
     """Place every splice in one pass; ``as_seen``: reports in sequential terms (see
     :func:`_as_seen`)."""
+    if as_seen and _one_each_in_order(tagged):
+        return _splice_in_order(file, tagged, edits)
     ordered = sorted(tagged, key=lambda t: (t[1].start, t[1].end, t[0]))
     old_lines, old_endings = file.lines, file.endings
     lines: list[str] = []
@@ -322,11 +326,70 @@ def _splice_all(
     return EngineResult(result, reports)
 
 
-def _settle_endings(file: TextFile, endings: list[str], keep_eof: bool) -> None:
-    """Only the last line may lack an ending; line-based edits keep the file's EOF state."""
+def _one_each_in_order(tagged: list[tuple[int, Splice]]) -> bool:
+    """Whether edit ``k`` has exactly the ``k``-th splice and the splices follow each
+    other in the file without overlapping (what a diff's hunks give). Such splices pass
+    :func:`_check_overlaps` (insertions at one point come in request order)."""
+    end = 0
+    for k, (i, s) in enumerate(tagged):
+        if i != k or s.start < end or s.end < s.start:
+            return False
+        end = s.end
+    return True
+
+
+def _splice_in_order(
+    file: TextFile, tagged: list[tuple[int, Splice]], edits: Sequence[Edit]
+) -> EngineResult:
+    """:func:`_splice_all` of one splice per edit in file order, reported in sequential
+    terms as it goes: each edit moved by exactly the lines the edits above it added or
+    removed. The same result, without grouping the splices per edit first."""
+    old_lines, old_endings = file.lines, file.endings
+    lines: list[str] = []
+    endings: list[str] = []
+    add_lines, add_endings = lines.extend, endings.extend
+    cursor = 0
+    gap = False  # a splice may leave a line without an ending before the last
+    keep = False
+    reports = []
+    for i, s in tagged:
+        start = s.start
+        if start > cursor:
+            add_lines(old_lines[cursor:start])
+            add_endings(old_endings[cursor:start])
+        new_a = len(lines)
+        add_lines(s.lines)
+        add_endings(s.endings)
+        cursor = s.end
+        gap = gap or "" in s.endings
+        keep = keep or s.keep_eof
+        shift = new_a - start
+        # positional: a frozen dataclass built by keyword shows with 10^4 hunks
+        reports.append(MatchReport(
+            i, edits[i].label or f"edit {i + 1}", s.rung, s.similarity, start + 1 + shift,
+            cursor + shift, start + 1, cursor, new_a + 1, len(lines), s.count, s.matched_text,
+            s.reindent, s.warnings,
+        ))  # fmt: skip
+    add_lines(old_lines[cursor:])
+    add_endings(old_endings[cursor:])
+    # the file's own lines lack an ending at its end only: the list is looked through
+    # only when a splice brought an empty ending or went past that last line
+    if gap or (old_endings and not old_endings[-1] and cursor >= len(old_endings)):
+        _settle_endings(file, endings, keep)
+    elif keep:
+        _settle_endings(file, endings, keep, scan=False)
+    return EngineResult(file.with_lines(lines, endings), reports)
+
+
+def _settle_endings(
+    file: TextFile, endings: list[str], keep_eof: bool, *, scan: bool = True
+) -> None:
+    """Only the last line may lack an ending; line-based edits keep the file's EOF state.
+
+    ``scan=False``: the caller knows no line before the last lacks its ending."""
     nl = file.newline
     last = len(endings) - 1
-    if last > 0 and "" in endings and endings.index("") < last:  # no copy of the list
+    if scan and last > 0 and "" in endings and endings.index("") < last:  # no copy of the list
         for i in range(last):
             if not endings[i]:
                 endings[i] = nl

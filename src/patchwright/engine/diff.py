@@ -45,11 +45,17 @@ def unified_diff(
     ops = _from_regions(a, b, regions) if regions is not None else None
     groups = _groups(a, b, context, ops)
     out = [f"--- {old_path}\n", f"+++ {new_path}\n"]
-    full_a = _Full(a_lines, a_ends)
-    full_b = _Full(b_lines, b_ends)
+    # _keys gave the bare lines back when every line ends in LF: no second count
+    full_a = _Full(a_lines, a_ends, _ends_in_lf(a_ends) if a is a_lines else None)
+    full_b = _Full(b_lines, b_ends, _ends_in_lf(b_ends) if b is b_lines else None)
     for group in groups:
         out.extend(_render_group(full_a, full_b, group))
     return "".join(out)
+
+
+def _ends_in_lf(endings: list[str]) -> bool:
+    """Whether every line ends in LF, for lines that all end alike (LF or CRLF)."""
+    return endings[-1] == "\n"
 
 
 def _keys(lines: list[str], endings: list[str]) -> list[str]:
@@ -71,11 +77,11 @@ def _keys(lines: list[str], endings: list[str]) -> list[str]:
 class _Full:
     """Lines with their endings, joined only for the rows a diff prints."""
 
-    def __init__(self, lines: list[str], endings: list[str]) -> None:
+    def __init__(self, lines: list[str], endings: list[str], all_lf: bool | None = None) -> None:
         self.lines = lines
         self.endings = endings
         # every line ends in LF (the usual case): no row needs its own ending looked at
-        self.all_lf = endings.count("\n") == len(endings)
+        self.all_lf = endings.count("\n") == len(endings) if all_lf is None else all_lf
 
     def rows(self, prefix: str, start: int, stop: int) -> str:
         """Lines ``start:stop`` as diff rows behind ``prefix``, in one string."""
@@ -104,9 +110,16 @@ Opcode = tuple[str, int, int, int, int]
 def _from_regions(
     a: list[str], b: list[str], regions: Sequence[tuple[int, int, int, int]]
 ) -> list[Opcode] | None:
-    """Opcodes from known changed blocks, or ``None`` when they do not fit the texts."""
+    """Opcodes from known changed blocks, or ``None`` when they do not fit the texts.
+
+    The same opcodes as :func:`_merge` of each block's :func:`_diff_range` between the
+    equal runs, built as they come: the equal lines around and between the blocks
+    make one run up to the next change, and a hunk-sized block whose trimmed middle
+    is one change (the usual hunk) is told without a matcher.
+    """
     ops: list[Opcode] = []
-    pa = pb = 0
+    pa = pb = 0  # where the next block may start
+    ea = eb = 0  # where the equal run in progress started
     for a0, a1, b0, b1 in sorted(regions):
         if a0 < pa or b0 < pb or a0 - pa != b0 - pb or a1 < a0 or b1 < b0:
             return None
@@ -114,13 +127,36 @@ def _from_regions(
             return None
         if a[pa:a0] != b[pb:b0]:
             return None
-        ops.append(("equal", pa, a0, pb, b0))
-        ops.extend(_diff_range(a, b, a0, a1, b0, b1))
         pa, pb = a1, b1
+        limit = min(a1 - a0, b1 - b0)
+        head = _common_run(a, b, a0, b0, limit, 1)
+        a0, b0 = a0 + head, b0 + head
+        tail = _common_run(a, b, a1 - 1, b1 - 1, limit - head, -1)
+        a1, b1 = a1 - tail, b1 - tail
+        if a0 == a1 and b0 == b1:
+            continue  # nothing changed here: the equal run goes on
+        if (
+            a0 == a1
+            or b0 == b1
+            or (a1 - a0 == 1 and a[a0] not in b[b0:b1])
+            or (b1 - b0 == 1 and b[b0] not in a[a0:a1])
+        ):
+            tag = "replace" if a0 < a1 and b0 < b1 else ("delete" if a0 < a1 else "insert")
+            block: list[Opcode] = [(tag, a0, a1, b0, b1)]
+        else:
+            block = _diff_range(a, b, a0, a1, b0, b1)
+        for op in block:
+            if op[0] == "equal" or (op[1] == op[2] and op[3] == op[4]):
+                continue
+            if op[1] > ea or op[3] > eb:
+                ops.append(("equal", ea, op[1], eb, op[3]))
+            ops.append(op)
+            ea, eb = op[2], op[4]
     if len(a) - pa != len(b) - pb or a[pa:] != b[pb:]:
         return None
-    ops.append(("equal", pa, len(a), pb, len(b)))
-    return _merge(ops)
+    if len(a) > ea or len(b) > eb:
+        ops.append(("equal", ea, len(a), eb, len(b)))
+    return ops
 
 
 def line_opcodes(a: list[str], b: list[str]) -> list[Opcode]:
@@ -282,6 +318,19 @@ def _render_group(a: _Full, b: _Full, group: list[Opcode]) -> list[str]:
     i1, i2 = group[0][1], group[-1][2]
     j1, j2 = group[0][3], group[-1][4]
     out = [f"@@ -{_range(i1, i2)} +{_range(j1, j2)} @@\n"]
+    if a.all_lf and b.all_lf:
+        # every row ends in LF (the usual case): each run of rows is one join, in place
+        old, new = a.lines, b.lines
+        for tag, a1, a2, b1, b2 in group:
+            if tag == "equal":
+                if a1 < a2:
+                    out.append(" " + "\n ".join(old[a1:a2]) + "\n")
+                continue
+            if a1 < a2:
+                out.append("-" + "\n-".join(old[a1:a2]) + "\n")
+            if b1 < b2:
+                out.append("+" + "\n+".join(new[b1:b2]) + "\n")
+        return out
     for tag, a1, a2, b1, b2 in group:
         if tag == "equal":
             out.append(a.rows(" ", a1, a2))

@@ -9,9 +9,10 @@ the file size with a small constant, even on million-line files.
 from __future__ import annotations
 
 import heapq
+from collections import deque
 from collections.abc import Callable, Hashable
-from itertools import compress, count
-from operator import ne
+from itertools import compress, repeat
+from operator import not_
 from typing import TypeVar, cast
 
 from patchwright.engine.normalize import PUNCT_TABLE, fold_text
@@ -112,8 +113,12 @@ class LineIndex:
             lines = self.lines
             last = self._last = dict(zip(lines, range(len(lines))))
             if len(last) < len(lines):
-                at_last = map(last.__getitem__, lines)
-                self._repeated = set(compress(lines, map(ne, at_last, count())))
+                # a line standing anywhere but at its last position is repeated: told
+                # by a byte per line marking the last positions, set in C (looking each
+                # line up again would touch strings scattered over the file's size)
+                at_last = bytearray(len(lines))
+                deque(map(at_last.__setitem__, last.values(), repeat(1)), maxlen=0)
+                self._repeated = set(compress(lines, map(not_, at_last)))
         where = last.get(line)
         if where is None:
             return False

@@ -69,14 +69,14 @@ def line_splice(file: TextFile, start: int, end: int, text: str, rung: Rung) -> 
     return Splice(start, end, lines, endings, rung, keep_eof=True)
 
 
+def matched_text(file: TextFile, start: int, end: int) -> str:
+    """File lines ``[start, end)`` with their endings: what a clipboard should hold."""
+    return "".join(map(str.__add__, file.lines[start:end], file.endings[start:end]))
+
+
 def with_matched(splice: Splice, file: TextFile) -> Splice:
     """``splice`` with the file text it replaces (what a clipboard should hold)."""
-    text = "".join(
-        line + end
-        for line, end in zip(
-            file.lines[splice.start : splice.end], file.endings[splice.start : splice.end]
-        )
-    )
+    text = matched_text(file, splice.start, splice.end)
     return Splice(
         splice.start,
         splice.end,
@@ -129,18 +129,18 @@ def compose_splice(
         )
     if composed.reindent:
         warnings.append(f"{label or 'edit'}: new lines re-indented ({composed.reindent})")
-    splice = Splice(
+    # one splice, built with its matched text (not a second copy made to add it)
+    return Splice(
         composed.start,
         composed.end,
         composed.lines,
         composed.endings,
         match.rung,
         match.similarity,
-        "",
+        matched_text(file, composed.start, composed.end),
         composed.reindent,
         tuple(warnings),
     )
-    return with_matched(splice, file)
 
 
 def tolerated(

@@ -131,8 +131,10 @@ class _Body:
             self.old_found, self.new_found = self.old_found - 1, self.new_found - 1
 
 
-def _take_prefixed(lines: list[str], i: int, body: _Body) -> int:
-    """Consume consecutive ' ', '-' and '+' lines: the fast path of :func:`read_body`."""
+def _prefixed_run(lines: list[str], i: int, old_left: int, new_left: int) -> tuple[int, int, int]:
+    """The end of the run of ' ', '-' and '+' lines from ``lines[i]`` (a ``--- x`` line
+    starting the next file ends it), with the run's added and removed line counts;
+    ``old_left`` / ``new_left``: the lines the header still expects before the run."""
     n = len(lines)
     start, added, removed = i, 0, 0
     while i < n:
@@ -143,17 +145,56 @@ def _take_prefixed(lines: list[str], i: int, body: _Body) -> int:
         elif first == "-":
             if line.startswith("--- "):
                 taken = i - start
-                old_left = body.old_left - (taken - added)
-                new_left = body.new_left - (taken - removed)
-                if starts_file(lines, i, old_left > 0 or new_left > 0):
+                expecting = old_left - (taken - added) > 0 or new_left - (taken - removed) > 0
+                if starts_file(lines, i, expecting):
                     break
             removed += 1
         elif first != " ":
             break
         i += 1
-    run = lines[start:i]
-    # the run's lines are built in C: diffs carry tens of thousands of them
-    body.lines.extend(map(_NEW_LINE, zip(map(_OP, run), map(_TEXT, run))))
+    return i, added, removed
+
+
+def hunk_lines(run: list[str]) -> tuple[HunkLine, ...]:
+    """The hunk lines of a run of prefixed patch lines, built in C (diffs carry tens of
+    thousands of them)."""
+    return tuple(map(_NEW_LINE, zip(map(_OP, run), map(_TEXT, run))))
+
+
+def read_counted(
+    lines: list[str], start: int, header: HunkHeader, line_no: int
+) -> tuple[Hunk, int] | None:
+    """The hunk whose body is one run of prefixed lines with exactly the header's counts,
+    ended by the next ``@@`` header or the end of the patch (what ``diff -u`` writes),
+    and the index after it; ``None`` for any other body, which :func:`read_body` reads.
+
+    The same hunk as :func:`read_body` and :func:`build_hunk` give, without building the
+    body line by line: a diff of thousands of hunks is almost all of this shape.
+    """
+    old_count, new_count = header.old_count, header.new_count
+    if old_count is None or new_count is None:
+        return None
+    end, added, removed = _prefixed_run(lines, start, old_count, new_count)
+    taken = end - start
+    if (
+        not taken
+        or taken - added != old_count
+        or taken - removed != new_count
+        or (end < len(lines) and not lines[end].startswith("@@"))
+    ):
+        return None
+    hunk = Hunk(
+        hunk_lines(lines[start:end]), header.old_start, old_count, header.new_start, new_count,
+        source_line=line_no,
+    )  # fmt: skip
+    return hunk, end
+
+
+def _take_prefixed(lines: list[str], i: int, body: _Body) -> int:
+    """Consume consecutive ' ', '-' and '+' lines: the fast path of :func:`read_body`."""
+    start = i
+    i, added, removed = _prefixed_run(lines, i, body.old_left, body.new_left)
+    body.lines.extend(hunk_lines(lines[start:i]))
     taken = i - start
     body.old_left -= taken - added
     body.new_left -= taken - removed

@@ -21,6 +21,8 @@ V4A = "v4a"
 SEARCH_REPLACE = "search-replace"
 _V4A_STARTS = ("begin patch", "update file", "add file", "delete file")
 _CONTEXT_DIFF_RULE = "*" * 15
+# Characters looked at first for a format's markers (see detect_format).
+_HEAD = 1 << 16
 
 
 def detect_format(text: str) -> str:
@@ -30,7 +32,17 @@ def detect_format(text: str) -> str:
         PatchwrightError: ``PARSE_ERROR`` when no format's markers are present;
             ``UNSUPPORTED`` for a context diff (``diff -c``).
     """
-    lines = split_patch_lines(require_text(text))
+    text = require_text(text)
+    cut = text.find("\n", _HEAD)
+    if cut != -1:
+        # the markers are almost always near the top: a large patch is split whole
+        # only when its first lines name no format (the parser splits it anyway)
+        head = split_patch_lines(text[: cut + 1])
+        for i in range(len(head) - 1):  # the last line's successor is not in the head
+            found = _classify(head, i)
+            if found is not None:
+                return found
+    lines = split_patch_lines(text)
     bare_hunk = False
     for i, line in enumerate(lines):
         found = _classify(lines, i)

@@ -63,7 +63,13 @@ from patchwright.formats._diff_paths import (
     strip_prefixes,
 )
 from patchwright.formats._git_header import GitHeader, read_git_header
-from patchwright.formats._hunks import build_hunk, parse_hunk_header, read_body, starts_file
+from patchwright.formats._hunks import (
+    build_hunk,
+    parse_hunk_header,
+    read_body,
+    read_counted,
+    starts_file,
+)
 from patchwright.model import (
     Composition,
     Edit,
@@ -162,13 +168,17 @@ def _read_hunks(
 def _read_hunk(
     lines: list[str], i: int, section: _Section, warnings: list[str], header_line: str | None
 ) -> int:
-    label = f"hunk {len(section.hunks) + 1}"
     if header_line is None:
         header = parse_hunk_header("@@", i + 1, warnings)
         line_no, start = i + 1, i
     else:
         header = parse_hunk_header(header_line, i + 1, warnings)
         line_no, start = i + 1, i + 1
+        counted = read_counted(lines, start, header, line_no)
+        if counted is not None:
+            section.hunks.append(counted[0])
+            return counted[1]
+    label = f"hunk {len(section.hunks) + 1}"
     body, end = read_body(lines, start, header, warnings)
     if not body.lines:
         raise parse_error(

@@ -139,11 +139,12 @@ class TextFile:
         lines: list[str] = []
         endings: list[str] = []
         start, size = 0, len(data)
+        view = memoryview(data)  # pieces decoded in place, not copied out first
         while start < size:
             cut = data.find(b"\n", min(start + _DECODE_PIECE, size) - 1)
             end = size if cut == -1 else cut + 1
             try:
-                piece = data[start:end].decode("utf-8")
+                piece = str(view[start:end], "utf-8")
             except UnicodeDecodeError as exc:
                 why = f"it is not valid UTF-8 (byte {start + exc.start})"
                 raise _binary(path, why) from exc
@@ -183,9 +184,14 @@ class TextFile:
         if len(lines) <= _PIECE:
             return self.encode()
         pieces: list[bytes] = []
+        # every line ends in LF (the usual case): each piece is one join, no ending looked at
+        all_lf = endings.count(LF) == len(endings)
         while lines:
             start = max(0, len(lines) - _PIECE)
-            piece = TextFile(lines[start:], endings[start:]).text
+            if all_lf:
+                piece = LF.join(lines[start:]) + LF
+            else:
+                piece = TextFile(lines[start:], endings[start:]).text
             pieces.append(piece.encode(self.encoding))
             del lines[start:], endings[start:], piece
         pieces.append(self.bom)

@@ -357,12 +357,12 @@ class _MetaDumps:
     changes of a large diff mostly carry the same few (``{"rung": "exact"}``)."""
 
     def __init__(self) -> None:
-        self.seen: dict[tuple[tuple[str, type, Any], ...], str] = {}
+        self.seen: dict[tuple[tuple[tuple[str, Any], ...], tuple[type, ...]], str] = {}
 
     def __call__(self, meta: Mapping[str, Any]) -> str:
         try:
-            # the type too: True, 1 and 1.0 are equal keys but dump differently
-            key = tuple((k, type(v), v) for k, v in meta.items())
+            # the types too: True, 1 and 1.0 are equal keys but dump differently
+            key = (tuple(meta.items()), tuple(map(type, meta.values())))
             found = self.seen.get(key)
         except TypeError:  # a nested value: not hashable, dumped each time
             return json.dumps(meta)

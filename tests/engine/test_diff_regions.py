@@ -1,0 +1,89 @@
+"""The report's diff from the engine's known blocks: the opcodes of merging each block's
+own diff, built in one pass.
+
+The reference is the plain reading of a block list: the equal lines before each block,
+the block's :func:`_diff_range`, the equal lines after the last one, then
+:func:`_merge`. Generated texts and blocks (hunks with context, pure insertions and
+deletions, blocks that change nothing, blocks that need the line matcher) must give the
+same opcodes, and wrong blocks must still be told apart (``None``).
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from patchwright.engine.diff import _diff_range, _from_regions, _merge
+
+Region = tuple[int, int, int, int]
+
+
+def _reference(
+    a: list[str], b: list[str], regions: list[Region]
+) -> list[tuple[str, int, int, int, int]] | None:
+    ops: list[tuple[str, int, int, int, int]] = []
+    pa = pb = 0
+    for a0, a1, b0, b1 in sorted(regions):
+        if a0 < pa or b0 < pb or a0 - pa != b0 - pb or a1 < a0 or b1 < b0:
+            return None
+        if a1 > len(a) or b1 > len(b) or a[pa:a0] != b[pb:b0]:
+            return None
+        ops.append(("equal", pa, a0, pb, b0))
+        ops.extend(_diff_range(a, b, a0, a1, b0, b1))
+        pa, pb = a1, b1
+    if len(a) - pa != len(b) - pb or a[pa:] != b[pb:]:
+        return None
+    ops.append(("equal", pa, len(a), pb, len(b)))
+    return _merge(ops)
+
+
+def _case(rng: random.Random) -> tuple[list[str], list[str], list[Region]]:
+    a = [
+        f"l{rng.randrange(6)}" if rng.random() < 0.3 else f"u{k}"
+        for k in range(rng.randrange(1, 80))
+    ]
+    b: list[str] = []
+    regions: list[Region] = []
+    i = 0
+    while i < len(a):
+        step = rng.randrange(0, 6)
+        b.extend(a[i : i + step])
+        i += step
+        if i >= len(a) and rng.random() < 0.5:
+            break
+        ctx = rng.randrange(0, 3)
+        a0, b0 = max(0, i - ctx), len(b) - min(ctx, i, step)
+        removed = rng.randrange(0, 4)
+        added = [
+            rng.choice([f"n{i}", f"l{rng.randrange(6)}", *a[i : i + removed]])
+            for _ in range(rng.randrange(0, 4))
+        ]
+        b.extend(added)
+        i += removed
+        after = a[i : i + ctx]
+        b.extend(after)
+        i += len(after)
+        regions.append((a0, min(i, len(a)), b0, len(b)))
+    return a, b, regions
+
+
+@pytest.mark.parametrize("seed", range(300))
+def test_one_pass_opcodes_are_the_merged_block_diffs(seed: int) -> None:
+    a, b, regions = _case(random.Random(seed))
+    assert _from_regions(a, b, regions) == _reference(a, b, regions)
+    # the same with the blocks' ends moved by a line: mostly blocks that do not fit
+    moved = [(a0, a1 + 1, b0, b1 + 1) for a0, a1, b0, b1 in regions]
+    assert _from_regions(a, b, moved) == _reference(a, b, moved)
+
+
+def test_blocks_that_do_not_fit_are_refused() -> None:
+    a = ["x", "y", "z", "w"]
+    b = ["x", "Y", "z", "w"]
+    assert _from_regions(a, b, [(1, 2, 1, 2)]) == [
+        ("equal", 0, 1, 0, 1),
+        ("replace", 1, 2, 1, 2),
+        ("equal", 2, 4, 2, 4),
+    ]
+    assert _from_regions(a, b, [(2, 3, 2, 3)]) is None  # the change lies outside the block
+    assert _from_regions(a, b, [(0, 2, 0, 1)]) is None  # the ends do not line up

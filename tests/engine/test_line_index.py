@@ -1,0 +1,35 @@
+"""The line index's unique-line lookup: where a line stands when it occurs once.
+
+Every line of generated files (many repeats, none, one line repeated everywhere) and
+lines absent from them are looked up and checked against a plain count.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from patchwright.engine.index import LineIndex
+
+
+def _lines(rng: random.Random, n: int, kinds: int) -> list[str]:
+    return [f"line {rng.randrange(kinds)}" for _ in range(n)]
+
+
+@pytest.mark.parametrize(
+    ("n", "kinds"), [(0, 1), (1, 1), (5, 1), (50, 1000), (200, 60), (500, 400), (2000, 2500)]
+)
+def test_unique_line_agrees_with_a_count(n: int, kinds: int) -> None:
+    lines = _lines(random.Random(n * 7 + kinds), n, kinds)
+    index = LineIndex(lines)
+    counts = Counter(lines)
+    for line in [*set(lines), "absent", "line -1"]:
+        found = index.unique_line(line)
+        if counts[line] == 0:
+            assert found is False
+        elif counts[line] > 1:
+            assert found is None
+        else:
+            assert found == lines.index(line)
