@@ -196,15 +196,3 @@ def test_reports_line_ranges() -> None:
     assert (rep.orig_start, rep.orig_end) == (9, 11)
     assert (rep.new_start, rep.new_end) == (9, 12)
     assert rep.rung == "exact" and rep.similarity == 1.0
-
-
-def test_exact_splice_equals_the_constructed_one() -> None:
-    from patchwright.engine.splice import Splice, exact_splice
-    from patchwright.model.reports import Rung
-
-    built = Splice(3, 5, ["a", "b"], ["\n", "\n"], Rung.EXACT, 1.0, "x\ny\n")
-    fast = exact_splice(3, 5, ["a", "b"], ["\n", "\n"], "x\ny\n")
-    # every field, so a field added to Splice without a place here is caught
-    assert vars(fast) == vars(built) and fast == built and type(fast) is Splice
-    with pytest.raises(AttributeError):
-        fast.start = 4  # type: ignore[misc]  # still frozen

@@ -19,7 +19,7 @@ from patchwright.engine.compose import compose_exact
 from patchwright.engine.index import LineIndex
 from patchwright.engine.policy import MatchOptions
 from patchwright.engine.resolve import Splice, resolve
-from patchwright.engine.splice import exact_splice, matched_text
+from patchwright.engine.splice import matched_text
 from patchwright.model.edits import (
     Composition,
     Edit,
@@ -198,7 +198,7 @@ def _exact_at_hint(file: TextFile, anchor: object, drift: int) -> Splice | None:
         # touched: compose_exact would give each new line an LF, so the new lines are the
         # hunk's context and added texts (its context equals the file's lines).
         added = [text for op, text in body if op != "-"]
-        return exact_splice(at, end, added, [LF] * len(added), LF.join(pattern) + LF)
+        return Splice(at, end, added, [LF] * len(added), Rung.EXACT, 1.0, LF.join(pattern) + LF)
     composed = compose_exact(
         lines,
         endings,
@@ -211,7 +211,7 @@ def _exact_at_hint(file: TextFile, anchor: object, drift: int) -> Splice | None:
         anchor.newline,
     )
     matched = matched_text(file, at, end)
-    return exact_splice(at, end, composed.lines, composed.endings, matched)
+    return Splice(at, end, composed.lines, composed.endings, Rung.EXACT, 1.0, matched)
 
 
 def _shifted(rep: MatchReport, delta: int) -> MatchReport:

@@ -46,21 +46,6 @@ class Splice:
     count: int = 1
 
 
-def exact_splice(
-    start: int, end: int, lines: list[str], endings: list[str], matched: str
-) -> Splice:
-    """``Splice(start, end, lines, endings, Rung.EXACT, 1.0, matched)``, built without
-    the frozen dataclass's per-field ``__setattr__`` guard: a diff of thousands of hunks
-    builds one per hunk, and the guard is most of that hunk's cost. The result is an
-    ordinary frozen :class:`Splice`, equal to the constructor's (a test compares them)."""
-    splice = object.__new__(Splice)
-    splice.__dict__.update(
-        start=start, end=end, lines=lines, endings=endings, rung=Rung.EXACT, similarity=1.0,
-        matched_text=matched, reindent="", warnings=(), keep_eof=False, count=1,
-    )  # fmt: skip
-    return splice
-
-
 def line_splice(file: TextFile, start: int, end: int, text: str, rung: Rung) -> Splice:
     """Replace whole lines ``[start, end)`` with the lines of ``text`` (file's newline)."""
     lines, endings = split_lines(text)
