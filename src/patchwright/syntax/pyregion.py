@@ -37,6 +37,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from patchwright.syntax.comments import only_comments
 from patchwright.syntax.lexcache import MARK, cleaned_pair, cleaned_text
 from patchwright.syntax.shared import KeptByText, TextLines, shared
 from patchwright.syntax.stdlib_parsers import ParseError, compile_python, future_flags
@@ -255,9 +256,14 @@ def _one_region(
 
     ``split`` holds both texts' lines (as split at ``\\n``) when the caller has them.
     """
-    edit = _Edit.of(before, after, shared, split)
-    if edit is None:
+    lexed = _lexed(before, after, shared, split)
+    if lexed is None:
         return None
+    split, old, new = lexed
+    first, suffix = shared
+    if only_comments(old, new, split, first, (len(old) - suffix, len(new) - suffix)):
+        return []  # the same tokens in both texts: nothing to compile
+    edit = _Edit(split, old, new, shared, (before, after))
     indent = edit.block_indent()
     verdict, final = edit.judge(indent) if indent is not None else (None, False)
     if not final and indent != "":
@@ -341,6 +347,25 @@ def _remember_depth(text: str, index: int, depth: int) -> None:
 _DEPTHS: KeptByText[tuple[int, int]] = KeptByText()
 
 
+def _lexed(
+    before: str, after: str, shared: tuple[int, int], split: Split | None = None
+) -> tuple[Split, list[str], list[str]] | None:
+    """Both texts' lines and lexed lines, or ``None`` when the lexer cannot follow either.
+
+    ``shared`` holds the counts of lines the texts share at their start and end.
+    """
+    if _MARK in before or _MARK in after or "\0" in after:
+        return None
+    if split is None:
+        split = (before.split("\n"), after.split("\n"))
+    old, new = cleaned_pair(before, after, shared, clean_lines, split[1], len(split[0]) - 1)
+    if old is None or new is None:
+        return None
+    if len(old) != len(split[0]) or len(new) != len(split[1]):
+        return None
+    return split, old, new
+
+
 class _Edit:
     """Both texts of one edit, lexed, and where they differ."""
 
@@ -362,25 +387,6 @@ class _Edit:
         self.new_end, self.old_end = len(new) - suffix, len(old) - suffix
         written = "\n".join(self.after_lines[self.first : self.new_end])
         self.future = _future_of(before, after, written)
-
-    @classmethod
-    def of(
-        cls, before: str, after: str, shared: tuple[int, int], split: Split | None = None
-    ) -> _Edit | None:
-        """The lexed edit, or ``None`` when the lexer cannot follow either text.
-
-        ``shared`` holds the counts of lines the texts share at their start and end.
-        """
-        if _MARK in before or _MARK in after or "\0" in after:
-            return None
-        if split is None:
-            split = (before.split("\n"), after.split("\n"))
-        old, new = cleaned_pair(before, after, shared, clean_lines, split[1], len(split[0]) - 1)
-        if old is None or new is None:
-            return None
-        if len(old) != len(split[0]) or len(new) != len(split[1]):
-            return None
-        return cls(split, old, new, shared, (before, after))
 
     def block_indent(self) -> str | None:
         """The indentation of the innermost block holding every changed statement."""
