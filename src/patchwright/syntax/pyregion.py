@@ -59,7 +59,11 @@ _LONG_STRINGS = (
 _TOKENS = re.compile(
     "|".join(
         (
-            r"""(?P<c>[^"'#]+)""",
+            # NUL is left out only so that the set has three runs of characters: the
+            # engine then tests each character against one bitmap, about twice as fast
+            # as against a range and a literal; a NUL is kept as unmatched text between
+            # two matches, so the lexed lines are the same
+            r"""(?P<c>[^"'#\x00]+)""",
             r"#[^\n]*",
             "(?P<k>" + "|".join(_ONE_LINE_STRINGS + _LONG_STRINGS) + ")",
             # A quote left open at the end of its line: a syntax error, or an f-string whose
@@ -87,8 +91,9 @@ def clean_lines(text: str) -> list[str] | None:
     open at the end of a line: the lexer cannot tell where it ends.
     """
     parts = _TOKENS.split(text)
-    # re.split yields [text before, c, k, u] per match; the text before is always empty,
-    # an unmatched group None, a matched quote of group u never empty.
+    # re.split yields [text before, c, k, u] per match; the text before is empty but for
+    # a NUL (left out of group c, see _TOKENS), an unmatched group None, a matched quote
+    # of group u never empty.
     if any(parts[3::4]):
         return None
     parts[2::4] = [
