@@ -18,7 +18,9 @@ where the run puts it, unless it lies at the run's end (a body deleted, a decora
 dangling): then the run takes in the next statement or two, and if the error still
 depends on what follows, the whole file decides. When the edited block cannot be
 delimited (an edit breaking a method's indentation blurs its block), the module's
-top-level statements around the change are tried instead.
+top-level statements around the change are tried instead. An edit that changes only
+comments and blank lines is proven before any of this, from the lexed lines alone
+(:mod:`.comments`): a comment added to a ``class`` line would otherwise compile the class.
 
 Statement boundaries come from a small lexer (strings, comments, brackets, backslash
 continuations) run over both texts. Whenever a premise does not hold -- an unbalanced
