@@ -51,12 +51,16 @@ def only_comments(
     raw_old, raw_new = raw
     if old_end >= len(old) or new_end >= len(new) or old[old_end:] != new[new_end:]:
         return False  # a change at the end, or the lexer enters the shared end differently
-    written = raw_new[first:new_end]
+    if old_end < first or new_end < first:
+        return False
+    # sliced once: the raw lines may be read lazily from the text (shared.TextLines),
+    # where each line read alone is found by walking from a known one
+    replaced, written = raw_old[first:old_end], raw_new[first:new_end]
     if any(_RISKY.search(line) for line in written):
         return False
-    kept_old = _significant(old, raw_old, first, old_end)
-    kept_new = _significant(new, raw_new, first, new_end)
-    if kept_old is None or kept_new is None or len(kept_old) != len(kept_new):
+    kept_old = _significant(old[first:old_end], replaced)
+    kept_new = _significant(new[first:new_end], written)
+    if len(kept_old) != len(kept_new):
         return False
     for (lexed_old, line_old), (lexed_new, line_new) in zip(kept_old, kept_new, strict=True):
         if lexed_old.rstrip(" \t") != lexed_new.rstrip(" \t"):
@@ -68,15 +72,9 @@ def only_comments(
     return True
 
 
-def _significant(
-    lexed: Sequence[str], raw: Sequence[str], start: int, end: int
-) -> list[tuple[str, str]] | None:
-    """The lexed and raw lines of ``start:end`` that are not blank once lexed."""
-    if end < start:
-        return None
-    return [
-        (lexed[index], raw[index]) for index in range(start, end) if lexed[index].strip(" \t\r")
-    ]
+def _significant(lexed: Sequence[str], raw: Sequence[str]) -> list[tuple[str, str]]:
+    """The pairs of lexed and raw lines that are not blank once lexed."""
+    return [pair for pair in zip(lexed, raw, strict=True) if pair[0].strip(" \t\r")]
 
 
 def _only_comment_after(lexed: str, line: str) -> bool:
