@@ -55,6 +55,7 @@ PROVEN = [
     ("a comment line inside brackets", "             2)", "             # two\n             2)"),
     ("a comment with quotes in it", "class A:", 'class A:  # it\'s "fine"'),
 ]
+CRLF = BASE.replace("\n", "\r\n")
 NOT_PROVEN = [
     ("a backslash before the comment", "return y", "return y \\# c"),
     ("a carriage return inside the comment", "return y", "return y  # a\rb = ("),
@@ -72,6 +73,14 @@ def test_comment_edits_are_proven(name: str, old: str, new: str) -> None:
     after = BASE.replace(old, new, 1)
     assert after != BASE
     assert _proven(BASE, after), name
+    assert _verdict(after) == "ok"
+
+
+@pytest.mark.parametrize(("name", "old", "new"), PROVEN, ids=[c[0] for c in PROVEN])
+def test_comment_edits_of_crlf_lines_are_proven(name: str, old: str, new: str) -> None:
+    after = CRLF.replace(old, new.replace("\n", "\r\n"), 1)
+    assert after != CRLF
+    assert _proven(CRLF, after), name
     assert _verdict(after) == "ok"
 
 
@@ -134,12 +143,16 @@ def test_random_comment_edits_never_prove_a_change_python_sees() -> None:
     rng = random.Random(20261124)
     sources = [path.read_text(encoding="utf-8") for path in _stdlib_modules()]
     assert sources, "no standard-library module found to edit"
+    sources += [source.replace("\n", "\r\n") for source in sources]
     proven = 0
-    for _ in range(400):
+    for _ in range(600):
         before = rng.choice(sources)
         lines = before.split("\n")
         for _ in range(rng.choice([1, 1, 2])):
             lines = _comment_edit(rng, lines)
+        if "\r\n" in before:  # every line of a CRLF text keeps its ending
+            lines = [line if line.endswith("\r") else line + "\r" for line in lines[:-1]]
+            lines.append(before.split("\n")[-1])
         after = "\n".join(lines)
         if after == before or clean_lines(after) is None:
             continue

@@ -13,7 +13,8 @@ comments removed, continued lines marked; see :func:`.pyregion.clean_lines`):
 * the lines after the change read the same in both texts (the lexer enters them in the
   same state; the lines before the change are the same text, so they read the same);
 * the changed lines that are not blank once lexed are the same, in the same order, but
-  for spaces at their end (before a comment, say);
+  for spaces and a carriage return at their end (spaces before a comment, say, or the
+  ``\r`` of a CRLF line whose comment now holds it);
 * each such line whose raw text differs has no quote and no line continuation before its
   comment, and its code before the ``#`` is its lexed line exactly: only the comment
   differs;
@@ -63,8 +64,10 @@ def only_comments(
     if len(kept_old) != len(kept_new):
         return False
     for (lexed_old, line_old), (lexed_new, line_new) in zip(kept_old, kept_new, strict=True):
-        if lexed_old.rstrip(" \t") != lexed_new.rstrip(" \t"):
-            return False  # spaces before a comment or a line end are no token
+        if lexed_old.rstrip(" \t\r") != lexed_new.rstrip(" \t\r"):
+            # spaces before a comment or a line end are no token, nor is the carriage
+            # return of a CRLF ending (the written lines have none but at their end)
+            return False
         if line_old != line_new and not (
             _only_comment_after(lexed_old, line_old) and _only_comment_after(lexed_new, line_new)
         ):
