@@ -139,12 +139,15 @@ class Run:
         max_rss_kb: the child's peak resident set size in KiB, including the instant
             after fork when it still was a copy of the parent.
         stderr: the tail of what it wrote to stderr.
+        cpu_seconds: user plus system CPU time of the child; unlike the wall time it
+            barely grows when other processes share the cores.
     """
 
     returncode: int
     seconds: float
     max_rss_kb: int
     stderr: str
+    cpu_seconds: float = 0.0
 
 
 def run_measured(argv: Sequence[str], cwd: str | Path, env: dict[str, str] | None = None) -> Run:
@@ -162,7 +165,8 @@ def run_measured(argv: Sequence[str], cwd: str | Path, env: dict[str, str] | Non
         proc.returncode = os.waitstatus_to_exitcode(status)
         err.seek(0)
         stderr = err.read().decode(errors="replace")[-2000:]
-    return Run(proc.returncode, seconds, int(usage.ru_maxrss), stderr)
+    cpu = usage.ru_utime + usage.ru_stime
+    return Run(proc.returncode, seconds, int(usage.ru_maxrss), stderr, cpu)
 
 
 def peak_rss_kb(argv: Sequence[str], cwd: str | Path, env: dict[str, str] | None = None) -> int:

@@ -11,8 +11,11 @@ one git-style unified diff (3 lines of context). GNU patch, ``git apply``, the
 ``apply_patch_text`` in this process each apply it to a fresh copy of the tree, runs
 interleaved tool by tool; every result is checked file by file against the expected
 tree. Reported: median, minimum and spread per tool and the ratios to GNU patch
-(target: the command <= 5x GNU patch). ``--baseline SRC`` adds the command run from
-another source tree (``PYTHONPATH=SRC``), for before/after figures from one run.
+(target: the command <= 5x GNU patch), and the median CPU time (user plus system) of
+each, which moves far less than the wall time when other processes share the cores
+(it leaves out the waits on the disk, fsyncs above all). ``--baseline SRC`` adds the
+command run from another source tree (``PYTHONPATH=SRC``), for before/after figures
+from one run.
 
 patchwright's state folder (``$PATCHWRIGHT_STATE_DIR``) is shared by the runs unless
 ``--fresh-state`` gives each run its own: shared, the history already holds every old
@@ -123,7 +126,8 @@ def mismatch(root: Path, tree: Tree) -> str:
     return ""
 
 
-Runner = Callable[[Path, Path], tuple[bool, float, str]]
+# a run: (applied, wall seconds, CPU seconds, why it failed)
+Runner = Callable[[Path, Path], tuple[bool, float, float, str]]
 
 
 def process_runner(
@@ -132,11 +136,11 @@ def process_runner(
     """Time a tool as a whole process."""
     env = {**tool_env(), **(extra_env or {})}
 
-    def run(patch: Path, root: Path) -> tuple[bool, float, str]:
+    def run(patch: Path, root: Path) -> tuple[bool, float, float, str]:
         env.update(_state_env())
         done = run_measured(argv_for(patch, root), root, env)
         why = (done.stderr.strip().splitlines() or ["no message"])[-1][:200]
-        return done.returncode == 0, done.seconds, why
+        return done.returncode == 0, done.seconds, done.cpu_seconds, why
 
     return run
 
@@ -148,12 +152,12 @@ def api_runner() -> Runner | None:
         print(f"API left out: {why}")
         return None
 
-    def run(patch: Path, root: Path) -> tuple[bool, float, str]:
+    def run(patch: Path, root: Path) -> tuple[bool, float, float, str]:
         os.environ.update(_state_env())
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), time.process_time()
         report = func(patch.read_text(encoding="utf-8"), root)
-        elapsed = time.perf_counter() - started
-        return bool(report.applied), elapsed, "" if report.applied else "refused"
+        elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu
+        return bool(report.applied), elapsed, cpu, "" if report.applied else "refused"
 
     return run
 
@@ -195,9 +199,11 @@ def runners(baseline: Path | None = None) -> dict[str, Runner]:
 
 def measure(
     tools: dict[str, Runner], tree: Tree, patch_text: str, runs: int
-) -> dict[str, list[float]]:
-    """Interleaved, verified runs; a tool that fails or writes wrong bytes is dropped."""
+) -> tuple[dict[str, list[float]], dict[str, list[float]]]:
+    """Interleaved, verified runs: wall and CPU seconds per tool; a tool that fails or
+    writes wrong bytes is dropped."""
     times: dict[str, list[float]] = {name: [] for name in tools}
+    cpus: dict[str, list[float]] = {name: [] for name in tools}
     with tempfile.TemporaryDirectory(prefix="pw-many-") as tmp:
         patch = Path(tmp) / "change.patch"
         patch.write_text(patch_text, encoding="utf-8")
@@ -207,14 +213,15 @@ def measure(
                 if name not in times:
                     continue
                 install(root, tree)
-                ok, seconds, why = run(patch, root)
+                ok, seconds, cpu, why = run(patch, root)
                 wrong = mismatch(root, tree) if ok else why
                 if wrong:
                     print(f"{name}: {wrong}; left out")
-                    del times[name]
+                    del times[name], cpus[name]
                     continue
                 times[name].append(seconds)
-    return times
+                cpus[name].append(cpu)
+    return times, cpus
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
@@ -249,13 +256,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="pw-states-") as states:
         if args.fresh_state:
             _FRESH.append(Path(states))
-        times = measure(runners(args.baseline), tree, patch_text, args.runs)
+        times, cpus = measure(runners(args.baseline), tree, patch_text, args.runs)
     gnu = median(times.get("GNU patch", []))
+    gnu_cpu = median(cpus.get("GNU patch", []))
     rows = []
     for name, values in times.items():
         spread = max(values) - min(values) if values else float("nan")
+        cpu = median(cpus[name])
         rows.append((name, len(values), fmt_ms(median(values)), fmt_ms(min(values)),
-                     fmt_ms(spread), fmt_ratio(median(values), gnu)))  # fmt: skip
+                     fmt_ms(spread), fmt_ratio(median(values), gnu), fmt_ms(cpu),
+                     fmt_ratio(cpu, gnu_cpu)))  # fmt: skip
     print(
         f"{args.files} {'broken ' if args.broken else ''}Python files x {args.lines:,} lines "
         f"({size / 1e6:.1f} MB), "
@@ -263,7 +273,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         "interleaved, each on a fresh tree"
         + (", each with an empty history" if args.fresh_state else "")
     )
-    print(render_table(("tool", "runs", "median ms", "min ms", "max-min ms", "vs patch"), rows))
+    header = ("tool", "runs", "median ms", "min ms", "max-min ms", "vs patch", "CPU ms", "CPU vs")
+    print(render_table(header, rows))
     cli = median(times.get("patchwright CLI", []))
     ratio = cli / gnu if cli == cli and gnu == gnu else float("nan")
     verdict = "skip" if ratio != ratio else "PASS" if ratio <= TARGET else "FAIL"

@@ -5,7 +5,8 @@
     python bench/syntax.py --corpus ../shared/corpus   # also every real edit of a corpus
 
 For a generated Python module it times a typical edit inside a method, a new method, an
-edit of a module-level function, two edits far apart judged with the blocks of their
+edit of a module-level function, a comment added to a class line (comments only: proven
+without compiling the class), two edits far apart judged with the blocks of their
 diff's hunks (as ``apply_patch_text`` passes them), a file created from scratch, an edit
 that breaks the indentation (the error path parses both texts and compares), and a
 whole-file compile for reference. Then a value changed in JSON and TOML, and, when the
@@ -119,6 +120,7 @@ def python_cases(lines: int) -> list[Case]:
         middle,
     )
     top_level = _replace_nth(before, "    widget.grow(1)\n", "    widget.grow(2)\n", middle)
+    class_comment = before.replace(f"class Widget{middle}:", f"class Widget{middle}:  # noqa", 1)
     broken = _replace_nth(
         before, "        self.size += amount\n", "      self.size += amount\n", middle
     )
@@ -159,6 +161,7 @@ def python_cases(lines: int) -> list[Case]:
         ("python: edit inside a method", check(in_method), cold),
         ("python: add a method", check(new_method), cold),
         ("python: edit a module function", check(top_level), cold),
+        ("python: comment a class line", check(class_comment), cold),
         (
             "python: two hunks of a diff, far apart",
             lambda: check_edit("m.py", before, two_hunks, changed=hunks),

@@ -309,3 +309,25 @@ def test_hunks_with_context_judge_as_the_bare_edit() -> None:
             assert not python_errors(after), f"a broken text judged clean:\n{after}"
         stepped += hinted.scope == "region" and len(blocks) > 1
     assert stepped > 50
+
+
+def test_the_lexer_reads_a_nul_as_code() -> None:
+    """The code run's character set leaves NUL out (for speed): the lexed lines are the
+    ones of a set that takes it in."""
+    import re
+
+    import patchwright.syntax.pyregion as pyregion
+
+    plain = re.compile(pyregion._TOKENS.pattern.replace("[^\"'#\\x00]+", "[^\"'#]+"), re.S)
+    assert plain.pattern != pyregion._TOKENS.pattern
+    pieces = ['"""', "'''", '"', "'", "\\", "\\\n", "#", "\n", "x", "\x00", "a\x00b", " "]
+    rng = random.Random(11)
+    for _ in range(3000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randrange(1, 12)))
+        ours = pyregion.clean_lines(text)
+        pyregion._TOKENS, kept = plain, pyregion._TOKENS
+        try:
+            reference = pyregion.clean_lines(text)
+        finally:
+            pyregion._TOKENS = kept
+        assert ours == reference, repr(text)

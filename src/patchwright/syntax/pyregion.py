@@ -18,7 +18,9 @@ where the run puts it, unless it lies at the run's end (a body deleted, a decora
 dangling): then the run takes in the next statement or two, and if the error still
 depends on what follows, the whole file decides. When the edited block cannot be
 delimited (an edit breaking a method's indentation blurs its block), the module's
-top-level statements around the change are tried instead.
+top-level statements around the change are tried instead. An edit that changes only
+comments and blank lines is proven before any of this, from the lexed lines alone
+(:mod:`.comments`): a comment added to a ``class`` line would otherwise compile the class.
 
 Statement boundaries come from a small lexer (strings, comments, brackets, backslash
 continuations) run over both texts. Whenever a premise does not hold -- an unbalanced
@@ -37,6 +39,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from patchwright.syntax.comments import only_comments
 from patchwright.syntax.lexcache import MARK, cleaned_pair, cleaned_text
 from patchwright.syntax.shared import KeptByText, TextLines, shared
 from patchwright.syntax.stdlib_parsers import ParseError, compile_python, future_flags
@@ -58,7 +61,11 @@ _LONG_STRINGS = (
 _TOKENS = re.compile(
     "|".join(
         (
-            r"""(?P<c>[^"'#]+)""",
+            # NUL is left out only so that the set has three runs of characters: the
+            # engine then tests each character against one bitmap, about twice as fast
+            # as against a range and a literal; a NUL is kept as unmatched text between
+            # two matches, so the lexed lines are the same
+            r"""(?P<c>[^"'#\x00]+)""",
             r"#[^\n]*",
             "(?P<k>" + "|".join(_ONE_LINE_STRINGS + _LONG_STRINGS) + ")",
             # A quote left open at the end of its line: a syntax error, or an f-string whose
@@ -86,8 +93,9 @@ def clean_lines(text: str) -> list[str] | None:
     open at the end of a line: the lexer cannot tell where it ends.
     """
     parts = _TOKENS.split(text)
-    # re.split yields [text before, c, k, u] per match; the text before is always empty,
-    # an unmatched group None, a matched quote of group u never empty.
+    # re.split yields [text before, c, k, u] per match; the text before is empty but for
+    # a NUL (left out of group c, see _TOKENS), an unmatched group None, a matched quote
+    # of group u never empty.
     if any(parts[3::4]):
         return None
     parts[2::4] = [
@@ -255,9 +263,14 @@ def _one_region(
 
     ``split`` holds both texts' lines (as split at ``\\n``) when the caller has them.
     """
-    edit = _Edit.of(before, after, shared, split)
-    if edit is None:
+    lexed = _lexed(before, after, shared, split)
+    if lexed is None:
         return None
+    split, old, new = lexed
+    first, suffix = shared
+    if only_comments(old, new, split, first, (len(old) - suffix, len(new) - suffix)):
+        return []  # the same tokens in both texts: nothing to compile
+    edit = _Edit(split, old, new, shared, (before, after))
     indent = edit.block_indent()
     verdict, final = edit.judge(indent) if indent is not None else (None, False)
     if not final and indent != "":
@@ -341,6 +354,25 @@ def _remember_depth(text: str, index: int, depth: int) -> None:
 _DEPTHS: KeptByText[tuple[int, int]] = KeptByText()
 
 
+def _lexed(
+    before: str, after: str, shared: tuple[int, int], split: Split | None = None
+) -> tuple[Split, list[str], list[str]] | None:
+    """Both texts' lines and lexed lines, or ``None`` when the lexer cannot follow either.
+
+    ``shared`` holds the counts of lines the texts share at their start and end.
+    """
+    if _MARK in before or _MARK in after or "\0" in after:
+        return None
+    if split is None:
+        split = (before.split("\n"), after.split("\n"))
+    old, new = cleaned_pair(before, after, shared, clean_lines, split[1], len(split[0]) - 1)
+    if old is None or new is None:
+        return None
+    if len(old) != len(split[0]) or len(new) != len(split[1]):
+        return None
+    return split, old, new
+
+
 class _Edit:
     """Both texts of one edit, lexed, and where they differ."""
 
@@ -362,25 +394,6 @@ class _Edit:
         self.new_end, self.old_end = len(new) - suffix, len(old) - suffix
         written = "\n".join(self.after_lines[self.first : self.new_end])
         self.future = _future_of(before, after, written)
-
-    @classmethod
-    def of(
-        cls, before: str, after: str, shared: tuple[int, int], split: Split | None = None
-    ) -> _Edit | None:
-        """The lexed edit, or ``None`` when the lexer cannot follow either text.
-
-        ``shared`` holds the counts of lines the texts share at their start and end.
-        """
-        if _MARK in before or _MARK in after or "\0" in after:
-            return None
-        if split is None:
-            split = (before.split("\n"), after.split("\n"))
-        old, new = cleaned_pair(before, after, shared, clean_lines, split[1], len(split[0]) - 1)
-        if old is None or new is None:
-            return None
-        if len(old) != len(split[0]) or len(new) != len(split[1]):
-            return None
-        return cls(split, old, new, shared, (before, after))
 
     def block_indent(self) -> str | None:
         """The indentation of the innermost block holding every changed statement."""
