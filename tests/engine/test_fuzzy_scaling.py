@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from patchwright.engine import MatchOptions, apply_edits, fuzzy
@@ -230,6 +230,15 @@ def _decision(lines: list[str], block: list[str], new: list[str]) -> str:
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(edits())
+# A lone telling line ("return x") in the slack after the real region once pulled the
+# fast path's second window into a look-alike region that made the edit ambiguous.
+@example(
+    (
+        ["    return x", "}", *[""] * 6, "    return x", "", "", "", "}", *[""] * 6],
+        ["    pass", "    return x", "}", *[""] * 6],
+        ["    pass", "    return x # edited", "}", *[""] * 6],
+    )
+)
 def test_fast_alignment_decides_as_the_reference(
     case: tuple[list[str], list[str], list[str]],
 ) -> None:

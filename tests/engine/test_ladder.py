@@ -213,3 +213,34 @@ def test_indent_unit_scaled() -> None:
     new = "def f():\n  x = 2\n  return x\n"
     out = run(text, Edit(OldText(old), new))
     assert out == "def f():\n    x = 2\n    return x\n"
+
+
+def test_left_out_line_rung_reads_each_line_a_bounded_number_of_times(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A long block with one line left out is placed by the left-out-line rung with work
+    linear in the block: each file and block line keyed a bounded number of times (a
+    search per split point keyed the block's head again for every one)."""
+    import patchwright.engine.rungs as rungs
+
+    calls = [0]
+    real = rungs.unicode_key
+
+    def counted(line: str) -> str:
+        calls[0] += 1
+        return real(line)
+
+    monkeypatch.setattr(rungs, "unicode_key", counted)
+    monkeypatch.setitem(rungs.KEYED, rungs.Rung.UNICODE, counted)
+    lines = [f"value_{i} = compute({i}, limit={i % 7})" for i in range(6_000)]
+    block = lines[1_000:3_000]
+    search = block[:900] + block[901:]  # line 1,901 of the file left out
+    new = [*block[:10], "inserted = True", *block[10:]]
+    result = apply_edits(
+        TextFile.from_text("\n".join(lines) + "\n"),
+        [Edit(OldText("\n".join(search) + "\n"), "\n".join(new) + "\n")],
+        options=MatchOptions(mode="tolerant"),
+    )
+    assert result.reports[0].rung == "omitted_line"
+    assert result.file.lines == [*lines[:1_010], "inserted = True", *lines[1_010:]]
+    assert calls[0] <= 4 * (len(lines) + len(search))

@@ -305,7 +305,13 @@ _MIN_OMITTED_SOLID = 3
 def omitted_matches(index: LineIndex, pattern: Sequence[str], lo: int) -> list[Match]:
     """Places where ``pattern`` matches with exactly one file line left out between two
     of its lines (each start once: a start reachable by leaving out different lines is
-    no placement at all)."""
+    no placement at all).
+
+    Linear in the block's length: a placement starting at line ``s`` that leaves out
+    the line after the block's first ``k`` lines has its head (lines ``:k``) at ``s`` and
+    its tail one line further down, so the rarest line of the block pins ``s`` to one of
+    two lines per occurrence; at each such ``s`` the longest head matching there and the
+    longest tail matching one line down give every ``k`` at once."""
     size = len(pattern)
     if size < 2 or sum(1 for p in pattern if not is_blank(p)) < _MIN_OMITTED_SOLID:
         return []
@@ -313,18 +319,43 @@ def omitted_matches(index: LineIndex, pattern: Sequence[str], lo: int) -> list[M
         return []
     keys = [unicode_key(p) for p in pattern]
     lines = index.lines
-    by_start: dict[int, list[Match]] = {}
-    for k in range(1, size):
-        head, tail = pattern[:k], keys[k:]
-        if all(is_blank(p) for p in head) or all(not t for t in tail):
+    anchored = _anchor_starts(index, keys, Rung.UNICODE, lo)
+    starts = sorted({s - shift for s in anchored for shift in (0, 1)})
+    # (first k, start, placements): a start with two placements is no placement at all
+    by_start: list[tuple[int, int, list[Match]]] = []
+    for s in starts:
+        if s < lo or s + size + 1 > len(lines):
             continue
-        for m in keyed_matches(index, head, Rung.UNICODE, lo)[:MAX_ANCHOR_HITS]:
-            q = m.end + 1
-            if q + len(tail) > len(lines):
-                continue
-            if all(unicode_key(lines[q + i]) == t for i, t in enumerate(tail)):
-                spans = identity(m.start, k) + identity(q, size - k)
-                found = Match(m.start, q + len(tail), Rung.OMITTED, 1.0, spans)
-                if _consistent(index, pattern, found):
-                    by_start.setdefault(m.start, []).append(found)
-    return [found[0] for found in by_start.values() if len(found) == 1]
+        placements = _omitted_at(index, pattern, keys, s)
+        if placements:
+            by_start.append((placements[0][0], s, [m for _, m in placements]))
+    # in the order a search by growing head meets them
+    by_start.sort(key=lambda item: (item[0], item[1]))
+    return [found[0] for _, _, found in by_start if len(found) == 1]
+
+
+def _omitted_at(
+    index: LineIndex, pattern: Sequence[str], keys: list[str], s: int
+) -> list[tuple[int, Match]]:
+    """Every placement at start ``s`` leaving out one file line, with the number ``k`` of
+    block lines above the line left out."""
+    size = len(pattern)
+    lines = index.lines
+    fkeys = index.keys_between("unicode", unicode_key, s, s + size + 1)
+    head = 0  # pattern[:head] matches at s
+    while head < size - 1 and fkeys[head] == keys[head]:
+        head += 1
+    tail = size  # pattern[tail:] matches one line down
+    while tail > 1 and fkeys[tail] == keys[tail - 1]:
+        tail -= 1
+    out: list[tuple[int, Match]] = []
+    for k in range(max(1, tail), head + 1):
+        if all(is_blank(p) for p in pattern[:k]) or all(not t for t in keys[k:]):
+            continue
+        if not _shifted_alike(pattern[:k], lines[s : s + k]):
+            continue
+        spans = identity(s, k) + identity(s + k + 1, size - k)
+        found = Match(s, s + size + 1, Rung.OMITTED, 1.0, spans)
+        if _consistent(index, pattern, found):
+            out.append((k, found))
+    return out

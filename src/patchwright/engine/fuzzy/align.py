@@ -115,7 +115,35 @@ def align_lines(
     for gap, (a0, a1, b0) in zip(gaps, [*runs, (m, m, n)]):
         pairs += _gap(pkeys, wkeys, raw_p, raw_w, gap)
         pairs += [(a0 + k, b0 + k) for k in range(a1 - a0)]
-    return _skips_first(pairs, raw_w)
+    pairs = _skips_first(pairs, raw_w)
+    if len(runs) == 1 and m * n <= BAND_CELLS:
+        # A lone run has no neighbour to weigh the skips it forces against (see
+        # _plausible): a look-alike line in the slack can pull the block's other lines
+        # past window lines they should not skip. The programme decides, when the whole
+        # problem is small enough to align exactly.
+        exact = align_dp(pkeys, wkeys, raw_p, raw_w)
+        if _score(exact, pkeys, wkeys, raw_p, raw_w) > _score(pairs, pkeys, wkeys, raw_p, raw_w):
+            return exact
+    return pairs
+
+
+def _score(
+    pairs: list[Pair],
+    pkeys: Sequence[str],
+    wkeys: Sequence[str],
+    raw_p: Sequence[str],
+    raw_w: Sequence[str],
+) -> float:
+    """An alignment's score as :func:`align_dp` counts it: each pair's gain, a gap for
+    each pattern line left out and each window line skipped between the first pair and
+    the last (window lines before and after them are free)."""
+    total = GAP * (len(pkeys) - len(pairs))
+    for i, j in pairs:
+        s = similarity(pkeys[i], wkeys[j])
+        total += LOOSE_EQUAL if s == 1.0 and raw_p[i] != raw_w[j] else pair_score(s)
+    if pairs:
+        total += GAP * (pairs[-1][1] - pairs[0][1] + 1 - len(pairs))
+    return total
 
 
 def _skips_first(pairs: list[Pair], raw_w: Sequence[str]) -> list[Pair]:
