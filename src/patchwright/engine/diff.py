@@ -135,16 +135,8 @@ def _from_regions(
         a1, b1 = a1 - tail, b1 - tail
         if a0 == a1 and b0 == b1:
             continue  # nothing changed here: the equal run goes on
-        if (
-            a0 == a1
-            or b0 == b1
-            or (a1 - a0 == 1 and a[a0] not in b[b0:b1])
-            or (b1 - b0 == 1 and b[b0] not in a[a0:a1])
-        ):
-            tag = "replace" if a0 < a1 and b0 < b1 else ("delete" if a0 < a1 else "insert")
-            block: list[Opcode] = [(tag, a0, a1, b0, b1)]
-        else:
-            block = _diff_range(a, b, a0, a1, b0, b1)
+        whole = _one_change(a, b, a0, a1, b0, b1)
+        block = [whole] if whole is not None else _diff_range(a, b, a0, a1, b0, b1)
         for op in block:
             if op[0] == "equal" or (op[1] == op[2] and op[3] == op[4]):
                 continue
@@ -182,16 +174,9 @@ def _diff_range(a: list[str], b: list[str], a0: int, a1: int, b0: int, b1: int) 
     a1, b1 = a1 - tail, b1 - tail
     if a0 == a1 and b0 == b1:
         return ops + end
-    if (
-        a0 == a1
-        or b0 == b1
-        or (a1 - a0 == 1 and a[a0] not in b[b0:b1])
-        or (b1 - b0 == 1 and b[b0] not in a[a0:a1])
-    ):
-        # One side empty, or a line with nothing in common with the other side: the
-        # whole block is one change (the most common hunk shape, no matcher needed).
-        tag = "replace" if a0 < a1 and b0 < b1 else ("delete" if a0 < a1 else "insert")
-        return [*ops, (tag, a0, a1, b0, b1), *end]
+    whole = _one_change(a, b, a0, a1, b0, b1)
+    if whole is not None:
+        return [*ops, whole, *end]
     if (a1 - a0) * (b1 - b0) <= _SMALL:
         matcher = SequenceMatcher(None, a[a0:a1], b[b0:b1], autojunk=False)
         for tag, i1, i2, j1, j2 in matcher.get_opcodes():
@@ -208,6 +193,20 @@ def _diff_range(a: list[str], b: list[str], a0: int, a1: int, b0: int, b1: int) 
         pa, pb = i + 1, j + 1
     ops.extend(_diff_range(a, b, pa, a1, pb, b1))
     return ops + end
+
+
+def _one_change(a: list[str], b: list[str], a0: int, a1: int, b0: int, b1: int) -> Opcode | None:
+    """The block as one change when one side is empty or a one-line side has nothing in
+    common with the other (the most common hunk shape, told without a matcher)."""
+    if (
+        a0 == a1
+        or b0 == b1
+        or (a1 - a0 == 1 and a[a0] not in b[b0:b1])
+        or (b1 - b0 == 1 and b[b0] not in a[a0:a1])
+    ):
+        tag = "replace" if a0 < a1 and b0 < b1 else ("delete" if a0 < a1 else "insert")
+        return (tag, a0, a1, b0, b1)
+    return None
 
 
 def _common_run(a: list[str], b: list[str], i: int, j: int, limit: int, step: int) -> int:
