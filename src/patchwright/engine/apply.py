@@ -364,7 +364,7 @@ def _splice_in_order(
         gap = gap or "" in s.endings
         keep = keep or s.keep_eof
         shift = new_a - start
-        # positional: a frozen dataclass built by keyword shows with 10^4 hunks
+        # positional: a frozen record built by keyword shows with 10^4 hunks
         reports.append(MatchReport(
             i, edits[i].label or f"edit {i + 1}", s.rung, s.similarity, start + 1 + shift,
             cursor + shift, start + 1, cursor, new_a + 1, len(lines), s.count, s.matched_text,

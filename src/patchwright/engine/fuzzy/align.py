@@ -17,8 +17,9 @@ diagonal only (see :func:`_diagonal`).
 
 What can differ from the reference: where the programme would pair two look-alike
 lines to save a gap next to a line equal on both sides, the fast path keeps the equal
-pair. A property test checks that the engine's decision (applied, to the same bytes,
-or refused) is the same either way.
+pair (a window fixed by one run alone is checked against the programme when it is
+small enough to align exactly). A property test checks that the engine's decision
+(applied, to the same bytes, or refused) is the same either way.
 """
 
 from __future__ import annotations
