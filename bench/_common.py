@@ -7,6 +7,7 @@ script directory and therefore first on ``sys.path``).
 
 from __future__ import annotations
 
+import atexit
 import importlib
 import os
 import shutil
@@ -26,8 +27,11 @@ GNU_PATCH = shutil.which("patch") or "/usr/bin/patch"
 GNU_TIME = "/usr/bin/time"
 
 # Benchmarks apply patches to throwaway folders: keep their history and locks out of
-# the user's state folder.
-os.environ.setdefault("PATCHWRIGHT_STATE_DIR", tempfile.mkdtemp(prefix="patchwright-bench-"))
+# the user's state folder, in one made for this run and removed when it ends.
+if "PATCHWRIGHT_STATE_DIR" not in os.environ:
+    _STATE = tempfile.mkdtemp(prefix="patchwright-bench-")
+    os.environ["PATCHWRIGHT_STATE_DIR"] = _STATE
+    atexit.register(shutil.rmtree, _STATE, ignore_errors=True)
 
 
 class ApplyReport(Protocol):

@@ -198,8 +198,10 @@ async def run_calls(
 ) -> None:
     """Open every server, then send each the same edits in turn, ``calls`` timed each
     (a disk floor writes ``data`` in its turn)."""
-    env = {"PATCHWRIGHT_STATE_DIR": tempfile.mkdtemp(prefix="pw-mcp-state-")}
+    state = tempfile.mkdtemp(prefix="pw-mcp-state-")
+    env = {"PATCHWRIGHT_STATE_DIR": state}
     async with AsyncExitStack() as stack:
+        stack.callback(shutil.rmtree, state, ignore_errors=True)
         for server in servers:
             if isinstance(server, Server):
                 await _open(stack, server, env)
