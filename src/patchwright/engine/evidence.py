@@ -59,14 +59,17 @@ def extend_edges(
     pattern: list[str],
     new: list[str],
     elided: tuple[bool, bool] = (False, False),
+    kept: Sequence[tuple[int, int, int]] | None = None,
 ) -> tuple[Match, list[str]]:
     """Widen ``match`` over file lines right above and below it that belong to the region.
 
     The replacement starts (ends) with lines the file has right there: the search text
     lost them. Without an edge ``...`` only lines before (after) everything the
     replacement shares with the search text count; after one (``elided``: at the start,
-    at the end) the replacement's own first (last) lines do, as many as match."""
-    blocks = _kept_blocks(pattern, new)
+    at the end) the replacement's own first (last) lines do, as many as match.
+    ``kept``, when the caller has them, are the runs ``pattern`` and ``new`` share,
+    whitespace aside, as :func:`_kept_blocks` finds them."""
+    blocks = _kept_blocks(pattern, new) if kept is None else kept
     first_kept = blocks[0][1] if blocks else len(new)
     last_kept = blocks[-1][1] + blocks[-1][2] if blocks else len(new)
     head, tail = new[:first_kept], new[last_kept:]

@@ -128,10 +128,16 @@ def _line_mode(
     new = rep[:-1].split("\n") if rep.endswith("\n") else (rep.split("\n") if rep else [])
     hint = Hint(anchor.hint_line - 1) if anchor.hint_line else None
     edges = [False, False]
-    if options.allows(Rung.ELISION) and not keyed_matches(index, pattern, Rung.EXACT, 0):
+    exact = keyed_matches(index, pattern, Rung.EXACT, 0) if options.allows(Rung.ELISION) else []
+    if options.allows(Rung.ELISION) and not exact:
         pattern, *edges = without_edge_elisions(pattern)
     try:
-        match = locate_or_refuse(index, pattern, new, options, hint, label=label)
+        # One exact copy is what the ladder would find first: no second search for it.
+        match = (
+            exact[0]
+            if len(exact) == 1 and Rung.EXACT in options.rungs
+            else locate_or_refuse(index, pattern, new, options, hint, label=label)
+        )
     except PatchwrightError as err:
         if err.code == ErrorCode.AMBIGUOUS:
             err.hint = ambiguity_hint(anchor.replace_all_supported)
@@ -148,13 +154,21 @@ def _line_mode(
     # The replacement is the region's whole new text: it shows lines the search text
     # left out, at its edges and inside.
     match, pattern = fill_gaps(file.lines, match, pattern, new, label)
-    match, pattern = extend_edges(file.lines, match, pattern, new, (edges[0], edges[1]))
+    searched = pattern
+    shared = _shared_opcodes(pattern, new)
+    kept = (
+        None
+        if shared is None
+        else [(i1, j1, i2 - i1) for t, i1, i2, j1, _ in shared if t == "equal"]
+    )
+    match, pattern = extend_edges(file.lines, match, pattern, new, (edges[0], edges[1]), kept)
     moved = _moved_with_old(file, match, pattern, new)
     how = ""
     if moved is not None:
         pattern, new, how = moved
         notes = (*notes, f"{label or 'edit'}: new lines re-indented ({how})")
-    ops = _opcodes(pattern, new)
+    unchanged = shared is not None and pattern is searched and moved is None
+    ops = shared if unchanged and shared is not None else _opcodes(pattern, new)
     body, same = _diff_body(pattern, new, ops)
     if not how and _reindents_what_it_repeats(file, match, pattern, new, ops):
         raise PatchwrightError(
@@ -170,7 +184,11 @@ def _line_mode(
     # Lines the search and the replacement share, whatever their indentation (the
     # search text may be indented off): only what the replacement adds at an edge can
     # repeat the file's neighbouring lines.
-    keyed_ops = _opcodes([strip_key(p) for p in pattern], [strip_key(n) for n in new])
+    keyed_ops = (
+        ops
+        if unchanged or _keys_tell_apart(pattern, new)
+        else _opcodes([strip_key(p) for p in pattern], [strip_key(n) for n in new])
+    )
     _check_repeated_edges(file, match, label, pattern, new, keyed_ops)
     if match.rung == Rung.TRIMMED_EDGES:
         partial = _partial_edges(file, match, pattern, new, label)
@@ -317,6 +335,27 @@ def _opcodes(old: list[str], new: list[str]) -> Sequence[Opcode]:
 
 
 _LARGE_BLOCK = 40_000
+
+
+def _keys_tell_apart(old: list[str], new: list[str]) -> bool:
+    """Whether no two different lines of ``old`` and ``new`` share a whitespace-free key.
+
+    Then comparing the keys and comparing the lines are the same comparisons: a matcher
+    sees only which elements are equal, so its opcodes on the keys are its opcodes on the
+    lines, and one alignment serves for both (they are the costliest step of a block).
+    """
+    distinct = set(old)
+    distinct.update(new)
+    return len({strip_key(line) for line in distinct}) == len(distinct)
+
+
+def _shared_opcodes(old: list[str], new: list[str]) -> Sequence[Opcode] | None:
+    """The opcodes of ``old`` into ``new`` when they also stand for the keys' opcodes and
+    for the runs the keys share (see :func:`_keys_tell_apart`): small blocks, which both
+    go through difflib's matcher, whose keys tell the lines apart. ``None`` otherwise."""
+    if len(old) * len(new) > _LARGE_BLOCK or not _keys_tell_apart(old, new):
+        return None
+    return SequenceMatcher(None, old, new, autojunk=False).get_opcodes()
 
 
 def _diff_body(old: list[str], new: list[str], ops: Sequence[Opcode]) -> tuple[list[HunkLine], int]:
