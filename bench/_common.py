@@ -87,9 +87,9 @@ def patchwright_cli() -> list[str] | None:
 def tool_env() -> dict[str, str]:
     """An environment that keeps user and system configuration out of the measurements.
 
-    ``git`` ignores global/system config (``apply.whitespace`` would change results),
-    GNU ``patch`` never asks a version-control system for missing files, and messages
-    are in the C locale.
+    ``git`` ignores global/system config (``apply.whitespace`` would change results)
+    and any repository above the temporary folder, GNU ``patch`` never asks a
+    version-control system for missing files, and messages are in the C locale.
     """
     env = dict(os.environ)
     env.update(
@@ -97,7 +97,9 @@ def tool_env() -> dict[str, str]:
             "LC_ALL": "C",
             "GIT_CONFIG_NOSYSTEM": "1",
             "GIT_CONFIG_GLOBAL": os.devnull,
-            "GIT_CEILING_DIRECTORIES": "/",
+            # never up into the temporary folder the runs work in: a stray repository
+            # there would make ``git apply`` read paths relative to its root
+            "GIT_CEILING_DIRECTORIES": os.pathsep.join((tempfile.gettempdir(), "/")),
             "PATCH_GET": "0",
         }
     )
