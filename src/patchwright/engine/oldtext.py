@@ -217,6 +217,8 @@ def _reindents_what_it_repeats(
     if match.spans != identity(match.start, len(pattern)):
         return False
     found = file.lines[match.start : match.end]
+    if found == pattern:
+        return False  # found as written: no shift (what detect_shift would say, slower)
     shift = detect_shift(pattern, found)
     if shift is None or shift.is_identity:
         return False
