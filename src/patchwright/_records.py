@@ -29,10 +29,16 @@ import sys
 from collections.abc import Callable
 from operator import attrgetter
 from types import CodeType, FunctionType
-from typing import TYPE_CHECKING, Any, TypeVar, cast, overload
 
+# no ``typing`` at run time: every module of ``patchwright apply`` defines records, and
+# the command starts a fresh interpreter per patch (start-up time)
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any, TypeVar, overload
+
     from typing_extensions import dataclass_transform
+
+    _T = TypeVar("_T")
 else:
 
     def dataclass_transform(**_options: object) -> Callable[[Any], Any]:
@@ -44,8 +50,6 @@ __all__ = [
     "MISSING", "Field", "FrozenRecordError", "asdict", "field", "fields", "is_record", "record",
     "replace",
 ]  # fmt: skip
-
-_T = TypeVar("_T")
 
 
 class _Missing:
@@ -213,7 +217,7 @@ def _make_init(cls: type, fields: dict[str, Field]) -> Callable[..., None]:
     if finish:
         scope["_pw_finish"] = _finisher(factories, later, post)
     init = FunctionType(code.replace(**changes), scope, "__init__", tuple(defaults) or None)
-    return cast("Callable[..., None]", init)
+    return init
 
 
 def _finisher(
