@@ -41,7 +41,8 @@ NEVER = (
 # diff's hunks (search texts, line ranges, whole files), what places a hunk that is not
 # found exactly (indentation frames and shifts, the side of added lines), the OpenAI
 # format's markers and the deferred deletions of a shared history store; hashlib and its
-# OpenSSL binding for files this small (patchwright/_digest.py).
+# OpenSSL binding for files this small (patchwright/_digest.py); difflib, whose matcher
+# only a change of several blocks needs (a single change is told without it).
 NOT_FOR_A_DIFF = (
     "hashlib", "_hashlib",
     "patchwright.workspace.approval", "patchwright.workspace.navigation", "pathspec",
@@ -54,7 +55,7 @@ NOT_FOR_A_DIFF = (
     "lzma", "socket", "secrets", "patchwright.engine.diagnose", "patchwright.adapters.diffstat",
     "patchwright.workspace.history.migrations", "patchwright.model.anchors",
     "patchwright.engine.frame", "patchwright.engine.reindent", "patchwright.engine.context_side",
-    "patchwright.formats._v4a_markers", "patchwright.workspace.history.deferred",
+    "patchwright.formats._v4a_markers", "patchwright.workspace.history.deferred", "difflib",
 )  # fmt: skip
 # Needed only for a file with a parser (the syntax guard's checkers and Python's own,
 # and the guard's report); ``typing`` too, which the guard's modules still import: every
