@@ -64,7 +64,7 @@ HEAVY = (
     "mcp", "pydantic", "pydantic_core", "filelock", "rapidfuzz", "anyio", "httpx",
     "httpcore", "starlette", "uvicorn", "sse_starlette", "jsonschema", "click", "typer",
     "rich", "sqlite3", "asyncio", "email", "http.client", "ssl", "concurrent.futures",
-    "multiprocessing", "difflib",
+    "multiprocessing", "difflib", "typing",
 )  # fmt: skip
 
 _PROBE_IMPORT = "import json, sys, patchwright; print(json.dumps(sorted(sys.modules)))"
