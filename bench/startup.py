@@ -16,9 +16,9 @@ Floor rows, timed in the same run, show what the apply cannot go below as long a
 uses the modules and classes it uses: ``python -c "import ..."`` of exactly the
 standard-library modules the apply loads, then of those plus its third-party ones (if
 any), then the same again defining as many record classes (``patchwright._records``) as
-the apply defines, each frozen or not as the apply's, with as many fields and defaults
-(each compiles its ``__init__`` at class creation). Like the apply's own start-up, the
-floor rows run with the cyclic garbage collector paused. The gap between the last floor
+the apply defines, each frozen or not as the apply's, with as many fields and defaults.
+Like the apply's own start-up, the floor rows run with the cyclic garbage collector
+paused. The gap between the last floor
 and the apply is patchwright's own modules (apart from their record classes: functions,
 enums, patterns) and the work itself.
 

@@ -10,8 +10,9 @@ Why not ``dataclasses`` itself: it compiles each generated method of each class 
 when the class is created (about half a millisecond for a frozen three-field class on
 CPython 3.11) and imports ``inspect`` to do so. A one-line ``patchwright apply`` defines
 some forty classes, and that was the largest part of its start-up (docs/benchmarks.md).
-Here nothing is compiled per class: ``__init__`` comes from a template compiled once per
-number of fields and renamed (see ``_make_init``); equality, hashing and ``repr`` are
+Here nothing is compiled per class: ``__init__`` comes from a template per number of
+fields, renamed (see ``_make_init``), which for up to 16 fields is written out in
+``_record_inits.py`` and loads with its bytecode; equality, hashing and ``repr`` are
 closures over the field names, and :func:`replace` copies the fields instead of calling
 ``__init__`` through a field lookup. Behaviour kept from ``dataclasses`` where patchwright
 relies on it: positional and keyword construction with defaults, ``__post_init__``,
