@@ -16,9 +16,9 @@ Floor rows, timed in the same run, show what the apply cannot go below as long a
 uses the modules and classes it uses: ``python -c "import ..."`` of exactly the
 standard-library modules the apply loads, then of those plus its third-party ones (if
 any), then the same again defining as many record classes (``patchwright._records``) as
-the apply defines, each frozen or not as the apply's, with as many fields and defaults
-(each compiles its ``__init__`` at class creation). Like the apply's own start-up, the
-floor rows run with the cyclic garbage collector paused. The gap between the last floor
+the apply defines, each frozen or not as the apply's, with as many fields and defaults.
+Like the apply's own start-up, the floor rows run with the cyclic garbage collector
+paused. The gap between the last floor
 and the apply is patchwright's own modules (apart from their record classes: functions,
 enums, patterns) and the work itself.
 
@@ -27,6 +27,11 @@ apply load (target: none for the first two), and the apply's most expensive impo
 their own time (``-X importtime``). Bytecode for the package is compiled first, as
 ``pip install`` does, so that no run pays for compiling a module that has none cached
 (``PYTHONDONTWRITEBYTECODE`` would otherwise leave an editable install uncompiled).
+
+``--instructions`` also counts the instructions of whole processes with valgrind's
+callgrind (its total ``Ir``): ``python -c pass`` and the apply in a used workspace, the
+patch and its reverse (``-R``), and the ``--baseline`` tree's apply. Unlike wall time,
+the count does not move with the machine's load, so a step of a few percent shows.
 """
 
 from __future__ import annotations
@@ -36,6 +41,8 @@ import compileall
 import json
 import marshal
 import os
+import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -57,7 +64,7 @@ HEAVY = (
     "mcp", "pydantic", "pydantic_core", "filelock", "rapidfuzz", "anyio", "httpx",
     "httpcore", "starlette", "uvicorn", "sse_starlette", "jsonschema", "click", "typer",
     "rich", "sqlite3", "asyncio", "email", "http.client", "ssl", "concurrent.futures",
-    "multiprocessing", "difflib",
+    "multiprocessing", "difflib", "typing",
 )  # fmt: skip
 
 _PROBE_IMPORT = "import json, sys, patchwright; print(json.dumps(sorted(sys.modules)))"
@@ -317,6 +324,44 @@ def slowest_imports(top: int) -> str:
     return f"{table}\nall {len(entries)} imports: {total / 1000:.1f} ms of own time"
 
 
+def _instructions(argv: list[str], cwd: str, env: dict[str, str]) -> int:
+    """Instructions callgrind counts for the whole process ``argv`` (checked to succeed)."""
+    valgrind = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"]
+    done = subprocess.run(
+        [*valgrind, *argv], cwd=cwd, env=env, capture_output=True, text=True, check=False
+    )
+    found = re.search(r"Collected : (\d+)", done.stderr)
+    if done.returncode != 0 or found is None:
+        raise SystemExit(f"callgrind of {argv[-2:]} failed: {done.stderr[-300:]}")
+    return int(found.group(1))
+
+
+def instruction_table(baseline: Path | None) -> str:
+    """Instructions of ``python -c pass`` and of the apply (see the module docstring)."""
+    cli = patchwright_cli()
+    if shutil.which("valgrind") is None or cli is None:
+        return "valgrind or the patchwright console script not found: no instruction counts"
+    trees = {"apply": os.environ.get("PYTHONPATH")}
+    if baseline is not None:
+        trees["apply, baseline"] = str(baseline)
+    # a folder with few entries: the first import lists sys.path[0], the script's folder
+    with tempfile.TemporaryDirectory() as tmp:
+        forward, backward = _one_line_patches(tmp)
+        base_env = {**os.environ, "PATCHWRIGHT_STATE_DIR": str(Path(tmp) / "state")}
+        counts = {"python -c pass": _instructions([sys.executable, "-c", "pass"], tmp, base_env)}
+        for name, path in trees.items():
+            env = {**base_env, "PYTHONPATH": path} if path else base_env
+            apply = [sys.executable, *cli, "apply", "-q"]
+            # the first apply creates the history store: a used workspace from then on
+            subprocess.run([*apply, str(forward)], cwd=tmp, env=env, check=True)
+            subprocess.run([*apply, str(backward)], cwd=tmp, env=env, check=True)
+            counts[f"{name}, forward"] = _instructions([*apply, str(forward)], tmp, env)
+            counts[f"{name}, -R"] = _instructions([*apply, "-R", str(forward)], tmp, env)
+    base = counts["python -c pass"]
+    rows = [(n, f"{c / 1e6:.1f} M", f"{c / base:.2f}x") for n, c in counts.items()]
+    return render_table(("whole process (callgrind)", "instructions", "vs python -c pass"), rows)
+
+
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     """Command-line options (see the module docstring)."""
     p = argparse.ArgumentParser(
@@ -327,6 +372,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("--top", type=int, default=10, help="slowest imports to list (default 10)")
     p.add_argument("--check", action="store_true", help="exit 1 when a target is missed")
     p.add_argument("--baseline", type=Path, help="also time the apply from this src folder")
+    p.add_argument("--instructions", action="store_true", help="also count instructions (valgrind)")
     args = p.parse_args(argv)
     if args.quick:
         args.runs = min(args.runs, 5)
@@ -382,6 +428,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(table)
     print(f"heavy modules loaded: {', '.join(offences) if offences else 'none'}\n")
     print(slowest_imports(args.top))
+    if args.instructions:
+        print()
+        print(instruction_table(args.baseline))
     return 1 if args.check and (verdict == "FAIL" or offences) else 0
 
 

@@ -7,11 +7,14 @@ runs the console entry point on a real folder and lists ``sys.modules`` when don
 
 from __future__ import annotations
 
+import ast
+import importlib
 import json
 import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import get_args
 
 import pytest
 
@@ -38,7 +41,8 @@ NEVER = (
 # diff's hunks (search texts, line ranges, whole files), what places a hunk that is not
 # found exactly (indentation frames and shifts, the side of added lines), the OpenAI
 # format's markers and the deferred deletions of a shared history store; hashlib and its
-# OpenSSL binding for files this small (patchwright/_digest.py).
+# OpenSSL binding for files this small (patchwright/_digest.py); difflib, whose matcher
+# only a change of several blocks needs (a single change is told without it).
 NOT_FOR_A_DIFF = (
     "hashlib", "_hashlib",
     "patchwright.workspace.approval", "patchwright.workspace.navigation", "pathspec",
@@ -51,13 +55,14 @@ NOT_FOR_A_DIFF = (
     "lzma", "socket", "secrets", "patchwright.engine.diagnose", "patchwright.adapters.diffstat",
     "patchwright.workspace.history.migrations", "patchwright.model.anchors",
     "patchwright.engine.frame", "patchwright.engine.reindent", "patchwright.engine.context_side",
-    "patchwright.formats._v4a_markers", "patchwright.workspace.history.deferred",
+    "patchwright.formats._v4a_markers", "patchwright.workspace.history.deferred", "difflib",
 )  # fmt: skip
 # Needed only for a file with a parser (the syntax guard's checkers and Python's own,
-# and the guard's report).
+# and the guard's report); ``typing`` too, which the guard's modules still import: every
+# other module of the path names its typing constructs for type checkers only.
 NO_PARSER = (
     "patchwright.syntax.check", "patchwright.syntax.pyregion", "patchwright.syntax.report",
-    "tree_sitter",
+    "tree_sitter", "typing",
 )  # fmt: skip
 
 _CHILD = """
@@ -124,3 +129,74 @@ def test_one_line_apply_never_imports_heavy_modules(tmp_path: Path, name: str) -
         assert _loaded(modules, NO_PARSER) == []
     else:
         assert "patchwright.syntax.check" in modules  # the guard did run
+
+
+# Literal aliases of the apply path: defined for type checkers only, each with the
+# run-time constant of its values, and built from that constant when asked for at run time.
+LITERALS = [
+    ("patchwright.engine.policy", "Mode", "MODES"),
+    ("patchwright.engine.policy", "Frame", "FRAMES"),
+    ("patchwright.model.hunks", "HunkOp", "HUNK_OPS"),
+    ("patchwright.syntax.languages", "Backend", "BACKENDS"),
+    ("patchwright.workspace.fs", "Kind", "KINDS"),
+    ("patchwright.workspace.gate", "Mode", "MODES"),
+    ("patchwright.workspace.records", "FileAction", "FILE_ACTIONS"),
+    ("patchwright.adapters.diffstat", "LineKind", "LINE_KINDS"),
+]
+
+
+def _checked_alias(source: str, alias: str) -> tuple[str, ...]:
+    """The values of ``alias = Literal[...]`` as the module's type-checking block says."""
+    for node in ast.walk(ast.parse(source)):
+        if (
+            isinstance(node, ast.Assign)
+            and [getattr(t, "id", None) for t in node.targets] == [alias]
+            and isinstance(node.value, ast.Subscript)
+        ):
+            values = ast.literal_eval(node.value.slice)
+            return values if isinstance(values, tuple) else (values,)
+    raise AssertionError(f"no {alias} = Literal[...] in the module")
+
+
+@pytest.mark.parametrize(("module", "alias", "constant"), LITERALS)
+def test_literal_aliases_match_their_constants(module: str, alias: str, constant: str) -> None:
+    loaded = importlib.import_module(module)
+    values = getattr(loaded, constant)
+    source = Path(loaded.__file__ or "").read_text(encoding="utf-8")
+    assert _checked_alias(source, alias) == values
+    assert get_args(getattr(loaded, alias)) == values  # built on first use at run time
+    assert getattr(loaded, alias) is getattr(loaded, alias)  # and kept
+
+
+def test_a_literal_alias_is_built_without_typing_until_asked_for() -> None:
+    code = (
+        "import sys\n"
+        "from patchwright.workspace import fs\n"
+        "assert 'typing' not in sys.modules, 'typing on import'\n"
+        "assert fs.KINDS[0] == 'file'\n"
+        "assert 'typing' not in sys.modules, 'typing on the constant'\n"
+        "kind = fs.Kind\n"
+        "assert 'typing' in sys.modules\n"
+        "try:\n"
+        "    fs.NoSuchName\n"
+        "except AttributeError as exc:\n"
+        "    assert 'NoSuchName' in str(exc)\n"
+        "else:\n"
+        "    raise SystemExit('no AttributeError')\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert done.returncode == 0, done.stderr
+
+
+def test_hunk_lines_are_the_named_tuples_they_were() -> None:
+    from patchwright.model import HunkLine
+
+    line = HunkLine("+", "x")
+    assert line == ("+", "x") and line.op == "+" and line.text == "x"
+    assert HunkLine._fields == ("op", "text")
+    assert repr(line) == "HunkLine(op='+', text='x')"
+    assert line._replace(op="-") == HunkLine("-", "x")
+    assert type(line._replace(op="-")) is HunkLine
+    assert not hasattr(line, "__dict__")  # as small as a plain named tuple

@@ -28,7 +28,8 @@ _FIELD = st.tuples(st.integers(0, 2), st.booleans(), st.booleans(), st.booleans(
 def shapes(draw: st.DrawFn) -> tuple[bool, list[tuple[int, bool, bool, bool]]]:
     """A class shape both mechanisms accept: defaulted fields after the others."""
     frozen = draw(st.booleans())
-    specs = draw(st.lists(_FIELD, max_size=6))
+    # past _records.WRITTEN_FIELDS: the written-out templates and the compiled ones
+    specs = draw(st.lists(_FIELD, max_size=_records.WRITTEN_FIELDS + 4))
     # no default and not in init cannot be built by either; fields without a default first
     specs = [(k, i or k == 0, r, c) for k, i, r, c in specs]
     specs.sort(key=lambda spec: spec[0] != 0)
@@ -201,3 +202,56 @@ def test_fields_of_a_record_and_of_something_else() -> None:
         _records.fields(int)
     with pytest.raises(ValueError, match="'b'"):
         replace(One(1), b=2)
+
+
+def _code_of(source: str) -> Any:
+    namespace: dict[str, Any] = {}
+    # not inheriting this module's `from __future__ import annotations` (a code flag)
+    exec(compile(source, "<template>", "exec", dont_inherit=True), {}, namespace)
+    (function,) = namespace.values()
+    return function.__code__
+
+
+@pytest.mark.parametrize("finish", [False, True])
+@pytest.mark.parametrize("count", range(_records.WRITTEN_FIELDS + 1))
+def test_written_templates_are_the_generated_source(count: int, finish: bool) -> None:
+    from patchwright import _record_inits
+
+    name = _records.written_name(count, finish)
+    written = getattr(_record_inits, name).__code__
+    compiled = _code_of(_records.template_source(count, finish, name))
+    for attribute in (
+        "co_code", "co_consts", "co_names", "co_varnames", "co_argcount", "co_flags",
+        "co_stacksize",
+    ):  # fmt: skip
+        assert getattr(written, attribute) == getattr(compiled, attribute), attribute
+
+
+def test_written_templates_are_all_there_is() -> None:
+    from patchwright import _record_inits
+
+    names = {n for n in vars(_record_inits) if not n.startswith("__")}
+    expected = {
+        _records.written_name(count, finish)
+        for count in range(_records.WRITTEN_FIELDS + 1)
+        for finish in (False, True)
+    }
+    assert names == expected
+
+
+def test_an_init_is_named_as_the_class_s_own() -> None:
+    @record
+    class Small:
+        """A record."""
+
+        a: int
+
+    fields = {f"f{i}": int for i in range(_records.WRITTEN_FIELDS + 2)}
+    Large = record(type("Large", (), {"__annotations__": fields}))  # compiled, not written
+
+    for cls in (Small, Large):
+        code = cls.__init__.__code__
+        assert code.co_name == "__init__"
+        assert code.co_qualname == f"{cls.__qualname__}.__init__"
+    with pytest.raises(TypeError, match="__init__"):
+        Small()

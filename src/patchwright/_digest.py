@@ -14,7 +14,10 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["sha256_hex"]
 

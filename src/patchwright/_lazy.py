@@ -53,3 +53,28 @@ def lazy_exports(
         return sorted({*namespace, *exports})
 
     return __getattr__, __dir__
+
+
+def lazy_literals(
+    module: str, aliases: dict[str, tuple[str, ...]], namespace: dict[str, Any]
+) -> Callable[[str], Any]:
+    """The module-level ``__getattr__`` of a module whose ``Literal`` aliases are built on
+    first use, so that importing the module does not import ``typing``.
+
+    ``aliases`` maps each alias to its values, the module's run-time constant (which a
+    test compares with ``get_args`` of the alias); type checkers read the alias itself
+    from the module's ``TYPE_CHECKING`` block. ``namespace`` is the module's
+    ``globals()``, where an alias is kept once built.
+    """
+
+    def __getattr__(name: str) -> Any:
+        values = aliases.get(name)
+        if values is None:
+            raise AttributeError(f"module {module!r} has no attribute {name!r}")
+        from typing import Literal  # only for a caller that asks for the alias at run time
+
+        alias = Literal[values]  # type: ignore[valid-type]  # the values, built at run time
+        namespace[name] = alias
+        return alias
+
+    return __getattr__

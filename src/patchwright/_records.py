@@ -10,8 +10,9 @@ Why not ``dataclasses`` itself: it compiles each generated method of each class 
 when the class is created (about half a millisecond for a frozen three-field class on
 CPython 3.11) and imports ``inspect`` to do so. A one-line ``patchwright apply`` defines
 some forty classes, and that was the largest part of its start-up (docs/benchmarks.md).
-Here nothing is compiled per class: ``__init__`` comes from a template compiled once per
-number of fields and renamed (see ``_make_init``); equality, hashing and ``repr`` are
+Here nothing is compiled per class: ``__init__`` comes from a template per number of
+fields, renamed (see ``_make_init``), which for up to 16 fields is written out in
+``_record_inits.py`` and loads with its bytecode; equality, hashing and ``repr`` are
 closures over the field names, and :func:`replace` copies the fields instead of calling
 ``__init__`` through a field lookup. Behaviour kept from ``dataclasses`` where patchwright
 relies on it: positional and keyword construction with defaults, ``__post_init__``,
@@ -29,10 +30,18 @@ import sys
 from collections.abc import Callable
 from operator import attrgetter
 from types import CodeType, FunctionType
-from typing import TYPE_CHECKING, Any, TypeVar, cast, overload
 
+from patchwright import _record_inits
+
+# no ``typing`` at run time: every module of ``patchwright apply`` defines records, and
+# the command starts a fresh interpreter per patch (start-up time)
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any, TypeVar, overload
+
     from typing_extensions import dataclass_transform
+
+    _T = TypeVar("_T")
 else:
 
     def dataclass_transform(**_options: object) -> Callable[[Any], Any]:
@@ -44,8 +53,6 @@ __all__ = [
     "MISSING", "Field", "FrozenRecordError", "asdict", "field", "fields", "is_record", "record",
     "replace",
 ]  # fmt: skip
-
-_T = TypeVar("_T")
 
 
 class _Missing:
@@ -156,27 +163,46 @@ def _collect_fields(cls: type) -> dict[str, Field]:
     return fields
 
 
-# __init__ is made from one compiled template per number of parameters: the template's
+# __init__ is made from one template per number of parameters: the template's
 # placeholder parameter names and dictionary keys are renamed to the fields' (a code
 # object's names and constants can be replaced without compiling), and the defaults set
 # on the function. What not every class needs (factories, fields outside __init__,
 # __post_init__) runs in a per-class `finish` the template calls when there is one.
+# The templates up to WRITTEN_FIELDS parameters are written out in _record_inits.py and
+# load with its bytecode: compiling the ones a one-line apply needs cost more than the
+# rest of its record classes' definitions (docs/benchmarks.md); larger ones are compiled.
 _TEMPLATES: dict[tuple[int, bool], CodeType] = {}
 _LOCAL = "_pw_values"  # the template's one local name besides its parameters
+WRITTEN_FIELDS = 16
+
+
+def template_source(count: int, finish: bool, name: str = "__init__") -> str:
+    """The source of the ``__init__`` template of ``count`` parameters, calling the
+    class's ``finish`` or not (``_record_inits.py`` holds these up to WRITTEN_FIELDS)."""
+    params = "".join(f", _pw_p{i}" for i in range(count))
+    lines = [f"def {name}(self{params}):", f"    {_LOCAL} = self.__dict__"]
+    lines += [f'    {_LOCAL}["_pw_k{i}"] = _pw_p{i}' for i in range(count)]
+    if finish:
+        lines.append(f"    _pw_finish(self, {_LOCAL})")
+    return "\n".join(lines) + "\n"
+
+
+def written_name(count: int, finish: bool) -> str:
+    """The name of a written-out template in ``_record_inits.py``."""
+    return f"init_{count}_finish" if finish else f"init_{count}"
 
 
 def _template(count: int, finish: bool) -> CodeType:
     key = (count, finish)
     code = _TEMPLATES.get(key)
     if code is None:
-        params = "".join(f", _pw_p{i}" for i in range(count))
-        lines = [f"def __init__(self{params}):", f"    {_LOCAL} = self.__dict__"]
-        lines += [f"    {_LOCAL}['_pw_k{i}'] = _pw_p{i}" for i in range(count)]
-        if finish:
-            lines.append(f"    _pw_finish(self, {_LOCAL})")
-        namespace: dict[str, Any] = {}
-        exec("\n".join(lines) + "\n", {}, namespace)  # our own fixed source
-        code = _TEMPLATES[key] = namespace["__init__"].__code__
+        if count <= WRITTEN_FIELDS:
+            code = getattr(_record_inits, written_name(count, finish)).__code__
+        else:
+            namespace: dict[str, Any] = {}
+            exec(template_source(count, finish), {}, namespace)  # our own fixed source
+            code = namespace["__init__"].__code__
+        _TEMPLATES[key] = code
     return code
 
 
@@ -207,13 +233,14 @@ def _make_init(cls: type, fields: dict[str, Field]) -> Callable[..., None]:
         "co_varnames": tuple(rename.get(n, n) for n in code.co_varnames),
         "co_consts": tuple(rename.get(c, c) if isinstance(c, str) else c for c in code.co_consts),
     }
+    changes["co_name"] = "__init__"  # a written-out template has a name of its own
     if sys.version_info >= (3, 11):
         changes["co_qualname"] = f"{cls.__qualname__}.__init__"
     scope: dict[str, Any] = {"__name__": cls.__module__, "__builtins__": builtins}
     if finish:
         scope["_pw_finish"] = _finisher(factories, later, post)
     init = FunctionType(code.replace(**changes), scope, "__init__", tuple(defaults) or None)
-    return cast("Callable[..., None]", init)
+    return init
 
 
 def _finisher(

@@ -11,9 +11,20 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from typing import Literal
 
-LineKind = Literal["header", "hunk", "context", "del", "add", "note"]
+from patchwright._lazy import lazy_literals
+
+#: ``get_args(LineKind)``, kept as a constant so that no run-time use of the alias imports
+#: ``typing`` (start-up time of ``patchwright apply -R``).
+LINE_KINDS = ("header", "hunk", "context", "del", "add", "note")
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Literal
+
+    LineKind = Literal["header", "hunk", "context", "del", "add", "note"]
+else:
+    __getattr__ = lazy_literals(__name__, {"LineKind": LINE_KINDS}, globals())
 
 _HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
 

@@ -10,11 +10,13 @@ same figure (mcp_http.py).
 from __future__ import annotations
 
 import io
-from typing import TYPE_CHECKING, BinaryIO
 
 from patchwright.model.errors import ErrorCode, PatchwrightError
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import BinaryIO
+
     import anyio
 
 #: Default limit of a patch, of tool-call arguments and of one MCP message: 64 MiB.

@@ -18,12 +18,16 @@ import re
 import sys
 import threading
 from collections.abc import Callable, Mapping
-from typing import IO, TYPE_CHECKING, Any, TypeVar
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
+    from typing import IO, Any, TypeVar
+
     from patchwright.adapters.diffstat import LineKind
     from patchwright.api.report import ApplyReport
     from patchwright.workspace import Workspace
+
+    T = TypeVar("T")
 
 #: Seconds an apply runs before the progress bar appears.
 PROGRESS_DELAY = 1.0
@@ -37,7 +41,6 @@ _STYLES: dict[LineKind, str] = {
     "context": "",
 }
 _V4A_FILE = re.compile(r"^\*\*\* (?:Add|Update|Delete) File: ", re.MULTILINE)
-T = TypeVar("T")
 
 
 def use_color(choice: str, stream: IO[str], environ: Mapping[str, str] | None = None) -> bool:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, cast
 
 from patchwright._collector import collector_paused
 from patchwright._records import field, record, replace
@@ -25,6 +24,7 @@ from patchwright.syntax import language_for
 from patchwright.workspace import DEFAULT_MAX_FILE_BYTES, ChangeRecord, FileChange, Workspace
 from patchwright.workspace.fs import process_umask
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:  # the syntax report loads only for a file with a parser (start-up time)
     from patchwright.syntax import SyntaxPolicy, SyntaxReport
 
@@ -545,6 +545,8 @@ def _guard(
     language = language_for(path)
     if language is None:
         return  # no parser for this file type: nothing to check, and no text to join
+    from typing import cast  # only for a file with a parser: no ``typing`` otherwise
+
     report = _syntax_report(path, old, new, cast("SyntaxPolicy", policy), language, regions)
     if outcome is not None and old is not None:
         refusal = recovered_syntax_error(

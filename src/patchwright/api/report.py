@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
 from patchwright._records import field, record
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     # the failure rendering is imported when a patch fails: a patch that applies
     # never loads it (start-up time)
     from patchwright.engine.failures import HunkFailure

@@ -12,7 +12,6 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections import Counter
 from collections.abc import Sequence
-from difflib import SequenceMatcher
 
 from patchwright.model.text import TextFile, split_lines
 
@@ -178,6 +177,8 @@ def _diff_range(a: list[str], b: list[str], a0: int, a1: int, b0: int, b1: int) 
     if whole is not None:
         return [*ops, whole, *end]
     if (a1 - a0) * (b1 - b0) <= _SMALL:
+        from difflib import SequenceMatcher  # not for a single change: start-up time
+
         matcher = SequenceMatcher(None, a[a0:a1], b[b0:b1], autojunk=False)
         for tag, i1, i2, j1, j2 in matcher.get_opcodes():
             ops.append((tag, i1 + a0, i2 + a0, j1 + b0, j2 + b0))

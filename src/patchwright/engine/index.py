@@ -13,16 +13,19 @@ from collections import deque
 from collections.abc import Callable, Hashable
 from itertools import compress, repeat
 from operator import not_
-from typing import TypeVar, cast
 
 from patchwright.engine.normalize import PUNCT_TABLE, fold_text
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import TypeVar
+
+    T = TypeVar("T")
 
 # Searches on one index after which whole-line dictionaries are built.
 _HOT_AFTER = 4
 # A key occurring more often than this is a poor anchor; a better one is tried first.
 MAX_ANCHOR_HITS = 256
-
-T = TypeVar("T")
 
 
 class LineIndex:
@@ -78,7 +81,7 @@ class LineIndex:
         the refusal that explains them)."""
         if key not in self._memo:
             self._memo[key] = make()
-        return cast(T, self._memo[key])
+        return self._memo[key]  # type: ignore[return-value]  # what make() gave for key
 
     def keys_between(self, name: str, fn: Callable[[str], str], a: int, b: int) -> list[str]:
         """Lines ``a:b`` through ``fn``, each line's key computed once per index (the fuzzy

@@ -2,14 +2,24 @@
 
 from __future__ import annotations
 
-from typing import Literal
-
+from patchwright._lazy import lazy_literals
 from patchwright._records import record
 from patchwright.model.errors import ErrorCode, PatchwrightError
 from patchwright.model.reports import LADDER, Rung
 
-Mode = Literal["strict", "tolerant", "fuzzy"]
-Frame = Literal["auto", "shift", "keep"]
+#: ``get_args`` of :data:`Mode` and :data:`Frame`, kept as constants so that no run-time
+#: use of the aliases imports ``typing`` (start-up time).
+MODES = ("strict", "tolerant", "fuzzy")
+FRAMES = ("auto", "shift", "keep")
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Literal
+
+    Mode = Literal["strict", "tolerant", "fuzzy"]
+    Frame = Literal["auto", "shift", "keep"]
+else:
+    __getattr__ = lazy_literals(__name__, {"Mode": MODES, "Frame": FRAMES}, globals())
 
 #: Every rung of the matching ladder, in the order they are tried.
 RUNGS: tuple[Rung, ...] = LADDER

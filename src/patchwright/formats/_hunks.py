@@ -15,7 +15,10 @@ from operator import itemgetter
 from patchwright._records import field, record
 from patchwright.formats._common import is_fence, shorten, unsupported
 from patchwright.model import Hunk, HunkLine
-from patchwright.model.edits import HunkOp
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from patchwright.model.hunks import HunkOp
 
 _NEW_LINE = partial(tuple.__new__, HunkLine)
 _OP = itemgetter(0)

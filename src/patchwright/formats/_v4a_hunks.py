@@ -7,7 +7,10 @@ from patchwright.formats._common import is_fence, parse_error, shorten
 from patchwright.formats._hunks import HUNK_HEADER
 from patchwright.formats._v4a_markers import marker
 from patchwright.model import Hunk, HunkLine
-from patchwright.model.edits import HunkOp
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from patchwright.model.hunks import HunkOp
 
 _OPS: dict[str, HunkOp] = {" ": " ", "-": "-", "+": "+"}
 

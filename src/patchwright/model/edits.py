@@ -17,22 +17,24 @@ or one tool call asks for.
 from __future__ import annotations
 
 from enum import Enum
-from typing import TYPE_CHECKING, Any
 
 from patchwright._records import field, record
 
 # where they always were: every diff format imports them from here
 from patchwright.model.hunks import Hunk as Hunk
 from patchwright.model.hunks import HunkLine as HunkLine
-from patchwright.model.hunks import HunkOp as HunkOp
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from patchwright.model.anchors import Anchor as Anchor
     from patchwright.model.anchors import BeginningOfFile as BeginningOfFile
     from patchwright.model.anchors import EndOfFile as EndOfFile
     from patchwright.model.anchors import LineRange as LineRange
     from patchwright.model.anchors import OldText as OldText
     from patchwright.model.anchors import WholeFile as WholeFile
+    from patchwright.model.hunks import HunkOp as HunkOp
 
 # Defined in anchors.py, which a diff's apply never needs (start-up time), and found here
 # on first use as they always were.
@@ -46,6 +48,10 @@ def __getattr__(name: str) -> Any:
         from patchwright.model import anchors
 
         return getattr(anchors, name)
+    if name == "HunkOp":  # built on first use by model.hunks: no ``typing`` at start-up
+        from patchwright.model import hunks
+
+        return hunks.HunkOp
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 

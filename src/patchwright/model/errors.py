@@ -25,7 +25,10 @@ wrap them here so a host can render one shape.
 from __future__ import annotations
 
 from enum import Enum
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class ErrorCode(str, Enum):

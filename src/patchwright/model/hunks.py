@@ -8,24 +8,40 @@ importing the module that finds them on first use. It stays importable from
 
 from __future__ import annotations
 
-from typing import Literal, NamedTuple
+from collections import namedtuple
 
+from patchwright._lazy import lazy_literals
 from patchwright._records import record
 
 __all__ = ["Hunk", "HunkLine", "HunkOp"]
 
-HunkOp = Literal[" ", "-", "+"]
+#: ``get_args(HunkOp)``, kept as a constant so that no run-time use of the alias imports
+#: ``typing`` (start-up time).
+HUNK_OPS = (" ", "-", "+")
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Literal, NamedTuple
+
+    HunkOp = Literal[" ", "-", "+"]
+
+    class _HunkLine(NamedTuple):
+        op: HunkOp
+        text: str
+else:
+    # the same named tuple without ``typing`` (start-up time)
+    _HunkLine = namedtuple("_HunkLine", ("op", "text"))
+    __getattr__ = lazy_literals(__name__, {"HunkOp": HUNK_OPS}, globals())
 
 
-class HunkLine(NamedTuple):
+class HunkLine(_HunkLine):
     """One line of a hunk: ``op`` is ``" "`` (context), ``"-"`` (removed) or ``"+"`` (added).
 
     A named tuple rather than a record: diffs carry tens of thousands of them and a
     tuple is several times cheaper to build.
     """
 
-    op: HunkOp
-    text: str
+    __slots__ = ()
 
 
 @record(frozen=True)

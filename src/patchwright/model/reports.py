@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from enum import Enum
-from typing import Any
 
 from patchwright._records import field, record
 from patchwright.model.errors import ErrorCode, PatchwrightError
 from patchwright.model.text import TextFile
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class Rung(str, Enum):

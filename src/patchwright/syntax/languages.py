@@ -9,11 +9,20 @@ offline.
 
 from __future__ import annotations
 
-from typing import Literal
-
+from patchwright._lazy import lazy_literals
 from patchwright._records import record
 
-Backend = Literal["python", "json", "toml", "tree-sitter"]
+#: ``get_args(Backend)``, kept as a constant so that no run-time use of the alias imports
+#: ``typing`` (start-up time).
+BACKENDS = ("python", "json", "toml", "tree-sitter")
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Literal
+
+    Backend = Literal["python", "json", "toml", "tree-sitter"]
+else:
+    __getattr__ = lazy_literals(__name__, {"Backend": BACKENDS}, globals())
 
 
 @record(frozen=True)

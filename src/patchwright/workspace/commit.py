@@ -22,7 +22,6 @@ from __future__ import annotations
 import posixpath
 from collections.abc import Sequence
 from contextlib import suppress
-from typing import Any
 
 from patchwright._records import field, record, replace
 from patchwright.model.errors import ErrorCode, PatchwrightError
@@ -34,7 +33,6 @@ from patchwright.workspace.locks import PathLocks
 from patchwright.workspace.records import (
     ChangeCommitRecord,
     CommitRecord,
-    FileAction,
     FileChange,
     FileCommitRecord,
     FileState,
@@ -45,6 +43,12 @@ from patchwright.workspace.records import (
 )
 from patchwright.workspace.recovery import Recovery, failure_error, rollback_failed
 from patchwright.workspace.sandbox import Sandbox
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from patchwright.workspace.records import FileAction
 
 
 @record(frozen=True)

@@ -27,7 +27,6 @@ from __future__ import annotations
 import posixpath
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
-from typing import Protocol
 
 from patchwright._records import replace
 from patchwright.model.errors import PatchwrightError
@@ -37,11 +36,15 @@ from patchwright.workspace.recovery import failure_error, rollback_failed
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
+    from typing import Protocol
+
     from patchwright.workspace.fs import FileSystem
     from patchwright.workspace.history import History
     from patchwright.workspace.journal import Journal
     from patchwright.workspace.locks import PathLocks
     from patchwright.workspace.sandbox import Sandbox
+else:
+    Protocol = object  # structural types for type checkers only: no ``typing`` at run time
 
 
 class CommitParts(Protocol):

@@ -27,19 +27,33 @@ import stat
 from _thread import get_ident
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
-from typing import Literal, Protocol, TypeVar
 
+from patchwright._lazy import lazy_literals
 from patchwright._records import record, replace
 from patchwright.workspace.dirfd import Anchors, SymlinkInPath
 from patchwright.workspace.metadata import carry_over
 
-_T = TypeVar("_T")
-
 __all__ = ["MISSING", "FileSystem", "Kind", "OsFileSystem", "Probe", "SymlinkInPath", "kind_of"]
 
-Kind = Literal[
+#: Every :data:`Kind`: ``get_args(Kind)``, kept as a constant so that no run-time use of
+#: the alias imports ``typing`` (start-up time).
+KINDS = (
     "file", "dir", "symlink", "fifo", "socket", "char_device", "block_device", "missing", "other"
-]
+)  # fmt: skip
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Literal, Protocol, TypeVar
+
+    _T = TypeVar("_T")
+    Kind = Literal[
+        "file", "dir", "symlink", "fifo", "socket", "char_device", "block_device", "missing",
+        "other",
+    ]  # fmt: skip
+else:
+    # FileSystem is a protocol for type checkers only: nothing checks it at run time
+    Protocol = object
+    __getattr__ = lazy_literals(__name__, {"Kind": KINDS}, globals())
 
 
 @record(frozen=True)

@@ -16,11 +16,21 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Literal, get_args
 
+from patchwright._lazy import lazy_literals
 from patchwright.model.errors import ErrorCode, PatchwrightError
 
-Mode = Literal["restricted", "unrestricted"]
+#: The workspace modes: ``get_args(Mode)``, kept as a constant so that no run-time use
+#: of the alias imports ``typing`` (start-up time).
+MODES = ("restricted", "unrestricted")
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Literal
+
+    Mode = Literal["restricted", "unrestricted"]
+else:
+    __getattr__ = lazy_literals(__name__, {"Mode": MODES}, globals())
 
 #: spec 000 REQ-PATCH-009, word for word.
 RESTRICTED_MESSAGE = (
@@ -44,7 +54,7 @@ def check_mode(mode: str) -> Mode:
     Raises:
         PatchwrightError: ``invalid_request`` for anything but the two modes.
     """
-    if mode not in get_args(Mode):
+    if mode not in MODES:
         raise PatchwrightError(
             ErrorCode.INVALID_REQUEST,
             f"Unknown workspace mode {mode!r}; expected 'restricted' or 'unrestricted'.",

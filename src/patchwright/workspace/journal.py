@@ -48,12 +48,15 @@ from __future__ import annotations
 import posixpath
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
 from patchwright._records import asdict, record
 from patchwright.model.errors import ErrorCode, PatchwrightError
 from patchwright.workspace.fs import FileSystem
 from patchwright.workspace.records import FileState, sha256_hex
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 MANIFEST = "manifest.json"
 _FORMAT = 1

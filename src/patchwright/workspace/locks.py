@@ -31,10 +31,15 @@ import time
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
-from typing import Protocol
 
 from patchwright._digest import sha256_hex
 from patchwright.model.errors import ErrorCode, PatchwrightError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Protocol
+else:
+    Protocol = object  # a structural type for type checkers only: no ``typing`` at run time
 
 _POLL = 0.005  # seconds between attempts; commits are short, so poll often
 # O_NONBLOCK: a lease on the file must not hold the open beyond the timeout

@@ -23,13 +23,23 @@ import re
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime, timezone
-from typing import Any, Literal
 
 from patchwright._digest import sha256_hex as _digest
+from patchwright._lazy import lazy_literals
 from patchwright._records import field, record
 from patchwright.model.errors import ErrorCode, PatchwrightError
 
-FileAction = Literal["create", "update", "delete", "move"]
+#: ``get_args(FileAction)``, kept as a constant so that no run-time use of the alias
+#: imports ``typing`` (start-up time).
+FILE_ACTIONS = ("create", "update", "delete", "move")
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Literal
+
+    FileAction = Literal["create", "update", "delete", "move"]
+else:
+    __getattr__ = lazy_literals(__name__, {"FileAction": FILE_ACTIONS}, globals())
 
 _SHA256 = re.compile(r"[0-9a-fA-F]{64}")
 

@@ -20,13 +20,12 @@ import os
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 from patchwright._records import replace
 from patchwright.model.errors import ErrorCode, PatchwrightError
 from patchwright.workspace.commit import BatchInfo, CommitContext, run_commit
 from patchwright.workspace.fs import FileSystem, OsFileSystem
-from patchwright.workspace.gate import DEFAULT_APPROVAL_TIMEOUT, Mode, ModeGate
+from patchwright.workspace.gate import DEFAULT_APPROVAL_TIMEOUT, ModeGate
 from patchwright.workspace.globs import DEFAULT_DENY
 from patchwright.workspace.history import History, open_history
 from patchwright.workspace.journal import Journal
@@ -36,11 +35,15 @@ from patchwright.workspace.recovery import Recovery
 from patchwright.workspace.sandbox import Sandbox
 from patchwright.workspace.state import default_state_dir, state_paths
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     # approval mode, tree walking, case-insensitive look-up and undo are imported by
     # the methods that use them: applying a patch needs none of them (start-up time)
     from patchwright.workspace import navigation
     from patchwright.workspace.approval import Approval, Proposals
+    from patchwright.workspace.gate import Mode
 
 #: Default largest file the workspace reads or writes: 16 MiB.
 DEFAULT_MAX_FILE_BYTES = 16 * 1024 * 1024

@@ -19,7 +19,6 @@ docs/history.md describes the schema and what a crash or a lost connection leave
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from patchwright.model.errors import ErrorCode, PatchwrightError
 from patchwright.workspace.fs import FileSystem
@@ -34,6 +33,10 @@ from patchwright.workspace.history.identity import (
 from patchwright.workspace.history.sqlite import SQLiteBackend
 from patchwright.workspace.history.store import History
 from patchwright.workspace.state import StatePaths
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = [
     "FILE_BLOB_MIN",

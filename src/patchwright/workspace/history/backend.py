@@ -13,12 +13,20 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from contextlib import AbstractContextManager
-from typing import Any, Protocol
 
 from patchwright._records import record
 from patchwright.model.errors import ErrorCode, PatchwrightError
 
-Row = dict[str, Any]
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Protocol
+
+    Row = dict[str, Any]
+else:
+    # no ``typing`` at run time (start-up time): the protocols below are structural types
+    # for type checkers, which nothing checks at run time, and a row is a dict
+    Protocol = object
+    Row = dict
 
 #: The version of every schema migration (migrations.py checks that the two agree). A
 #: store that has them all needs nothing more: opening one decides so without importing

@@ -32,11 +32,14 @@ import os
 import posixpath
 import re
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from patchwright.workspace.fs import FileSystem
 from patchwright.workspace.history.backend import Backend, Tx, history_error
 from patchwright.workspace.records import FileCommitRecord, sha256_hex
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 #: Contents at least this large are stored as files beside a SQLite database.
 FILE_BLOB_MIN = 64 * 1024

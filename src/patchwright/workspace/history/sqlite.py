@@ -29,7 +29,6 @@ import weakref
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, suppress
 from pathlib import Path
-from typing import Any
 
 from patchwright.workspace.history.backend import (
     SCHEMA_VERSIONS,
@@ -40,6 +39,10 @@ from patchwright.workspace.history.backend import (
     unique_column,
 )
 from patchwright.workspace.records import utc_now
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class _SQLiteTx:

@@ -28,7 +28,6 @@ import os
 import threading
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any
 
 from patchwright.model.errors import PatchwrightError
 from patchwright.workspace.fs import FileSystem, OsFileSystem
@@ -41,7 +40,10 @@ from patchwright.workspace.records import (
     draw_ids,
 )
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from patchwright.workspace.history.deferred import DeferredDeletions
 
 # IDs checked against the store per query (well under SQLite's bound-parameter limit)
