@@ -45,8 +45,8 @@ from patchwright.syntax.shared import KeptByText, TextLines, shared
 from patchwright.syntax.stdlib_parsers import ParseError, compile_python, future_flags
 from patchwright.syntax.steps import SPREAD_LINES, Block, Split, Step, stepwise
 
-# Splits Python text into code (group c), dropped comments, and strings (group k), kept as
-# a placeholder: a line holding only a string is a statement, and its indentation counts.
+# The string forms of the lexer, tried in this order at a quote. A string is kept as a
+# placeholder: a line holding only a string is a statement, and its indentation counts.
 # Unrolled loops keep every pattern linear.
 _ONE_LINE_STRINGS = (
     r'"(?!"")[^"\\\n]*(?:\\[^\n][^"\\\n]*)*"',
@@ -58,23 +58,7 @@ _LONG_STRINGS = (
     r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"',
     r"'[^'\\\n]*(?:\\.[^'\\\n]*)*'",
 )
-_TOKENS = re.compile(
-    "|".join(
-        (
-            # NUL is left out only so that the set has three runs of characters: the
-            # engine then tests each character against one bitmap, about twice as fast
-            # as against a range and a literal; a NUL is kept as unmatched text between
-            # two matches, so the lexed lines are the same
-            r"""(?P<c>[^"'#\x00]+)""",
-            r"#[^\n]*",
-            "(?P<k>" + "|".join(_ONE_LINE_STRINGS + _LONG_STRINGS) + ")",
-            # A quote left open at the end of its line: a syntax error, or an f-string whose
-            # replacement field spans lines (Python 3.12+), which this lexer cannot follow.
-            r"""(?P<u>["'])[^\n]*""",
-        )
-    ),
-    re.S,
-)
+_STRING = re.compile("|".join(_ONE_LINE_STRINGS + _LONG_STRINGS), re.S)
 _CONTINUATION = re.compile(r"\\\r?\n")
 # Starts every line that continues a string or a backslash-continued line: such a line
 # never begins a statement. The character cannot appear in valid Python code.
@@ -90,20 +74,50 @@ def clean_lines(text: str) -> list[str] | None:
     A string becomes ``S`` and the following lines of a multi-line one start with a
     marker, as do lines continued with a backslash; comments disappear. The line
     count is preserved, brackets left are code brackets. ``None`` when a string is left
-    open at the end of a line: the lexer cannot tell where it ends.
+    open at the end of a line: the lexer cannot tell where it ends (a syntax error, or
+    an f-string whose replacement field spans lines, Python 3.12+, which this lexer
+    cannot follow).
+
+    Code runs to the next ``#`` or quote, found with ``str.find`` (a regular expression
+    matching the code runs costs some 60 machine instructions a character in CPython's
+    engine, most of a module's lexing): only the comments and strings are matched, at
+    the place they start.
     """
-    parts = _TOKENS.split(text)
-    # re.split yields [text before, c, k, u] per match; the text before is empty but for
-    # a NUL (left out of group c, see _TOKENS), an unmatched group None, a matched quote
-    # of group u never empty.
-    if any(parts[3::4]):
-        return None
-    parts[2::4] = [
-        kept if kept is None else "S" if "\n" not in kept else _placeholder(kept)
-        for kept in parts[2::4]
-    ]
-    joined = "".join(filter(None, parts))
-    return _CONTINUATION.sub("\\\\\n" + _MARK, joined).split("\n")
+    out: list[str] = []
+    append, find, string_at = out.append, text.find, _STRING.match
+    end, pos = len(text), 0
+    # where the next "#", '"' and "'" are, -1 when there is none
+    comment, double, single = find("#"), find('"'), find("'")
+    while True:
+        at = end
+        if 0 <= comment < at:
+            at = comment
+        if 0 <= double < at:
+            at = double
+        if 0 <= single < at:
+            at = single
+        append(text[pos:at])
+        if at == end:
+            break
+        if at == comment:
+            pos = find("\n", at)  # the comment is dropped, its line break kept
+            if pos < 0:
+                break
+        else:
+            found = string_at(text, at)
+            if found is None:
+                return None  # a quote left open at the end of its line
+            pos = found.end()
+            string = found.group()
+            append("S" if "\n" not in string else _placeholder(string))
+        # only a mark the token ran over is looked for again
+        if 0 <= comment < pos:
+            comment = find("#", pos)
+        if 0 <= double < pos:
+            double = find('"', pos)
+        if 0 <= single < pos:
+            single = find("'", pos)
+    return _CONTINUATION.sub("\\\\\n" + _MARK, "".join(out)).split("\n")
 
 
 def _placeholder(string: str) -> str:
