@@ -88,3 +88,28 @@ def test_what_a_chain_keeps_is_what_lexing_gives() -> None:
             assert lines == pyregion.clean_lines(text)
             kept += text is after
     assert kept > 30
+
+
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [
+        ("a\nb\n", "a\nc\n"),
+        ("a\nb", "a\nb\nc"),
+        ("", "x\n"),
+        ("a\r\nb\r\n", "a\r\nc\r\n"),
+        ("a\nb\r\n", "a\nc\n"),
+        ("a\rb\n", "a\rc\n"),
+    ],
+)
+def test_the_apply_path_gives_the_guard_its_texts_split_exactly(before: str, after: str) -> None:
+    from patchwright.api.apply import _lf_split
+    from patchwright.model import TextFile
+
+    old, new = TextFile.from_text(before), TextFile.from_text(after)
+    found = _lf_split(old, new)
+    if "\r" in before + after:  # some ending is not a line feed: the guard splits the texts
+        assert found is None
+    else:
+        assert found is not None
+        assert found == (old.text.split("\n"), new.text.split("\n"))
+        assert (old.text, new.text) == (before, after)
