@@ -73,7 +73,8 @@ def stepwise(
     steps = [_trimmed(block, old_lines, new_lines) for block in blocks]
     # context only: nothing to judge
     steps = [(i1, i2, j1, j2) for i1, i2, j1, j2 in steps if i1 != i2 or j1 != j2]
-    current = list(old_lines)
+    # never changed in place (each step builds a new list): the caller's list is used as is
+    current = old_lines if isinstance(old_lines, list) else list(old_lines)
     shift = 0
     for number, (i1, i2, j1, j2) in enumerate(steps, 1):
         # top-down, so a step never moves the lines above it
@@ -86,7 +87,8 @@ def stepwise(
         current = following
         shift += (j2 - j1) - (i2 - i1)
     # the blocks rebuilt the text after only if its lines are the last step's
-    return [] if current == list(new_lines) else None
+    rebuilt = current == (new_lines if isinstance(new_lines, list) else list(new_lines))
+    return [] if rebuilt else None
 
 
 def _trimmed(block: Block, old: Sequence[str], new: Sequence[str]) -> Block:
