@@ -17,6 +17,11 @@ each, which moves far less than the wall time when other processes share the cor
 command run from another source tree (``PYTHONPATH=SRC``), for before/after figures
 from one run.
 
+``--guard`` measures the syntax guard alone instead: the CPU time spent inside
+``check_edit`` while ``apply_patch_text`` applies the patch in a fresh process (its
+first apply, as the command runs it), per module, for this tree and the ``--baseline``
+tree alternated; the guard's reports must be the same in both.
+
 patchwright's state folder (``$PATCHWRIGHT_STATE_DIR``) is shared by the runs unless
 ``--fresh-state`` gives each run its own: shared, the history already holds every old
 and new content after the first run and stores none of them again (a tree patchwright
@@ -242,6 +247,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     )
     p.add_argument("--baseline", type=Path, help="also run the CLI from this src folder")
     p.add_argument("--check", action="store_true", help="exit 1 when the target is missed")
+    p.add_argument("--guard", action="store_true", help="the syntax guard's CPU time alone")
+    p.add_argument("--guard-child", type=Path, help=argparse.SUPPRESS)  # one guard run
     args = p.parse_args(argv)
     if args.quick:
         args.files, args.runs = min(args.files, 60), min(args.runs, 3)
@@ -252,6 +259,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point."""
     args = parse_args(argv)
     tree, patch_text = make_tree(args.files, args.lines, args.hunks, valid=not args.broken)
+    if args.guard_child is not None:
+        return guard_child(tree, patch_text, args.guard_child)
+    if args.guard:
+        return guard_main(args)
     size = sum(len(before) for before, _ in tree.values())
     with tempfile.TemporaryDirectory(prefix="pw-states-") as states:
         if args.fresh_state:
@@ -280,6 +291,67 @@ def main(argv: Sequence[str] | None = None) -> int:
     verdict = "skip" if ratio != ratio else "PASS" if ratio <= TARGET else "FAIL"
     print(f"target patchwright CLI <= {TARGET}x GNU patch: {ratio:.2f}x {verdict}")
     return 1 if args.check and verdict == "FAIL" else 0
+
+
+def guard_child(tree: Tree, patch_text: str, out: Path) -> int:
+    """Apply the patch once in this process; write the guard's CPU seconds and reports."""
+    import json
+
+    import patchwright.syntax.check as check
+
+    spent: list[float] = []
+    reports: list[object] = []
+    real = check.check_edit
+
+    def timed(*args: object, **kwargs: object) -> object:
+        started = time.process_time()
+        report = real(*args, **kwargs)  # type: ignore[arg-type]
+        spent.append(time.process_time() - started)
+        reports.append({k: v for k, v in report.to_dict().items() if k != "elapsed_ms"})
+        return report
+
+    check.check_edit = timed  # type: ignore[assignment]
+    func, why = load_api()
+    if func is None:
+        raise SystemExit(why)
+    with tempfile.TemporaryDirectory(prefix="pw-guard-") as tmp:
+        install(Path(tmp), tree)
+        os.environ.update(_state_env())
+        if not func(patch_text, Path(tmp)).applied:
+            raise SystemExit("the patch was refused")
+    out.write_text(json.dumps({"cpu": spent, "reports": reports}, sort_keys=True))
+    return 0
+
+
+def guard_main(args: argparse.Namespace) -> int:
+    """The guard's CPU per module, this tree and the baseline alternated, fresh processes."""
+    import json
+    import subprocess
+
+    trees = {"after": None, "before": args.baseline} if args.baseline else {"after": None}
+    cpu: dict[str, list[float]] = {name: [] for name in trees}
+    seen: dict[str, str] = {}
+    argv = [sys.executable, __file__, "--files", str(args.files), "--lines", str(args.lines)]
+    argv += ["--hunks", str(args.hunks)] + (["--broken"] if args.broken else [])
+    with tempfile.TemporaryDirectory(prefix="pw-guard-out-") as tmp:
+        out = Path(tmp) / "guard.json"
+        for _ in range(args.runs):
+            for name, src in trees.items():
+                env = dict(os.environ)
+                if src is not None:
+                    env["PYTHONPATH"] = str(src)
+                subprocess.run([*argv, "--guard-child", str(out)], env=env, check=True)
+                found = json.loads(out.read_text())
+                cpu[name].append(sum(found["cpu"]) / len(found["cpu"]))
+                seen[name] = json.dumps(found["reports"])
+    same = len(set(seen.values())) == 1
+    print(f"syntax guard, CPU per module ({args.files} modules, {args.runs} runs each, alternated)")
+    rows = [(name, fmt_ms(median(v)), fmt_ms(min(v)), fmt_ms(max(v))) for name, v in cpu.items()]
+    print(render_table(("tree", "median ms", "min ms", "max ms"), rows))
+    if args.baseline:
+        ratio = median(cpu["after"]) / median(cpu["before"])
+        print(f"after / before: {ratio:.2f}x; reports {'the same' if same else 'DIFFER'}")
+    return 0 if same else 1
 
 
 if __name__ == "__main__":

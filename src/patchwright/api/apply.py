@@ -579,8 +579,27 @@ def _syntax_report(
         reason = f"file too large for the syntax check (over {MAX_CHARS} characters)"
         return SyntaxReport(language, False, 0.0, reason=reason)
     before = old.text if old is not None else None
-    # the hunks' blocks spare the guard finding them again
-    return check_edit(path, before, new.text, policy=policy, changed=regions)
+    # the hunks' blocks spare the guard finding them again, the decoded lines splitting
+    split = _lf_split(old, new)
+    return check_edit(path, before, new.text, policy=policy, changed=regions, split=split)
+
+
+def _lf_split(old: TextFile | None, new: TextFile) -> tuple[list[str], list[str]] | None:
+    """Both texts as split at ``\\n``, read off their decoded lines when every line of
+    both ends with ``\\n`` (the last may have no ending); else ``None``."""
+    if old is None:
+        return None
+    found = []
+    for text in (old, new):
+        endings, count = text.endings, len(text.endings)
+        full = endings.count("\n")
+        if full == count:
+            found.append([*text.lines, ""])  # the empty piece after a final newline
+        elif full == count - 1 and endings[-1] == "":
+            found.append(list(text.lines))
+        else:
+            return None  # other endings stay in the guard's lines: it splits the text
+    return found[0], found[1]
 
 
 def _size_over(text: TextFile, limit: int) -> int:

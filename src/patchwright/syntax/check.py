@@ -33,7 +33,7 @@ from patchwright.syntax.stdlib_parsers import (
     python_errors,
     toml_errors,
 )
-from patchwright.syntax.steps import Block
+from patchwright.syntax.steps import Block, Split
 from patchwright.syntax.treesitter import tree_sitter_errors
 
 # Beyond this size a parse is no longer cheap, and such files are rarely hand-edited.
@@ -50,6 +50,7 @@ def check_edit(
     *,
     policy: SyntaxPolicy = "warn",
     changed: Sequence[Block] | None = None,
+    split: Split | None = None,
 ) -> SyntaxReport:
     """Report the syntax errors an edit introduced into ``path``.
 
@@ -63,6 +64,9 @@ def check_edit(
             diff): ``(old_start, old_end, new_start, new_end)``, 0-based, half open, in
             order. Only a hint that spares finding them; a wrong one costs time, never a
             wrong verdict.
+        split: ``before`` and ``after`` split at ``\\n``, when the caller has them (a
+            decoded file's lines): spares splitting the texts again. Unlike ``changed``
+            it is trusted: it must be exactly those splits.
 
     Raises:
         PatchwrightError: ``SYNTAX_ERROR`` under ``reject`` when the edit introduced an
@@ -85,7 +89,7 @@ def check_edit(
     if spec is None or reason:
         return SyntaxReport(language, False, _since(started), reason=reason)
     try:
-        errors, preexisting, scope = _judge(spec, before, after, changed)
+        errors, preexisting, scope = _judge(spec, before, after, changed, split)
     except NoVerdict as exc:
         return SyntaxReport(language, False, _since(started), reason=exc.reason)
     lines = after.split("\n") if errors else []
@@ -113,14 +117,18 @@ def _since(started: float) -> float:
 
 
 def _judge(
-    spec: LanguageSpec, before: str | None, after: str, changed: Sequence[Block] | None
+    spec: LanguageSpec,
+    before: str | None,
+    after: str,
+    changed: Sequence[Block] | None,
+    split: Split | None = None,
 ) -> tuple[list[ParseError], int, str]:
     """New errors, count of old ones still there, and the scope that was parsed."""
     if before == after:
         return [], 0, "unchanged"
     python = spec.backend == "python"
     if python and before is not None:
-        verdict = region_verdict(before, after, changed)
+        verdict = region_verdict(before, after, changed, split)
         if verdict is not None:
             return verdict, 0, "region"
     after_lines = after.split("\n")

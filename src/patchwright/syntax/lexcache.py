@@ -116,6 +116,23 @@ def cleaned_pair(
     return old, None if new is None else list(new)
 
 
+def cleaned_step(
+    old: list[str], lines: list[str], shared: tuple[int, int], lex: Lexer
+) -> list[str] | None:
+    """``lex("\\n".join(lines))``, derived from ``old``, the lexed lines of a text that
+    shares its first and last lines with it (``shared``: their counts), where it can be.
+
+    Not kept: a chain of steps (see :mod:`.steps`) keeps only the text at its end.
+    """
+    new = _derived(old, len(old) - 1, lines, shared, lex)
+    return lex("\n".join(lines)) if new is None else new
+
+
+def remember(text: str, lines: list[str] | None) -> None:
+    """Keep ``lines``, the lexed lines of ``text``, for a later check of ``text``."""
+    _RECENT.put(text, lines)
+
+
 def _derived(
     old: list[str], before_breaks: int, lines: Sequence[str], shared: tuple[int, int], lex: Lexer
 ) -> list[str] | None:

@@ -40,13 +40,13 @@ import re
 from collections.abc import Sequence
 
 from patchwright.syntax.comments import only_comments
-from patchwright.syntax.lexcache import MARK, cleaned_pair, cleaned_text
+from patchwright.syntax.lexcache import MARK, cleaned_pair, cleaned_step, cleaned_text, remember
 from patchwright.syntax.shared import KeptByText, TextLines, shared
 from patchwright.syntax.stdlib_parsers import ParseError, compile_python, future_flags
-from patchwright.syntax.steps import SPREAD_LINES, Block, Split, stepwise
+from patchwright.syntax.steps import SPREAD_LINES, Block, Split, Step, stepwise
 
-# Splits Python text into code (group c), dropped comments, and strings (group k), kept as
-# a placeholder: a line holding only a string is a statement, and its indentation counts.
+# The string forms of the lexer, tried in this order at a quote. A string is kept as a
+# placeholder: a line holding only a string is a statement, and its indentation counts.
 # Unrolled loops keep every pattern linear.
 _ONE_LINE_STRINGS = (
     r'"(?!"")[^"\\\n]*(?:\\[^\n][^"\\\n]*)*"',
@@ -58,23 +58,7 @@ _LONG_STRINGS = (
     r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"',
     r"'[^'\\\n]*(?:\\.[^'\\\n]*)*'",
 )
-_TOKENS = re.compile(
-    "|".join(
-        (
-            # NUL is left out only so that the set has three runs of characters: the
-            # engine then tests each character against one bitmap, about twice as fast
-            # as against a range and a literal; a NUL is kept as unmatched text between
-            # two matches, so the lexed lines are the same
-            r"""(?P<c>[^"'#\x00]+)""",
-            r"#[^\n]*",
-            "(?P<k>" + "|".join(_ONE_LINE_STRINGS + _LONG_STRINGS) + ")",
-            # A quote left open at the end of its line: a syntax error, or an f-string whose
-            # replacement field spans lines (Python 3.12+), which this lexer cannot follow.
-            r"""(?P<u>["'])[^\n]*""",
-        )
-    ),
-    re.S,
-)
+_STRING = re.compile("|".join(_ONE_LINE_STRINGS + _LONG_STRINGS), re.S)
 _CONTINUATION = re.compile(r"\\\r?\n")
 # Starts every line that continues a string or a backslash-continued line: such a line
 # never begins a statement. The character cannot appear in valid Python code.
@@ -90,20 +74,50 @@ def clean_lines(text: str) -> list[str] | None:
     A string becomes ``S`` and the following lines of a multi-line one start with a
     marker, as do lines continued with a backslash; comments disappear. The line
     count is preserved, brackets left are code brackets. ``None`` when a string is left
-    open at the end of a line: the lexer cannot tell where it ends.
+    open at the end of a line: the lexer cannot tell where it ends (a syntax error, or
+    an f-string whose replacement field spans lines, Python 3.12+, which this lexer
+    cannot follow).
+
+    Code runs to the next ``#`` or quote, found with ``str.find`` (a regular expression
+    matching the code runs costs some 60 machine instructions a character in CPython's
+    engine, most of a module's lexing): only the comments and strings are matched, at
+    the place they start.
     """
-    parts = _TOKENS.split(text)
-    # re.split yields [text before, c, k, u] per match; the text before is empty but for
-    # a NUL (left out of group c, see _TOKENS), an unmatched group None, a matched quote
-    # of group u never empty.
-    if any(parts[3::4]):
-        return None
-    parts[2::4] = [
-        kept if kept is None else "S" if "\n" not in kept else _placeholder(kept)
-        for kept in parts[2::4]
-    ]
-    joined = "".join(filter(None, parts))
-    return _CONTINUATION.sub("\\\\\n" + _MARK, joined).split("\n")
+    out: list[str] = []
+    append, find, string_at = out.append, text.find, _STRING.match
+    end, pos = len(text), 0
+    # where the next "#", '"' and "'" are, -1 when there is none
+    comment, double, single = find("#"), find('"'), find("'")
+    while True:
+        at = end
+        if 0 <= comment < at:
+            at = comment
+        if 0 <= double < at:
+            at = double
+        if 0 <= single < at:
+            at = single
+        append(text[pos:at])
+        if at == end:
+            break
+        if at == comment:
+            pos = find("\n", at)  # the comment is dropped, its line break kept
+            if pos < 0:
+                break
+        else:
+            found = string_at(text, at)
+            if found is None:
+                return None  # a quote left open at the end of its line
+            pos = found.end()
+            string = found.group()
+            append("S" if "\n" not in string else _placeholder(string))
+        # only a mark the token ran over is looked for again
+        if 0 <= comment < pos:
+            comment = find("#", pos)
+        if 0 <= double < pos:
+            double = find('"', pos)
+        if 0 <= single < pos:
+            single = find("'", pos)
+    return _CONTINUATION.sub("\\\\\n" + _MARK, "".join(out)).split("\n")
 
 
 def _placeholder(string: str) -> str:
@@ -213,7 +227,10 @@ _MAX_REGION_LINES = 2_000
 
 
 def region_verdict(
-    before: str, after: str, changed: Sequence[Block] | None = None
+    before: str,
+    after: str,
+    changed: Sequence[Block] | None = None,
+    split: Split | None = None,
 ) -> list[ParseError] | None:
     """Judge a Python edit by compiling only the statements it touched, in both texts.
 
@@ -228,32 +245,132 @@ def region_verdict(
 
     Changes far apart (the hunks of a diff) are judged one at a time (:mod:`.steps`),
     each by its own run, rather than as one run spanning everything between them;
-    ``changed`` may name those changes (see :func:`.check.check_edit`).
+    ``changed`` may name those changes (see :func:`.check.check_edit`). ``split`` holds
+    both texts' lines as split at ``\\n`` when the caller has them.
     """
     stepped_already = changed is not None and len(changed) > 1
     if stepped_already:
         # the caller's blocks (a diff's hunks) are judged in turn before anything else:
         # the shared ends of the two whole texts are then not needed
-        stepped = stepwise(before, after, (0, 0), _one_region, changed)
+        stepped = _stepped(before, after, split, changed, (0, 0))
         if stepped is not None:
             return stepped
     found = shared(before, after)
     first, suffix = found.prefix, found.suffix
     span = found.before_breaks - suffix - first
     if span > SPREAD_LINES and not stepped_already:
-        stepped = stepwise(before, after, (first, suffix), _one_region, changed)
+        stepped = _stepped(before, after, split, changed, (first, suffix))
         if stepped is not None:
             return stepped
     if span > _MAX_REGION_LINES:
         # Changes spread over much of the file (a diff of hundreds of hunks): the region
         # would be most of the file, and delimiting it costs more than one whole compile.
         return None
-    # the run's lines are read where the edit is, not split out of the whole texts
-    split = (
-        TextLines(before, found.before_breaks, found.anchor),
-        TextLines(after, found.after_breaks, found.anchor),
-    )
+    if split is None:
+        # the run's lines are read where the edit is, not split out of the whole texts
+        split = (
+            TextLines(before, found.before_breaks, found.anchor),
+            TextLines(after, found.after_breaks, found.anchor),
+        )
     return _one_region(before, after, (first, suffix), split)
+
+
+def _stepped(
+    before: str,
+    after: str,
+    split: Split | None,
+    changed: Sequence[Block] | None,
+    shared: tuple[int, int],
+) -> list[ParseError] | None:
+    """:func:`.steps.stepwise` with each step judged by the region check.
+
+    The texts of the steps in between are never joined when the premises of
+    :class:`_Chain` hold: each step is then lexed from the one before it, on lines.
+    """
+    if split is None:
+        split = (before.split("\n"), after.split("\n"))
+    if not _Chain.holds(before, after):
+        return stepwise(split, _TextSteps(before, after).judge, changed, shared)
+    chain = _Chain(before, after)
+    verdict = stepwise(split, chain.judge, changed, shared)
+    if verdict == []:
+        chain.keep()  # the last step's text was the text after the edit
+    return verdict
+
+
+class _TextSteps:
+    """Judges each step of a chain on its joined texts (the general path)."""
+
+    def __init__(self, before: str, after: str) -> None:
+        self._text = before  # the text before the next step
+        self._after = after
+
+    def judge(self, step: Step) -> list[ParseError] | None:
+        """:func:`_one_region` of the step."""
+        text = "\n".join(step.lines[1])
+        if step.last and text == self._after:
+            text = self._after  # the very object: what is learnt of it is kept by identity
+        verdict = _one_region(self._text, text, step.shared, step.lines)
+        self._text = text
+        return verdict
+
+
+class _Chain:
+    """Judges the steps of a chain on their lines, each lexed from the step before it.
+
+    The region check reads a step's two texts for four facts only: that neither holds
+    the lexer's marker nor a NUL, their lexed lines, the bracket depth above the change
+    and their ``__future__`` flags. When neither whole text holds a marker, a NUL or
+    the word ``__future__``, no step text does either (each of its lines is a line of
+    one of them, and none of these holds a line break): the flags are 0, and the lexed
+    lines and the depth are carried from step to step, as :func:`_one_region` would find
+    them from the joined texts. Only the whole texts' facts are kept for later checks.
+    """
+
+    def __init__(self, before: str, after: str) -> None:
+        self._before, self._after = before, after
+        self._old: list[str] | None = None  # lexed lines of the text before the next step
+        # a line of that text above the next change, and the bracket depth there
+        self._depth: tuple[int, int] | None = None
+
+    @staticmethod
+    def holds(before: str, after: str) -> bool:
+        """True when the premises in the class docstring hold."""
+        return not any(
+            mark in text for text in (before, after) for mark in (_MARK, "\0", "__future__")
+        )
+
+    def judge(self, step: Step) -> list[ParseError] | None:
+        """:func:`_one_region` of the step, without its texts."""
+        current, following = step.lines
+        first, suffix = step.shared
+        starting = self._old is None
+        old = cleaned_text(self._before, clean_lines) if self._old is None else self._old
+        if old is None or len(old) != len(current):
+            return None
+        new = cleaned_step(old, following, step.shared, clean_lines)
+        if new is None or len(new) != len(following):
+            return None
+        self._old = new
+        if only_comments(old, new, step.lines, first, (len(old) - suffix, len(new) - suffix)):
+            return []
+        if self._depth is not None:
+            at, known = self._depth
+            depth = known + _delta_of_text("\n".join(old[at:first]))
+        elif starting:
+            depth = _depth_at(self._before, old, first)  # a depth kept from an earlier check
+        else:
+            depth = _delta_of_text("\n".join(old[:first]))
+        self._depth = (first, depth)
+        return _verdict(_Edit(step.lines, old, new, step.shared, depth, 0))
+
+    def keep(self) -> None:
+        """Keep what the chain learnt of the text after the edit (its last step's text)."""
+        if self._old is not None:
+            remember(self._after, self._old)
+        if self._depth is not None:
+            _remember_depth(self._after, *self._depth)
+        _NO_FUTURE.put(self._after, True)
 
 
 def _one_region(
@@ -268,9 +385,18 @@ def _one_region(
         return None
     split, old, new = lexed
     first, suffix = shared
-    if only_comments(old, new, split, first, (len(old) - suffix, len(new) - suffix)):
+    new_end = len(new) - suffix
+    if only_comments(old, new, split, first, (len(old) - suffix, new_end)):
         return []  # the same tokens in both texts: nothing to compile
-    edit = _Edit(split, old, new, shared, (before, after))
+    depth = _depth_at(before, old, first)
+    _remember_depth(after, first, depth)
+    written = "\n".join(split[1][first:new_end])
+    future = _future_of(before, after, written)
+    return _verdict(_Edit(split, old, new, shared, depth, future))
+
+
+def _verdict(edit: _Edit) -> list[ParseError] | None:
+    """The verdict of the innermost block's run, else of the module level's."""
     indent = edit.block_indent()
     verdict, final = edit.judge(indent) if indent is not None else (None, False)
     if not final and indent != "":
@@ -382,18 +508,18 @@ class _Edit:
         old: list[str],
         new: list[str],
         shared: tuple[int, int],
-        texts: tuple[str, str],
+        depth: int,
+        future: int,
     ) -> None:
-        before, after = texts
+        """``depth``: the bracket depth above the change; ``future``: the compiler flags
+        of the text after the edit's ``__future__`` imports."""
         self.before_lines, self.after_lines = split
         self.old, self.new = old, new
         self.first, suffix = shared
-        self.old_view = _View(old, self.first, _depth_at(before, old, self.first))
-        self.new_view = _View(new, self.first, self.old_view.depth_at_change)
-        _remember_depth(after, self.first, self.old_view.depth_at_change)
+        self.old_view = _View(old, self.first, depth)
+        self.new_view = _View(new, self.first, depth)
         self.new_end, self.old_end = len(new) - suffix, len(old) - suffix
-        written = "\n".join(self.after_lines[self.first : self.new_end])
-        self.future = _future_of(before, after, written)
+        self.future = future
 
     def block_indent(self) -> str | None:
         """The indentation of the innermost block holding every changed statement."""

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Sequence
+from typing import NamedTuple
 
 from patchwright.syntax.stdlib_parsers import ParseError
 
@@ -30,48 +31,64 @@ _MAX_STEPS = 64
 
 #: The lines of two texts, as split at ``\n``.
 Split = tuple[Sequence[str], Sequence[str]]
-Judge = Callable[[str, str, "tuple[int, int]", "Split | None"], "list[ParseError] | None"]
 #: A changed block: old start, old end, new start, new end (0-based line indices, half open).
 Block = tuple[int, int, int, int]
 
 
+class Step(NamedTuple):
+    """One step of the chain: the lines of its two texts and what they share."""
+
+    #: the lines of the step's text before and after it, as split at ``\n``
+    lines: tuple[list[str], list[str]]
+    #: counts of lines the two step texts share at their start and end
+    shared: tuple[int, int]
+    #: True for the step whose text after it is the text after the whole edit
+    last: bool
+
+
+Judge = Callable[[Step], "list[ParseError] | None"]
+
+
 def stepwise(
-    before: str,
-    after: str,
-    shared: tuple[int, int],
+    split: Split,
     judge: Judge,
     changed: Sequence[Block] | None = None,
+    shared: tuple[int, int] = (0, 0),
 ) -> list[ParseError] | None:
     """``[]`` when every change, applied in turn, keeps the syntax; else ``None``.
 
-    ``shared`` holds the counts of lines the texts share at their start and end;
-    ``judge(old, new, shared, split)`` judges one step (``[]``: it keeps the syntax).
-    ``changed`` gives the changed blocks when the caller knows them; they are only
-    trusted as far as applying them in turn rebuilds ``after`` exactly.
+    ``split`` holds the lines of the text before and after the edit (as split at
+    ``\n``); ``judge(step)`` judges one step (``[]``: it keeps the syntax). ``changed``
+    gives the changed blocks when the caller knows them; they are only trusted as far as
+    applying them in turn rebuilds the text after exactly. Otherwise they are found
+    between the shared start and end (``shared``: counts of lines).
     """
     first, suffix = shared
-    old_lines, new_lines = before.split("\n"), after.split("\n")
+    old_lines, new_lines = split
     blocks = _hinted(changed, len(old_lines), len(new_lines))
     if blocks is None:
         blocks = _changed_blocks(old_lines, new_lines, first, suffix)
     if blocks is None or len(blocks) < 2:
         return None
-    current, text = list(old_lines), before
+    steps = [_trimmed(block, old_lines, new_lines) for block in blocks]
+    # context only: nothing to judge
+    steps = [(i1, i2, j1, j2) for i1, i2, j1, j2 in steps if i1 != i2 or j1 != j2]
+    # never changed in place (each step builds a new list): the caller's list is used as is
+    current = old_lines if isinstance(old_lines, list) else list(old_lines)
     shift = 0
-    for block in blocks:  # top-down, so a step never moves the lines above it
-        i1, i2, j1, j2 = _trimmed(block, old_lines, new_lines)
-        if i1 == i2 and j1 == j2:
-            continue  # context only: nothing to judge
+    for number, (i1, i2, j1, j2) in enumerate(steps, 1):
+        # top-down, so a step never moves the lines above it
         lo, hi = i1 + shift, i2 + shift
-        following = current[:lo] + new_lines[j1:j2] + current[hi:]
-        step_text = "\n".join(following)
+        following = current[:lo] + list(new_lines[j1:j2]) + current[hi:]
         step_suffix = len(current) - hi
         shared_step = (lo, min(step_suffix, len(following) - lo))
-        if judge(text, step_text, shared_step, (current, following)) != []:
+        if judge(Step((current, following), shared_step, number == len(steps))) != []:
             return None
-        current, text = following, step_text
+        current = following
         shift += (j2 - j1) - (i2 - i1)
-    return [] if text == after else None
+    # the blocks rebuilt the text after only if its lines are the last step's
+    rebuilt = current == (new_lines if isinstance(new_lines, list) else list(new_lines))
+    return [] if rebuilt else None
 
 
 def _trimmed(block: Block, old: Sequence[str], new: Sequence[str]) -> Block:
@@ -108,14 +125,14 @@ def _hinted(changed: Sequence[Block] | None, old: int, new: int) -> list[Block] 
 
 
 def _changed_blocks(
-    old: list[str], new: list[str], first: int, suffix: int
+    old: Sequence[str], new: Sequence[str], first: int, suffix: int
 ) -> list[tuple[int, int, int, int]] | None:
     """The changed line blocks between the shared ends, as (old start, old end, new start,
     new end) line indices; ``None`` when there are too many to step through."""
     # imported here: the engine's line diff is only needed for edits spread this far
     from patchwright.engine.diff import line_opcodes
 
-    old_mid, new_mid = old[first : len(old) - suffix], new[first : len(new) - suffix]
+    old_mid, new_mid = list(old[first : len(old) - suffix]), list(new[first : len(new) - suffix])
     blocks = [
         (first + i1, first + i2, first + j1, first + j2)
         for tag, i1, i2, j1, j2 in line_opcodes(old_mid, new_mid)

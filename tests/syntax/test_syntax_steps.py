@@ -1,0 +1,115 @@
+"""A diff's changes judged one at a time, each step lexed from the one before it.
+
+The steps of a chain are judged on their lines (:class:`pyregion._Chain`) when neither
+whole text holds the lexer's marker, a NUL or ``__future__``; otherwise on their joined
+texts. Both ways must give the same report on every edit, with or without the caller's
+lines, and what a chain keeps about the text after the edit must be what lexing that
+text gives.
+"""
+
+from __future__ import annotations
+
+import ast
+import random
+from pathlib import Path
+
+import pytest
+from test_syntax_pyregion import _hunks, _mutate
+
+from patchwright.syntax import check_edit, lexcache, pyregion
+from patchwright.syntax.check import forget_verdicts
+from patchwright.syntax.lexcache import forget_lexed
+from patchwright.syntax.report import SyntaxReport
+from patchwright.syntax.stdlib_parsers import python_errors
+
+
+def _sources() -> list[str]:
+    folder = Path(ast.__file__).parent
+    names = ["textwrap.py", "shlex.py", "fnmatch.py", "netrc.py", "signal.py", "glob.py"]
+    found = [(folder / name).read_text(encoding="utf-8") for name in names]
+    # the premises' other side: a text with __future__ or a NUL is judged on joined texts
+    found.append("from __future__ import annotations\n" + found[0])
+    found.append(found[1].replace("import ", "import \x00", 1))
+    return found
+
+
+def _edit(rng: random.Random, before: str) -> tuple[str, list[tuple[int, int, int, int]]]:
+    lines = before.split("\n")
+    for _ in range(rng.choice([2, 2, 3, 4, 6])):
+        lines = _mutate(rng, lines)
+    return "\n".join(lines), _hunks(before.split("\n"), lines)
+
+
+def _cold(before: str, after: str, blocks: object, **kw: object) -> SyntaxReport:
+    forget_verdicts()
+    forget_lexed()
+    return check_edit("m.py", before, after, changed=blocks, **kw)  # type: ignore[arg-type]
+
+
+def _seen(report: SyntaxReport) -> tuple[object, ...]:
+    return (
+        report.scope,
+        report.preexisting,
+        [(e.line, e.column, e.message) for e in report.new_errors],
+    )
+
+
+def test_steps_on_lines_report_what_steps_on_texts_report(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    rng = random.Random(20261124)
+    sources = _sources()
+    chained = 0
+    for _ in range(300):
+        before = rng.choice(sources)
+        after, blocks = _edit(rng, before)
+        split = (before.split("\n"), after.split("\n"))
+        on_lines = _cold(before, after, blocks)
+        given = _cold(before, after, blocks, split=split)
+        with monkeypatch.context() as patched:
+            patched.setattr(pyregion._Chain, "holds", staticmethod(lambda _b, _a: False))
+            on_texts = _cold(before, after, blocks)
+        assert _seen(on_lines) == _seen(on_texts) == _seen(given), after
+        if not on_lines.new_errors and not python_errors(before):
+            assert not python_errors(after), f"a broken text judged clean:\n{after}"
+        chained += on_lines.scope == "region" and pyregion._Chain.holds(before, after)
+    assert chained > 60  # the chain is the common path, not a rare one
+
+
+def test_what_a_chain_keeps_is_what_lexing_gives() -> None:
+    rng = random.Random(7)
+    sources = _sources()[:6]
+    kept = 0
+    for _ in range(150):
+        before = rng.choice(sources)
+        after, blocks = _edit(rng, before)
+        _cold(before, after, blocks)
+        for text, lines in lexcache._RECENT._found:  # every result kept, by its text
+            assert lines == pyregion.clean_lines(text)
+            kept += text is after
+    assert kept > 30
+
+
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [
+        ("a\nb\n", "a\nc\n"),
+        ("a\nb", "a\nb\nc"),
+        ("", "x\n"),
+        ("a\r\nb\r\n", "a\r\nc\r\n"),
+        ("a\nb\r\n", "a\nc\n"),
+        ("a\rb\n", "a\rc\n"),
+    ],
+)
+def test_the_apply_path_gives_the_guard_its_texts_split_exactly(before: str, after: str) -> None:
+    from patchwright.api.apply import _lf_split
+    from patchwright.model import TextFile
+
+    old, new = TextFile.from_text(before), TextFile.from_text(after)
+    found = _lf_split(old, new)
+    if "\r" in before + after:  # some ending is not a line feed: the guard splits the texts
+        assert found is None
+    else:
+        assert found is not None
+        assert found == (old.text.split("\n"), new.text.split("\n"))
+        assert (old.text, new.text) == (before, after)
