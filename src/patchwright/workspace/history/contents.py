@@ -271,10 +271,9 @@ def _delta(
     if base_depth + 1 > MAX_DEPTH:
         return None
     prefix, suffix = common_ends(base, data)
-    middle = data[prefix : len(data) - suffix]
-    if len(middle) > len(data) // 2:
-        return None
-    return sha, base_sha, base_depth + 1, prefix, suffix, middle
+    if len(data) - prefix - suffix > len(data) // 2:
+        return None  # told before slicing: the middle of a large content is a whole copy
+    return sha, base_sha, base_depth + 1, prefix, suffix, data[prefix : len(data) - suffix]
 
 
 def _damaged(sha256: str) -> Exception:
