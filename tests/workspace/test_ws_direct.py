@@ -8,7 +8,8 @@ calls or to fail once before a given mutating call.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -61,6 +62,12 @@ class Counting(OsFileSystem):
         self._step("fsync_dir")
         super().fsync_dir(path)
 
+    @contextmanager
+    def batched_fsync(self) -> Iterator[None]:
+        with super().batched_fsync():
+            yield
+            self._step("synced together")  # a failure here: nothing of the block synced
+
 
 def test_one_file_takes_a_temp_write_a_rename_and_a_folder_fsync(
     root: Path, make_ws: MakeWs
@@ -86,6 +93,55 @@ def test_with_history_the_file_is_still_written_without_the_journal(
     assert ws.history.content(record.files[0].before_sha256) == b"x = 1\n"
     ws.undo()
     assert files(root) == {"a.py": b"x = 1\n"}
+
+
+# over the size kept as a content file, under the one linked from the old file
+_LARGE_OLD = b"".join(b"line %d\n" % i for i in range(20_000))
+_LARGE_NEW = _LARGE_OLD.replace(b"line", b"LINE")  # changed throughout: no delta
+
+
+def test_a_large_new_content_is_synced_with_the_temp_file(root: Path, make_ws: MakeWs) -> None:
+    (root / "a.txt").write_bytes(_LARGE_OLD)
+    fs = Counting()
+    ws = make_ws(fs=fs)
+    ws.commit([FileChange("a.txt", _LARGE_OLD)])  # the history holds the old content
+    fs.calls = []
+    record = ws.commit([FileChange("a.txt", _LARGE_NEW, expected_sha256=sha256_hex(_LARGE_OLD))])
+    # the file's temp and the history's content file, one wait on the disk for both;
+    # both folders synced before the batch's rows name the content
+    assert fs.calls == [
+        "write_new", "mkdir", "write_new", "synced together", "replace", "replace",
+        "fsync_dir", "fsync_dir",
+    ]  # fmt: skip
+    assert (ws.state_folder / "blobs" / sha256_hex(_LARGE_NEW)).read_bytes() == _LARGE_NEW
+    assert ws.history.content(record.files[0].after_sha256) == _LARGE_NEW
+    ws.undo()
+    assert files(root) == {"a.txt": _LARGE_OLD}
+
+
+def test_a_failure_with_a_large_new_content_changes_nothing(root: Path, make_ws: MakeWs) -> None:
+    (root / "a.txt").write_bytes(_LARGE_OLD)
+    fs = Counting()
+    ws = make_ws(fs=fs)
+    change = FileChange("a.txt", _LARGE_NEW, expected_sha256=sha256_hex(_LARGE_OLD))
+    failures = 0
+    for step in range(1, 30):
+        fs.calls, fs.fail_at = [], step
+        try:
+            ws.commit([change])
+        except PatchwrightError as exc:
+            failures += 1
+            assert exc.code == ErrorCode.IO_ERROR and "nothing changed" in exc.message
+            assert files(root) == {"a.txt": _LARGE_OLD}
+            assert ws.history.list_batches() == []
+            # no temp file left beside the contents (a whole content file may stay)
+            assert not list((ws.state_folder / "blobs").glob(".*"))
+            continue
+        break
+    assert failures >= 9  # every step up to the batch's rows, the history's own included
+    assert files(root) == {"a.txt": _LARGE_NEW}
+    ws.undo()
+    assert files(root) == {"a.txt": _LARGE_OLD}
 
 
 @pytest.mark.parametrize("history", [True, False])

@@ -105,7 +105,7 @@ def write_single(ctx: CommitParts, manifest: Manifest, draft: CheckedCommit) -> 
     progress = _Progress()
     with _history_image(ctx, manifest.batch_id, before) as images:
         try:
-            _place(ctx, entry, draft.writes.get(entry.path), progress)
+            _place(ctx, entry, draft.writes.get(entry.path), progress, before)
             record = with_new_modes(ctx.fs, ctx.sandbox, draft.record)
             if ctx.history is not None:
                 ctx.history.insert(record, draft.contents, images)
@@ -121,18 +121,56 @@ class _Progress:
     placed = False
 
 
-def _place(ctx: CommitParts, entry: JournalEntry, data: bytes | None, progress: _Progress) -> None:
+def _place(
+    ctx: CommitParts,
+    entry: JournalEntry,
+    data: bytes | None,
+    progress: _Progress,
+    before: FileState | None,
+) -> None:
     """Put the new content in place and make it durable (steps 1-3)."""
     fs, sandbox = ctx.fs, ctx.sandbox
     target = sandbox.abspath(entry.path)
+    kept = None
     if data is None:
         fs.unlink(target)
     else:
         temp = sandbox.abspath(temp_for(entry.path))
-        _write_temp(ctx, temp, data, entry.after_mode)
+        kept = _write_temps(ctx, temp, data, entry, before)
+        if kept is not None and ctx.history is not None:
+            try:
+                fs.replace(*kept)  # a whole content file: harmless if the commit then fails
+            except BaseException:
+                ctx.history.contents.drop_temps([kept[0]])
+                raise
         fs.replace(temp, target)
     progress.placed = True
     fs.fsync_dir(sandbox.abspath(posixpath.dirname(entry.path)))
+    if kept is not None:
+        fs.fsync_dir(posixpath.dirname(kept[1]))  # before the batch's rows name it
+
+
+def _write_temps(
+    ctx: CommitParts, temp: str, data: bytes, entry: JournalEntry, before: FileState | None
+) -> tuple[str, str] | None:
+    """Write the temp file and, when the history will keep the new content as a file of
+    its own, that file's temp too: both synced together (one wait on the disk instead
+    of two in a row). Returns the content file's ``(temp, final)`` names, if any."""
+    history = ctx.history
+    sha = entry.after_sha256
+    if history is None or sha is None or not history.contents.may_keep_file(len(data)):
+        _write_temp(ctx, temp, data, entry.after_mode)
+        return None
+    kept = None
+    try:
+        with ctx.fs.batched_fsync():
+            _write_temp(ctx, temp, data, entry.after_mode)
+            kept = history.contents.start_file(sha, data, before.data if before else None)
+    except BaseException:
+        if kept is not None:
+            history.contents.drop_temps([kept[0]])
+        raise
+    return kept
 
 
 def _write_temp(ctx: CommitParts, temp: str, data: bytes, mode: int | None) -> None:
