@@ -4,7 +4,8 @@ A commit that writes or deletes one path, creates no folder and moves nothing is
 on its own, so it skips the journal (before-images, manifest, commit point: six more
 fsyncs, see journal.py). Holding the path's lock, :func:`write_single`:
 
-1. writes the new content to ``.<name>.pw-tmp`` beside the file and fsyncs it;
+1. writes the new content to ``.<name>.pw-tmp`` beside the file and fsyncs it (together
+   with the history's content file of the new content, when it keeps one: see below);
 2. renames it over the file (or unlinks the file, for a deletion);
 3. fsyncs the folder: from here the change survives a power cut;
 4. records the batch in the history (its own transaction).
@@ -19,7 +20,11 @@ commit is all-or-nothing there as well.
 The history keeps the old content of the file. A large one is handed over as a hard link
 to the old file, taken before the rename into a journal folder that has no manifest (so
 recovery simply removes it if the process dies), the way the journal keeps before-images;
-a smaller one is copied by the history if it does not hold it already.
+a smaller one is copied by the history if it does not hold it already. A large new
+content that the history will keep whole, as a file of its own, is written to that file's
+temp name in step 1 and synced with the temp file, one wait on the disk instead of two in
+a row; it is named before the rename of step 2, and a commit that fails after that
+leaves a whole content file that a later batch with that content reuses.
 """
 
 from __future__ import annotations
