@@ -38,9 +38,9 @@ class Counting(OsFileSystem):
         self._step("write_new")
         super().write_new(path, data, mode_bits)
 
-    def link(self, src: str, dst: str) -> Probe:
+    def link(self, src: str, dst: str, *, sync: bool = True) -> Probe:
         self._step("link")
-        return super().link(src, dst)
+        return super().link(src, dst, sync=sync)
 
     def replace(self, src: str, dst: str) -> None:
         self._step("replace")

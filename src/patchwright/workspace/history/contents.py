@@ -256,7 +256,9 @@ class ContentStore:
             # could still be written through that name, so it is copied instead
             if image is not None and fs.probe(image).nlink == 1:
                 try:
-                    if fs.link(image, final).kind == "file":
+                    # an image's content was synced by the journal: the folder's fsync
+                    # below makes the new name durable, the content needs no fsync again
+                    if fs.link(image, final, sync=False).kind == "file":
                         kept.add(sha)
                         added = True
                         continue
