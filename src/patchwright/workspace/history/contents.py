@@ -12,7 +12,10 @@ never stored again:
   name left, so keeping it costs no copy; otherwise it is copied. A smaller
   before-content is kept as a file only when it can be linked that way (a commit of
   several files has an image of each), never copied. Files are fsynced before the
-  batch's rows commit, so a row never names a missing content;
+  batch's rows commit, so a row never names a missing content (a linked image was
+  synced by the journal already: only the folder is synced for its new name). A one-file
+  commit may write its new content's file ahead of the batch (:meth:`ContentStore.start_file`),
+  synced with its own temp file;
 * **as a change to the content it replaced**, ``deltas(sha256, base, depth, prefix,
   suffix, middle)``: the after-content of a file whose before-content is kept is the
   base's first ``prefix`` bytes, then ``middle``, then its last ``suffix`` bytes. An
