@@ -66,21 +66,25 @@ def log(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[tuple[str, str]]]:
     yield events
 
 
-@pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="needs /proc to name fds")
-def test_each_step_syncs_its_files_before_the_next_step(
-    root: Path, make_ws: MakeWs, log: list[tuple[str, str]]
-) -> None:
+def _edit_every_file(root: Path, ws: Workspace) -> dict[str, bytes]:
+    """Write ``_COUNT`` files, then commit an edit of each; their old contents."""
     old = {f"m{i}.py": f"x = {i}\n".encode() for i in range(_COUNT)}
     for name, data in old.items():
         (root / name).write_bytes(data)
-    fs = Events(log)
-    ws = make_ws(fs=fs, history=False)
     ws.commit(
         [
             FileChange(name, data + b"y = 0\n", expected_sha256=sha256_hex(data))
             for name, data in old.items()
         ]
     )
+    return old
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="needs /proc to name fds")
+def test_each_step_syncs_its_files_before_the_next_step(
+    root: Path, make_ws: MakeWs, log: list[tuple[str, str]]
+) -> None:
+    old = _edit_every_file(root, make_ws(fs=Events(log), history=False))
     assert files(root) == {name: data + b"y = 0\n" for name, data in old.items()}
     images = {name for kind, name in log if kind == "link"}
     temps = {name for kind, name in log if kind == "write" and name.endswith(".pw-tmp")}
@@ -108,16 +112,8 @@ def test_each_step_syncs_its_files_before_the_next_step(
 def test_the_history_links_the_synced_images_without_syncing_them_again(
     root: Path, make_ws: MakeWs, log: list[tuple[str, str]]
 ) -> None:
-    old = {f"m{i}.py": f"x = {i}\n".encode() for i in range(_COUNT)}
-    for name, data in old.items():
-        (root / name).write_bytes(data)
     ws = make_ws(fs=Events(log))
-    ws.commit(
-        [
-            FileChange(name, data + b"y = 0\n", expected_sha256=sha256_hex(data))
-            for name, data in old.items()
-        ]
-    )
+    old = _edit_every_file(root, ws)
     kept = {sha256_hex(data) for data in old.values()}
     linked = [i for i, (kind, name) in enumerate(log) if kind == "link" and name in kept]
     assert len(linked) == _COUNT  # each old content kept as a link to its before-image

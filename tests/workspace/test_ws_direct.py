@@ -124,20 +124,14 @@ def test_a_failure_with_a_large_new_content_changes_nothing(root: Path, make_ws:
     fs = Counting()
     ws = make_ws(fs=fs)
     change = FileChange("a.txt", _LARGE_NEW, expected_sha256=sha256_hex(_LARGE_OLD))
-    failures = 0
-    for step in range(1, 30):
-        fs.calls, fs.fail_at = [], step
-        try:
-            ws.commit([change])
-        except PatchwrightError as exc:
-            failures += 1
-            assert exc.code == ErrorCode.IO_ERROR and "nothing changed" in exc.message
-            assert files(root) == {"a.txt": _LARGE_OLD}
-            assert ws.history.list_batches() == []
-            # no temp file left beside the contents (a whole content file may stay)
-            assert not list((ws.state_folder / "blobs").glob(".*"))
-            continue
-        break
+
+    def unchanged() -> None:
+        assert files(root) == {"a.txt": _LARGE_OLD}
+        assert ws.history.list_batches() == []
+        # no temp file left beside the contents (a whole content file may stay)
+        assert not list((ws.state_folder / "blobs").glob(".*"))
+
+    failures = _fail_at_each_step(ws, fs, change, unchanged)
     assert failures >= 9  # every step up to the batch's rows, the history's own included
     assert files(root) == {"a.txt": _LARGE_NEW}
     ws.undo()
@@ -161,25 +155,37 @@ def test_a_failure_at_any_step_changes_nothing(
     os.chmod(root / "a.py", 0o640)
     fs = Counting()
     ws = make_ws(fs=fs, history=history)
-    failures = 0
-    for step in range(1, 20):
-        fs.calls, fs.fail_at = [], step
-        try:
-            ws.commit([change])
-        except PatchwrightError as exc:
-            failures += 1
-            assert exc.code == ErrorCode.IO_ERROR and "nothing changed" in exc.message
-            assert files(root) == {"a.py": b"x = 1\n"}  # no temp file left either
-            assert (root / "a.py").stat().st_mode & 0o777 == 0o640
-            if history:
-                assert ws.history.list_batches() == []
-            continue
-        break
+
+    def unchanged() -> None:
+        assert files(root) == {"a.py": b"x = 1\n"}  # no temp file left either
+        assert (root / "a.py").stat().st_mode & 0o777 == 0o640
+        if history:
+            assert ws.history.list_batches() == []
+
+    failures = _fail_at_each_step(ws, fs, change, unchanged)
     assert failures >= 2  # the temp write (or unlink) and the folder fsync both failed once
     expected = {"a.py": b"x = 1\n", **{change.path: change.data}} if change.data else {}
     assert files(root) == expected
     if history:
         assert len(ws.history.list_batches()) == 1
+
+
+def _fail_at_each_step(
+    ws: Workspace, fs: Counting, change: FileChange, unchanged: Callable[[], None]
+) -> int:
+    """Commit ``change`` failing at its first, second, ... mutating call until it
+    succeeds; after each failure the error says nothing changed and ``unchanged``
+    checks it. Returns how many attempts failed."""
+    for step in range(1, 40):
+        fs.calls, fs.fail_at = [], step
+        try:
+            ws.commit([change])
+        except PatchwrightError as exc:
+            assert exc.code == ErrorCode.IO_ERROR and "nothing changed" in exc.message
+            unchanged()
+            continue
+        return step - 1
+    raise AssertionError("the commit never succeeded")
 
 
 def test_a_history_refusal_puts_the_old_content_back(root: Path, make_ws: MakeWs) -> None:
