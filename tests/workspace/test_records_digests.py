@@ -5,7 +5,10 @@ from __future__ import annotations
 import hashlib
 import random
 
-from patchwright.workspace.records import sha256_hex
+import pytest
+
+from patchwright.workspace import records
+from patchwright.workspace.records import digests_kept, sha256_hex
 
 
 def test_kept_digests_equal_fresh_ones_for_equal_and_different_bytes() -> None:
@@ -31,3 +34,26 @@ def test_a_mutable_buffer_is_hashed_each_time() -> None:
     assert sha256_hex(buffer) == hashlib.sha256(b"first content").hexdigest()
     buffer[:5] = b"other"
     assert sha256_hex(buffer) == hashlib.sha256(b"other content").hexdigest()
+
+
+def test_a_block_keeps_every_digest_until_it_ends(monkeypatch: pytest.MonkeyPatch) -> None:
+    computed: list[int] = []
+
+    def counting(data: bytes) -> str:
+        computed.append(len(data))
+        return hashlib.sha256(data).hexdigest()
+
+    monkeypatch.setattr(records, "_digest", counting)
+    # more contents than the few kept outside a block, each read twice as a fresh object
+    contents = [b"content %04d\n" % i * 100 for i in range(40)]
+    with digests_kept(budget=30 * len(contents[0])):
+        for data in contents:
+            assert sha256_hex(data) == hashlib.sha256(data).hexdigest()
+        for data in contents:
+            assert sha256_hex(bytes(bytearray(data))) == hashlib.sha256(data).hexdigest()
+    # the first 30 fit the budget: hashed once; the other 10 twice
+    assert len(computed) == 40 + 10
+    computed.clear()
+    for data in contents:
+        sha256_hex(bytes(bytearray(data)))
+    assert len(computed) == 40  # let go at the block's end

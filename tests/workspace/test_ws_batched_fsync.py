@@ -33,8 +33,8 @@ class Events(OsFileSystem):
         super().write_new(path, data, mode_bits)
         self.log.append(("write", os.path.basename(path)))
 
-    def link(self, src: str, dst: str) -> Probe:
-        found = super().link(src, dst)
+    def link(self, src: str, dst: str, *, sync: bool = True) -> Probe:
+        found = super().link(src, dst, sync=sync)
         self.log.append(("link", os.path.basename(dst)))
         return found
 
@@ -66,21 +66,25 @@ def log(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[tuple[str, str]]]:
     yield events
 
 
-@pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="needs /proc to name fds")
-def test_each_step_syncs_its_files_before_the_next_step(
-    root: Path, make_ws: MakeWs, log: list[tuple[str, str]]
-) -> None:
+def _edit_every_file(root: Path, ws: Workspace) -> dict[str, bytes]:
+    """Write ``_COUNT`` files, then commit an edit of each; their old contents."""
     old = {f"m{i}.py": f"x = {i}\n".encode() for i in range(_COUNT)}
     for name, data in old.items():
         (root / name).write_bytes(data)
-    fs = Events(log)
-    ws = make_ws(fs=fs, history=False)
     ws.commit(
         [
             FileChange(name, data + b"y = 0\n", expected_sha256=sha256_hex(data))
             for name, data in old.items()
         ]
     )
+    return old
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="needs /proc to name fds")
+def test_each_step_syncs_its_files_before_the_next_step(
+    root: Path, make_ws: MakeWs, log: list[tuple[str, str]]
+) -> None:
+    old = _edit_every_file(root, make_ws(fs=Events(log), history=False))
     assert files(root) == {name: data + b"y = 0\n" for name, data in old.items()}
     images = {name for kind, name in log if kind == "link"}
     temps = {name for kind, name in log if kind == "write" and name.endswith(".pw-tmp")}
@@ -102,6 +106,26 @@ def test_each_step_syncs_its_files_before_the_next_step(
     assert ("fsync", batch_folder(log)) in log[last_image:first_rename]
     renamed = {name for kind, name in log[first_rename:] if kind == "replace"}
     assert temps <= renamed
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="needs /proc to name fds")
+def test_the_history_links_the_synced_images_without_syncing_them_again(
+    root: Path, make_ws: MakeWs, log: list[tuple[str, str]]
+) -> None:
+    ws = make_ws(fs=Events(log))
+    old = _edit_every_file(root, ws)
+    kept = {sha256_hex(data) for data in old.values()}
+    linked = [i for i, (kind, name) in enumerate(log) if kind == "link" and name in kept]
+    assert len(linked) == _COUNT  # each old content kept as a link to its before-image
+    images = {name for kind, name in log if kind == "link" and name.startswith("before-")}
+    synced = [name for kind, name in log if kind == "fsync"]
+    # every image synced once, by the journal; no content synced again under its hash
+    assert sorted(n for n in synced if n.startswith("before-")) == sorted(images)
+    assert not kept & set(synced)
+    # the links' names are made durable by their folder's fsync, after the last link
+    assert ("fsync", "blobs") in log[max(linked) :]
+    for data in old.values():
+        assert ws.history.content(sha256_hex(data)) == data
 
 
 def batch_folder(log: list[tuple[str, str]]) -> str:

@@ -290,9 +290,9 @@ class FailingFileSystem(OsFileSystem):
         self._step()
         super().write_new(path, data, mode_bits)
 
-    def link(self, src: str, dst: str) -> Probe:
+    def link(self, src: str, dst: str, *, sync: bool = True) -> Probe:
         self._step()
-        return super().link(src, dst)
+        return super().link(src, dst, sync=sync)
 
     def replace(self, src: str, dst: str) -> None:
         self._step()

@@ -8,7 +8,8 @@ calls or to fail once before a given mutating call.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -37,9 +38,9 @@ class Counting(OsFileSystem):
         self._step("write_new")
         super().write_new(path, data, mode_bits)
 
-    def link(self, src: str, dst: str) -> Probe:
+    def link(self, src: str, dst: str, *, sync: bool = True) -> Probe:
         self._step("link")
-        return super().link(src, dst)
+        return super().link(src, dst, sync=sync)
 
     def replace(self, src: str, dst: str) -> None:
         self._step("replace")
@@ -60,6 +61,12 @@ class Counting(OsFileSystem):
     def fsync_dir(self, path: str) -> None:
         self._step("fsync_dir")
         super().fsync_dir(path)
+
+    @contextmanager
+    def batched_fsync(self) -> Iterator[None]:
+        with super().batched_fsync():
+            yield
+            self._step("synced together")  # a failure here: nothing of the block synced
 
 
 def test_one_file_takes_a_temp_write_a_rename_and_a_folder_fsync(
@@ -88,6 +95,49 @@ def test_with_history_the_file_is_still_written_without_the_journal(
     assert files(root) == {"a.py": b"x = 1\n"}
 
 
+# over the size kept as a content file, under the one linked from the old file
+_LARGE_OLD = b"".join(b"line %d\n" % i for i in range(20_000))
+_LARGE_NEW = _LARGE_OLD.replace(b"line", b"LINE")  # changed throughout: no delta
+
+
+def test_a_large_new_content_is_synced_with_the_temp_file(root: Path, make_ws: MakeWs) -> None:
+    (root / "a.txt").write_bytes(_LARGE_OLD)
+    fs = Counting()
+    ws = make_ws(fs=fs)
+    ws.commit([FileChange("a.txt", _LARGE_OLD)])  # the history holds the old content
+    fs.calls = []
+    record = ws.commit([FileChange("a.txt", _LARGE_NEW, expected_sha256=sha256_hex(_LARGE_OLD))])
+    # the file's temp and the history's content file, one wait on the disk for both;
+    # both folders synced before the batch's rows name the content
+    assert fs.calls == [
+        "write_new", "mkdir", "write_new", "synced together", "replace", "replace",
+        "fsync_dir", "fsync_dir",
+    ]  # fmt: skip
+    assert (ws.state_folder / "blobs" / sha256_hex(_LARGE_NEW)).read_bytes() == _LARGE_NEW
+    assert ws.history.content(record.files[0].after_sha256) == _LARGE_NEW
+    ws.undo()
+    assert files(root) == {"a.txt": _LARGE_OLD}
+
+
+def test_a_failure_with_a_large_new_content_changes_nothing(root: Path, make_ws: MakeWs) -> None:
+    (root / "a.txt").write_bytes(_LARGE_OLD)
+    fs = Counting()
+    ws = make_ws(fs=fs)
+    change = FileChange("a.txt", _LARGE_NEW, expected_sha256=sha256_hex(_LARGE_OLD))
+
+    def unchanged() -> None:
+        assert files(root) == {"a.txt": _LARGE_OLD}
+        assert ws.history.list_batches() == []
+        # no temp file left beside the contents (a whole content file may stay)
+        assert not list((ws.state_folder / "blobs").glob(".*"))
+
+    failures = _fail_at_each_step(ws, fs, change, unchanged)
+    assert failures >= 9  # every step up to the batch's rows, the history's own included
+    assert files(root) == {"a.txt": _LARGE_NEW}
+    ws.undo()
+    assert files(root) == {"a.txt": _LARGE_OLD}
+
+
 @pytest.mark.parametrize("history", [True, False])
 @pytest.mark.parametrize(
     "change",
@@ -105,25 +155,37 @@ def test_a_failure_at_any_step_changes_nothing(
     os.chmod(root / "a.py", 0o640)
     fs = Counting()
     ws = make_ws(fs=fs, history=history)
-    failures = 0
-    for step in range(1, 20):
-        fs.calls, fs.fail_at = [], step
-        try:
-            ws.commit([change])
-        except PatchwrightError as exc:
-            failures += 1
-            assert exc.code == ErrorCode.IO_ERROR and "nothing changed" in exc.message
-            assert files(root) == {"a.py": b"x = 1\n"}  # no temp file left either
-            assert (root / "a.py").stat().st_mode & 0o777 == 0o640
-            if history:
-                assert ws.history.list_batches() == []
-            continue
-        break
+
+    def unchanged() -> None:
+        assert files(root) == {"a.py": b"x = 1\n"}  # no temp file left either
+        assert (root / "a.py").stat().st_mode & 0o777 == 0o640
+        if history:
+            assert ws.history.list_batches() == []
+
+    failures = _fail_at_each_step(ws, fs, change, unchanged)
     assert failures >= 2  # the temp write (or unlink) and the folder fsync both failed once
     expected = {"a.py": b"x = 1\n", **{change.path: change.data}} if change.data else {}
     assert files(root) == expected
     if history:
         assert len(ws.history.list_batches()) == 1
+
+
+def _fail_at_each_step(
+    ws: Workspace, fs: Counting, change: FileChange, unchanged: Callable[[], None]
+) -> int:
+    """Commit ``change`` failing at its first, second, ... mutating call until it
+    succeeds; after each failure the error says nothing changed and ``unchanged``
+    checks it. Returns how many attempts failed."""
+    for step in range(1, 40):
+        fs.calls, fs.fail_at = [], step
+        try:
+            ws.commit([change])
+        except PatchwrightError as exc:
+            assert exc.code == ErrorCode.IO_ERROR and "nothing changed" in exc.message
+            unchanged()
+            continue
+        return step - 1
+    raise AssertionError("the commit never succeeded")
 
 
 def test_a_history_refusal_puts_the_old_content_back(root: Path, make_ws: MakeWs) -> None:

@@ -53,13 +53,13 @@ class Recording(OsFileSystem):
         self.rival = rival
         self.fail_replace_of: str | None = None
 
-    def link(self, src: str, dst: str) -> Probe:
+    def link(self, src: str, dst: str, *, sync: bool = True) -> Probe:
         if self.rival:
             self.rival = False
             with open(src, "ab") as fh:  # in place: the same inode, new content
                 fh.write(b"rival\n")
         self.links.append((src, dst))
-        return MISSING if self.no_links else super().link(src, dst)
+        return MISSING if self.no_links else super().link(src, dst, sync=sync)
 
     def write_new(self, path: str, data: bytes, mode_bits: int | None) -> None:
         self.new_files.append(path)
@@ -161,10 +161,10 @@ class Twinning(OsFileSystem):
     """Before the journal links a file, someone gives it a second name (ignoring locks):
     a file with several links is refused by a commit, so only a rival can make one."""
 
-    def link(self, src: str, dst: str) -> Probe:
+    def link(self, src: str, dst: str, *, sync: bool = True) -> Probe:
         if src.endswith("/a.txt") and not os.path.exists(src[: -len("a.txt")] + "twin.txt"):
             os.link(src, src[: -len("a.txt")] + "twin.txt")
-        return super().link(src, dst)
+        return super().link(src, dst, sync=sync)
 
 
 def test_old_file_with_another_name_is_copied_into_history(root: Path, make_ws: MakeWs) -> None:

@@ -23,6 +23,7 @@ from patchwright.model.errors import ErrorCode
 from patchwright.syntax import language_for
 from patchwright.workspace import DEFAULT_MAX_FILE_BYTES, ChangeRecord, FileChange, Workspace
 from patchwright.workspace.fs import process_umask
+from patchwright.workspace.records import digests_kept
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # the syntax report loads only for a file with a parser (start-up time)
@@ -87,7 +88,8 @@ def apply_patch_text(
     ``report.error.field`` (``mode``, ``fuzzy_threshold``, ``syntax``, ``root``).
     """
     report = ApplyReport(ok=False, applied=False, dry_run=dry_run, mode=mode)
-    with collector_paused():
+    # each old content is hashed when planned and again by the commit inside its locks
+    with collector_paused(), digests_kept():
         try:
             options = MatchOptions(mode=mode, fuzzy_threshold=fuzzy_threshold)  # type: ignore[arg-type]
             _check_policy(syntax)

@@ -134,9 +134,10 @@ class FileSystem(Protocol):
     def write_new(self, path: str, data: bytes, mode_bits: int | None) -> None:
         """Create ``path`` exclusively, write ``data``, set ``mode_bits`` if given, fsync."""
 
-    def link(self, src: str, dst: str) -> Probe:
+    def link(self, src: str, dst: str, *, sync: bool = True) -> Probe:
         """Hard-link the file at ``src`` (a symlink is not followed) as the new name ``dst``
-        and make that file's content durable (fsync).
+        and make that file's content durable (fsync; ``sync=False`` for a file whose
+        content was made durable already, such as a journal before-image).
 
         Returns what ``dst`` now is, for the caller to check its ``identity``;
         :data:`MISSING` when no hard link can be made here (``dst`` on another device,
@@ -404,7 +405,7 @@ class OsFileSystem:
             del batches[me]
             batch.close()
 
-    def link(self, src: str, dst: str) -> Probe:
+    def link(self, src: str, dst: str, *, sync: bool = True) -> Probe:
         """See :meth:`FileSystem.link`."""
         anchors = self._anchors
         with anchors.parent(src) as (src_dir, src_name), anchors.parent(dst) as (dst_dir, name):
@@ -427,7 +428,7 @@ class OsFileSystem:
         except BaseException:
             os.close(fd)
             raise
-        if found.kind != "file":
+        if found.kind != "file" or not sync:
             os.close(fd)
             return found
         # the linked file may never have been flushed by whoever wrote it; a before-image

@@ -21,7 +21,8 @@ from __future__ import annotations
 import os
 import re
 import threading
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from datetime import datetime, timezone
 
 from patchwright._digest import sha256_hex as _digest
@@ -55,6 +56,10 @@ def sha256_hex(data: bytes) -> str:
     """
     if len(data) > _KEEP_DIGEST_MAX or type(data) is not bytes:  # a bytearray may change
         return _digest(data)
+    scope: _KeptDigests | None = getattr(_SCOPE, "kept", None)
+    found = scope.find(data) if scope is not None else None
+    if found is not None:
+        return found
     with _DIGEST_LOCK:
         for kept, digest in _DIGESTS:
             if kept is data or kept == data:
@@ -63,6 +68,8 @@ def sha256_hex(data: bytes) -> str:
     with _DIGEST_LOCK:
         _DIGESTS.insert(0, (data, digest))
         del _DIGESTS[_KEEP_DIGESTS:]
+    if scope is not None:
+        scope.add(data, digest)
     return digest
 
 
@@ -72,6 +79,45 @@ _KEEP_DIGEST_MAX = 1 << 20
 _KEEP_DIGESTS = 4
 _DIGESTS: list[tuple[bytes, str]] = []
 _DIGEST_LOCK = threading.Lock()
+_SCOPE = threading.local()
+
+
+class _KeptDigests:
+    """The digests kept by one :func:`digests_kept` block, by content length."""
+
+    def __init__(self, budget: int) -> None:
+        self.room = budget
+        self.by_size: dict[int, list[tuple[bytes, str]]] = {}
+
+    def find(self, data: bytes) -> str | None:
+        for kept, digest in self.by_size.get(len(data), ()):
+            if kept is data or kept == data:
+                return digest
+        return None
+
+    def add(self, data: bytes, digest: str) -> None:
+        if len(data) <= self.room:
+            self.room -= len(data)
+            self.by_size.setdefault(len(data), []).append((data, digest))
+
+
+@contextmanager
+def digests_kept(budget: int = 64 << 20) -> Iterator[None]:
+    """A block in which this thread keeps the digest of every content it hashes (each of
+    at most 1 MiB, up to ``budget`` bytes of contents in all), let go when it ends.
+
+    A patch of many files hashes each old content when it is planned and again when the
+    commit checks it inside the locks; the few digests :func:`sha256_hex` keeps anyway
+    cover one file, not hundreds. A nested block shares the outer one.
+    """
+    if getattr(_SCOPE, "kept", None) is not None:
+        yield
+        return
+    _SCOPE.kept = _KeptDigests(budget)
+    try:
+        yield
+    finally:
+        _SCOPE.kept = None
 
 
 def new_id(prefix: str) -> str:

@@ -12,7 +12,10 @@ never stored again:
   name left, so keeping it costs no copy; otherwise it is copied. A smaller
   before-content is kept as a file only when it can be linked that way (a commit of
   several files has an image of each), never copied. Files are fsynced before the
-  batch's rows commit, so a row never names a missing content;
+  batch's rows commit, so a row never names a missing content (a linked image was
+  synced by the journal already: only the folder is synced for its new name). A one-file
+  commit may write its new content's file ahead of the batch (:meth:`ContentStore.start_file`),
+  synced with its own temp file;
 * **as a change to the content it replaced**, ``deltas(sha256, base, depth, prefix,
   suffix, middle)``: the after-content of a file whose before-content is kept is the
   base's first ``prefix`` bytes, then ``middle``, then its last ``suffix`` bytes. An
@@ -32,6 +35,7 @@ import os
 import posixpath
 import re
 from collections.abc import Mapping, Sequence
+from contextlib import suppress
 
 from patchwright.workspace.fs import FileSystem
 from patchwright.workspace.history.backend import Backend, Tx, history_error
@@ -140,6 +144,50 @@ class ContentStore:
             deltas,
         )
 
+    def start_file(self, sha: str, data: bytes, base: bytes | None) -> tuple[str, str] | None:
+        """Begin keeping ``data`` (the new content of a one-file commit, whose old
+        content is ``base``) as a content file ahead of its batch, so that its fsync joins
+        the commit's own: written to a temp file, which the caller syncs (in its
+        :meth:`~patchwright.workspace.fs.FileSystem.batched_fsync` block), renames to the
+        returned final name and whose folder it syncs before the batch is recorded.
+
+        ``None`` when the batch would not keep it as a file: no content folder (a shared
+        store), a content under :data:`FILE_BLOB_MIN`, one kept already, or one that is
+        a small change to ``base`` (a delta). A content file left by a commit that then
+        failed is whole and named by its hash, so it is simply reused by a later batch.
+        """
+        folder = self.folder
+        if folder is None or not self.may_keep_file(len(data)):
+            return None
+        if base is not None and _delta_fits(data, base):
+            return None
+        if self.holds(sha, len(data)):
+            return None
+        self.fs.mkdir(folder)
+        temp = self._temp_name(sha)
+        try:
+            self.fs.write_new(temp, data, None)
+        except BaseException:
+            self.drop_temps([temp])
+            raise
+        return temp, posixpath.join(folder, sha)
+
+    def drop_temps(self, temps: Sequence[str]) -> None:
+        """Remove content temp files a failed write left (best effort: a temp file is
+        never named as a content, so one left over only takes room)."""
+        for temp in temps:
+            with suppress(OSError):
+                if self.fs.probe(temp).kind == "file":
+                    self.fs.unlink(temp)
+
+    def may_keep_file(self, size: int) -> bool:
+        """Whether a content of ``size`` bytes may be kept as a file of its own."""
+        return self.folder is not None and size >= FILE_BLOB_MIN
+
+    def _temp_name(self, sha: str) -> str:
+        assert self.folder is not None
+        return posixpath.join(self.folder, f".{sha}.{os.urandom(4).hex()}.tmp")
+
     def holds(self, sha256: str, size: int) -> bool:
         """Whether the content with ``sha256`` (of ``size`` bytes) is kept already, in
         any form: a commit then needs no copy or link of it for the history."""
@@ -179,25 +227,31 @@ class ContentStore:
         fs.mkdir(self.folder)
         # the links and temp files of every content are synced together, each temp file
         # before it takes its final name (a named content file is always whole)
-        with fs.batched_fsync():
-            kept, added, temps = self._write_files(files, images)
-        for temp, final in temps:
-            fs.replace(temp, final)
-        if added or temps:
+        temps: list[tuple[str, str]] = []
+        try:
+            with fs.batched_fsync():
+                kept, added = self._write_files(files, images, temps)
+            added = added or bool(temps)
+            while temps:
+                fs.replace(*temps[-1])
+                temps.pop()
+        except BaseException:
+            self.drop_temps([temp for temp, _ in temps])
+            raise
+        if added:
             fs.fsync_dir(self.folder)
         return kept
 
     def _write_files(
-        self, files: Mapping[str, bytes], images: Mapping[str, str]
-    ) -> tuple[set[str], bool, list[tuple[str, str]]]:
+        self, files: Mapping[str, bytes], images: Mapping[str, str], temps: list[tuple[str, str]]
+    ) -> tuple[set[str], bool]:
         """Link the contents that can be linked and write the other large ones to temp
-        files. Returns the contents kept as files, whether a link was made, and the temp
-        files with their final names."""
+        files, each added to ``temps`` with its final name as soon as it exists. Returns
+        the contents kept as files and whether a link was made."""
         assert self.folder is not None
         fs = self.fs
         kept: set[str] = set()
         added = False
-        temps: list[tuple[str, str]] = []
         for sha, data in files.items():
             final = posixpath.join(self.folder, sha)
             if fs.probe(final).kind == "file":
@@ -208,7 +262,9 @@ class ContentStore:
             # could still be written through that name, so it is copied instead
             if image is not None and fs.probe(image).nlink == 1:
                 try:
-                    if fs.link(image, final).kind == "file":
+                    # an image's content was synced by the journal: the folder's fsync
+                    # below makes the new name durable, the content needs no fsync again
+                    if fs.link(image, final, sync=False).kind == "file":
                         kept.add(sha)
                         added = True
                         continue
@@ -217,11 +273,11 @@ class ContentStore:
                     continue  # stored meanwhile by another commit
             if len(data) < FILE_BLOB_MIN:
                 continue  # nothing to link: a small content is cheaper in the table
-            temp = posixpath.join(self.folder, f".{sha}.{os.urandom(4).hex()}.tmp")
+            temp = self._temp_name(sha)
+            temps.append((temp, final))  # before it exists: a failed write may leave it
             fs.write_new(temp, data, None)
-            temps.append((temp, final))
             kept.add(sha)
-        return kept, added, temps
+        return kept, added
 
     # reading ---------------------------------------------------------------------------------
     def read(self, sha256: str) -> bytes:
@@ -274,10 +330,19 @@ def _delta(
     if base_depth + 1 > MAX_DEPTH:
         return None
     prefix, suffix = common_ends(base, data)
-    middle = data[prefix : len(data) - suffix]
-    if len(middle) > len(data) // 2:
-        return None
-    return sha, base_sha, base_depth + 1, prefix, suffix, middle
+    if not _small_middle(data, prefix, suffix):
+        return None  # told before slicing: the middle of a large content is a whole copy
+    return sha, base_sha, base_depth + 1, prefix, suffix, data[prefix : len(data) - suffix]
+
+
+def _small_middle(data: bytes, prefix: int, suffix: int) -> bool:
+    return len(data) - prefix - suffix <= len(data) // 2
+
+
+def _delta_fits(data: bytes, base: bytes) -> bool:
+    """Whether ``data`` is small enough a change to ``base`` to be kept as a delta (the
+    chain's depth aside)."""
+    return _small_middle(data, *common_ends(base, data))
 
 
 def _damaged(sha256: str) -> Exception:

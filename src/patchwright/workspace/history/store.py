@@ -176,9 +176,9 @@ class History:
     ) -> None:
         """Record a commit with the contents (by SHA256) its files had before and after.
 
-        ``images`` maps a SHA256 to a file that holds that content and that nothing
-        else writes to (a journal before-image); a large content may be stored as a
-        hard link to it instead of a copy.
+        ``images`` maps a SHA256 to a file that holds that content, durably (fsynced),
+        and that nothing else writes to (a journal before-image); the content may be
+        stored as a hard link to it instead of a copy.
 
         Raises:
             PatchwrightError: ``history`` when the store refuses it (for instance the
