@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import os
 import sys
 import tempfile
 import time
@@ -103,7 +104,7 @@ def measure_process(
         file = root / target.path
         file.parent.mkdir(parents=True)
         for _ in range(runs):
-            file.write_bytes(target.before)
+            _fresh_copy(file, target.before)
             run = run_measured(argv_for(patch_file, root), root, env)
             got = _read(file)
             if run.returncode != 0 or got != target.after:
@@ -118,9 +119,20 @@ def measure_process(
         if m.ok and m.times[-1] <= slow_cutoff:
             # One more run for the peak memory, unless a run was so slow that a second
             # would stall the benchmark (its time already tells the story).
-            file.write_bytes(target.before)
+            _fresh_copy(file, target.before)
             m.peak_kb = peak_rss_kb(argv_for(patch_file, root), root, env)
     return m
+
+
+def _fresh_copy(file: Path, data: bytes) -> None:
+    """Write the file a run starts from, and put it on disk before the clock starts.
+
+    A file being patched is already on disk; the copy just written is not, and its
+    writeback would land on whichever tool first syncs (a journal commit writes out the
+    data of the files it covers), not on the tools that never sync.
+    """
+    file.write_bytes(data)
+    os.sync()
 
 
 def measure_api(
@@ -141,7 +153,7 @@ def measure_api(
         file = Path(tmp) / target.path
         file.parent.mkdir(parents=True)
         for i in range(runs + 1):
-            file.write_bytes(target.before)
+            _fresh_copy(file, target.before)
             gc.collect()
             traced = i == runs
             if traced:

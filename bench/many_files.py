@@ -8,14 +8,14 @@ A deterministic generator (``_synth.py``) writes ``--files`` Python-like modules
 ``--lines`` lines in a small package tree, and two known edits per module, rendered as
 one git-style unified diff (3 lines of context). GNU patch, ``git apply``, the
 ``patchwright apply`` command (history and the syntax guard on, as shipped) and
-``apply_patch_text`` in this process each apply it to a fresh copy of the tree, runs
-interleaved tool by tool; every result is checked file by file against the expected
-tree. Reported: median, minimum and spread per tool and the ratios to GNU patch
-(target: the command <= 5x GNU patch), and the median CPU time (user plus system) of
-each, which moves far less than the wall time when other processes share the cores
-(it leaves out the waits on the disk, fsyncs above all). ``--baseline SRC`` adds the
-command run from another source tree (``PYTHONPATH=SRC``), for before/after figures
-from one run.
+``apply_patch_text`` in this process each apply it to a fresh copy of the tree (put on
+disk with ``sync`` before the clock starts), runs interleaved tool by tool; every result
+is checked file by file against the expected tree. Reported: median, minimum and spread
+per tool and the ratios to GNU patch (target: the command <= 5x GNU patch), and the
+median CPU time (user plus system) of each, which moves far less than the wall time when
+other processes share the cores (it leaves out the waits on the disk, fsyncs above all).
+``--baseline SRC`` adds the command run from another source tree (``PYTHONPATH=SRC``),
+for before/after figures from one run.
 
 ``--guard`` measures the syntax guard alone instead: the CPU time spent inside
 ``check_edit`` while ``apply_patch_text`` applies the patch in a fresh process (its
@@ -218,6 +218,10 @@ def measure(
                 if name not in times:
                     continue
                 install(root, tree)
+                # The fresh tree goes to disk before the clock starts: a tree being edited
+                # is already on disk, and its writeback would otherwise land on whichever
+                # tool first syncs (a journal commit writes out the data of new files).
+                os.sync()
                 ok, seconds, cpu, why = run(patch, root)
                 wrong = mismatch(root, tree) if ok else why
                 if wrong:
