@@ -29,6 +29,7 @@ from patchwright.workspace import (
 from patchwright.workspace.direct import LINK_IMAGE_MIN
 from patchwright.workspace.fs import MISSING
 from patchwright.workspace.history import FILE_BLOB_MIN
+from patchwright.workspace.history.contents import PARTIAL
 
 MakeWs = Callable[..., Workspace]
 BIG = b"".join(b"line %d\n" % i for i in range(20_000))  # well over FILE_BLOB_MIN
@@ -245,7 +246,9 @@ def test_same_large_content_is_stored_once(root: Path, make_ws: MakeWs) -> None:
     ws = make_ws()
     ws.commit([FileChange("a.txt", BIG), FileChange("b.txt", BIG)])
     ws.commit([FileChange("c.txt", BIG)])
-    assert [p.name for p in (ws.state_folder / "blobs").iterdir()] == [sha256_hex(BIG)]
+    blobs = ws.state_folder / "blobs"
+    assert [p.name for p in blobs.iterdir() if p.name != PARTIAL] == [sha256_hex(BIG)]
+    assert not list((blobs / PARTIAL).iterdir())  # temp files all renamed
 
 
 def test_read_if_exists(root: Path, make_ws: MakeWs) -> None:

@@ -34,6 +34,7 @@ from __future__ import annotations
 import os
 import posixpath
 import re
+import time
 from collections.abc import Mapping, Sequence
 from contextlib import suppress
 
@@ -44,6 +45,13 @@ from patchwright.workspace.records import FileCommitRecord, sha256_hex
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
+
+#: The folder (inside the content folder) where content files are written before they
+#: take their names.
+PARTIAL = ".partial"
+#: Seconds after which a content temp file is a dead process's leftover (see
+#: :meth:`ContentStore._temp_name`).
+TEMP_MAX_AGE = 3600
 
 #: Contents at least this large are stored as files beside a SQLite database.
 FILE_BLOB_MIN = 64 * 1024
@@ -174,7 +182,8 @@ class ContentStore:
 
     def drop_temps(self, temps: Sequence[str]) -> None:
         """Remove content temp files a failed write left (best effort: a temp file is
-        never named as a content, so one left over only takes room)."""
+        never named as a content, so one left over only takes room until a later writer
+        sweeps it, see :meth:`_temp_name`)."""
         for temp in temps:
             with suppress(OSError):
                 if self.fs.probe(temp).kind == "file":
@@ -185,8 +194,30 @@ class ContentStore:
         return self.folder is not None and size >= FILE_BLOB_MIN
 
     def _temp_name(self, sha: str) -> str:
+        """A fresh name for a content temp file, in the temp folder (``<folder>/.partial``),
+        after removing the temp files a dead process left there.
+
+        A process killed between writing a content's temp file and renaming it leaves
+        the temp file behind (a large content: up to the file's size). A live commit
+        renames or removes its temp file within the same call, so one older than
+        :data:`TEMP_MAX_AGE` belongs to no live commit; should one be that slow after
+        all, its rename fails and the commit rolls back, nothing is lost. The temp files
+        have a folder of their own so that finding them lists a folder that is nearly
+        always empty, not every content kept.
+        """
         assert self.folder is not None
-        return posixpath.join(self.folder, f".{sha}.{os.urandom(4).hex()}.tmp")
+        fs = self.fs
+        partial = posixpath.join(self.folder, PARTIAL)
+        fs.mkdir(partial)
+        now = time.time_ns()
+        for name in fs.listdir(partial):
+            path = posixpath.join(partial, name)
+            seen = fs.probe(path)
+            stamp = seen.identity[3] if seen.identity is not None else now
+            if seen.kind == "file" and now - stamp > TEMP_MAX_AGE * 1_000_000_000:
+                with suppress(OSError):
+                    fs.unlink(path)
+        return posixpath.join(partial, f".{sha}.{os.urandom(4).hex()}.tmp")
 
     def holds(self, sha256: str, size: int) -> bool:
         """Whether the content with ``sha256`` (of ``size`` bytes) is kept already, in
