@@ -42,9 +42,10 @@ NEVER = (
 # found exactly (indentation frames and shifts, the side of added lines), the OpenAI
 # format's markers and the deferred deletions of a shared history store; hashlib and its
 # OpenSSL binding for files this small (patchwright/_digest.py); difflib, whose matcher
-# only a change of several blocks needs (a single change is told without it).
+# only a change of several blocks needs (a single change is told without it); copy (the
+# sandbox's variants are shallow copies made by hand).
 NOT_FOR_A_DIFF = (
-    "hashlib", "_hashlib",
+    "hashlib", "_hashlib", "copy",
     "patchwright.workspace.approval", "patchwright.workspace.navigation", "pathspec",
     "typing_extensions", "patchwright.workspace.undo", "patchwright.workspace.listing",
     "patchwright.formats.v4a", "patchwright.formats._v4a_hunks",

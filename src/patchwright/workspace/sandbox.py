@@ -38,7 +38,6 @@ Two variants serve commits (:meth:`Sandbox.variant`):
 
 from __future__ import annotations
 
-import copy
 import os
 import posixpath
 from collections.abc import Iterator, Sequence
@@ -121,7 +120,9 @@ class Sandbox:
 
     def variant(self, *, follow_links: bool = True, writing: bool = False) -> Sandbox:
         """The same sandbox, following symlinks or not, checking writability or not."""
-        other = copy.copy(self)
+        # a shallow copy by hand: the ``copy`` module is not worth its import here
+        other = object.__new__(type(self))
+        other.__dict__.update(self.__dict__)
         other.follow_links, other.writing = follow_links, writing
         return other
 
