@@ -20,9 +20,10 @@ import pytest
 
 # Never needed to apply a patch that matches exactly: the MCP and HTTP stack, the request
 # models, the tool layer, the fuzzy matcher, asyncio; nor the standard dataclasses and the
-# inspect module they import (patchwright's classes are records, patchwright/_records.py).
+# inspect module they import (patchwright's classes are records, patchwright/_records.py);
+# nor typing (every module of the path names its typing constructs for type checkers only).
 NEVER = (
-    "dataclasses", "inspect",
+    "dataclasses", "inspect", "typing",
     "mcp", "pydantic", "pydantic_core", "anyio", "asyncio", "httpx", "starlette", "uvicorn",
     "jsonschema", "rapidfuzz", "patchwright.tools", "patchwright.adapters.mcp_server",
     "patchwright.engine.fuzzy", "patchwright.documents", "concurrent.futures", "email",
@@ -59,11 +60,10 @@ NOT_FOR_A_DIFF = (
     "patchwright.formats._v4a_markers", "patchwright.workspace.history.deferred", "difflib",
 )  # fmt: skip
 # Needed only for a file with a parser (the syntax guard's checkers and Python's own,
-# and the guard's report); ``typing`` too, which the guard's modules still import: every
-# other module of the path names its typing constructs for type checkers only.
+# and the guard's report).
 NO_PARSER = (
     "patchwright.syntax.check", "patchwright.syntax.pyregion", "patchwright.syntax.report",
-    "tree_sitter", "typing",
+    "tree_sitter",
 )  # fmt: skip
 
 _CHILD = """
@@ -139,6 +139,7 @@ LITERALS = [
     ("patchwright.engine.policy", "Frame", "FRAMES"),
     ("patchwright.model.hunks", "HunkOp", "HUNK_OPS"),
     ("patchwright.syntax.languages", "Backend", "BACKENDS"),
+    ("patchwright.syntax.report", "SyntaxPolicy", "POLICIES"),
     ("patchwright.workspace.fs", "Kind", "KINDS"),
     ("patchwright.workspace.gate", "Mode", "MODES"),
     ("patchwright.workspace.records", "FileAction", "FILE_ACTIONS"),

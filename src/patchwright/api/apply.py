@@ -547,9 +547,8 @@ def _guard(
     language = language_for(path)
     if language is None:
         return  # no parser for this file type: nothing to check, and no text to join
-    from typing import cast  # only for a file with a parser: no ``typing`` otherwise
-
-    report = _syntax_report(path, old, new, cast("SyntaxPolicy", policy), language, regions)
+    checked: SyntaxPolicy = policy  # type: ignore[assignment]  # _check_policy checked it
+    report = _syntax_report(path, old, new, checked, language, regions)
     if outcome is not None and old is not None:
         refusal = recovered_syntax_error(
             (r.rung for r in outcome.reports), report.rejection_text(path)

@@ -24,7 +24,7 @@ from patchwright.syntax.compare import LineMap, split_errors
 from patchwright.syntax.excerpt import excerpt
 from patchwright.syntax.languages import LanguageSpec, spec_for
 from patchwright.syntax.pyregion import old_span_compiles, region_verdict
-from patchwright.syntax.report import SyntaxIssue, SyntaxPolicy, SyntaxReport
+from patchwright.syntax.report import SyntaxIssue, SyntaxReport
 from patchwright.syntax.shared import shared_lines
 from patchwright.syntax.stdlib_parsers import (
     NoVerdict,
@@ -35,6 +35,10 @@ from patchwright.syntax.stdlib_parsers import (
 )
 from patchwright.syntax.steps import Block, Split
 from patchwright.syntax.treesitter import tree_sitter_errors
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from patchwright.syntax.report import SyntaxPolicy
 
 # Beyond this size a parse is no longer cheap, and such files are rarely hand-edited.
 MAX_CHARS = 2_000_000

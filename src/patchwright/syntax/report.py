@@ -2,12 +2,21 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
-
+from patchwright._lazy import lazy_literals
 from patchwright._records import field, record
 
-SyntaxPolicy = Literal["off", "warn", "reject"]
-"""``off``: no check; ``warn`` (default): report new errors; ``reject``: refuse the edit."""
+#: ``get_args(SyntaxPolicy)``, kept as a constant so that no run-time use of the alias
+#: imports ``typing`` (start-up time).
+POLICIES = ("off", "warn", "reject")
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Literal
+
+    SyntaxPolicy = Literal["off", "warn", "reject"]
+    """``off``: no check; ``warn`` (default): report new errors; ``reject``: refuse the edit."""
+else:
+    __getattr__ = lazy_literals(__name__, {"SyntaxPolicy": POLICIES}, globals())
 
 # Issues listed in full in a warning; the rest are counted so the text stays short.
 _LISTED = 3

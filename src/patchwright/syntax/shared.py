@@ -5,24 +5,46 @@ recent checks (:class:`KeptByText`)."""
 from __future__ import annotations
 
 import threading
+from collections import namedtuple
 from collections.abc import Sequence
-from typing import Generic, NamedTuple, TypeVar, overload
 
-T = TypeVar("T")
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Generic, NamedTuple, TypeVar, overload
+
+    T = TypeVar("T")
+
+    class _Shared(NamedTuple):
+        #: whole lines the texts share at their start
+        prefix: int
+        #: whole lines they share at their end, not overlapping the prefix
+        suffix: int
+        #: ``text.count("\\n")`` of the text before and of the text after
+        before_breaks: int
+        after_breaks: int
+        #: a line both texts start at the same character offset, and that offset
+        anchor: tuple[int, int]
+else:
+    # the same named tuple and generic base without ``typing`` (start-up time of a
+    # Python file's check)
+    _Shared = namedtuple("_Shared", ("prefix", "suffix", "before_breaks", "after_breaks", "anchor"))
+
+    class Generic:
+        """A stand-in for ``typing.Generic``: ``Generic[T]`` is this class."""
+
+        def __class_getitem__(cls, item: object) -> type:
+            return cls
+
+    T = None
 
 
-class Shared(NamedTuple):
-    """What two texts share, in lines, and what finding it counted on the way."""
+class Shared(_Shared):
+    """What two texts share, in lines, and what finding it counted on the way: whole
+    lines shared at the start (``prefix``) and at the end, not overlapping the prefix
+    (``suffix``); ``text.count("\\n")`` of the text before and of the text after; a line
+    both texts start at the same character offset, and that offset (``anchor``)."""
 
-    #: whole lines the texts share at their start
-    prefix: int
-    #: whole lines they share at their end, not overlapping the prefix
-    suffix: int
-    #: ``text.count("\\n")`` of the text before and of the text after
-    before_breaks: int
-    after_breaks: int
-    #: a line both texts start at the same character offset, and that offset
-    anchor: tuple[int, int]
+    __slots__ = ()
 
 
 def shared_lines(before: str, after: str) -> tuple[int, int]:
@@ -121,10 +143,13 @@ class TextLines(Sequence[str]):
     def __len__(self) -> int:
         return self._count
 
-    @overload
-    def __getitem__(self, index: int) -> str: ...
-    @overload
-    def __getitem__(self, index: slice) -> list[str]: ...
+    if TYPE_CHECKING:
+
+        @overload
+        def __getitem__(self, index: int) -> str: ...
+        @overload
+        def __getitem__(self, index: slice) -> list[str]: ...
+
     def __getitem__(self, index: int | slice) -> str | list[str]:
         if isinstance(index, slice):
             start, stop, step = index.indices(self._count)

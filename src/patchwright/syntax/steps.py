@@ -19,8 +19,8 @@ and the caller judges the edit as one (where an error is located and reported).
 from __future__ import annotations
 
 import itertools
+from collections import namedtuple
 from collections.abc import Callable, Sequence
-from typing import NamedTuple
 
 from patchwright.syntax.stdlib_parsers import ParseError
 
@@ -35,15 +35,26 @@ Split = tuple[Sequence[str], Sequence[str]]
 Block = tuple[int, int, int, int]
 
 
-class Step(NamedTuple):
-    """One step of the chain: the lines of its two texts and what they share."""
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import NamedTuple
 
-    #: the lines of the step's text before and after it, as split at ``\n``
-    lines: tuple[list[str], list[str]]
-    #: counts of lines the two step texts share at their start and end
-    shared: tuple[int, int]
-    #: True for the step whose text after it is the text after the whole edit
-    last: bool
+    class _Step(NamedTuple):
+        lines: tuple[list[str], list[str]]
+        shared: tuple[int, int]
+        last: bool
+else:
+    # the same named tuple without ``typing`` (start-up time)
+    _Step = namedtuple("_Step", ("lines", "shared", "last"))
+
+
+class Step(_Step):
+    """One step of the chain: the lines of its step's text before and after it, as split
+    at ``\n`` (``lines``); counts of lines the two step texts share at their start and
+    end (``shared``); True for the step whose text after it is the text after the whole
+    edit (``last``)."""
+
+    __slots__ = ()
 
 
 Judge = Callable[[Step], "list[ParseError] | None"]

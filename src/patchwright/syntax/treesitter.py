@@ -16,12 +16,15 @@ from __future__ import annotations
 import importlib
 import threading
 from collections import OrderedDict
-from typing import Any
 
 from patchwright._records import field, record
 from patchwright.syntax.languages import LanguageSpec
 from patchwright.syntax.shared import shared_length
 from patchwright.syntax.stdlib_parsers import NoVerdict, ParseError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 # A file with more errors than this is hopeless; listing them all costs time for nothing.
 MAX_ERRORS = 50
