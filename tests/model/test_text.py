@@ -158,3 +158,13 @@ def test_invalid_utf8_in_a_later_piece_names_its_byte_in_the_file() -> None:
         TextFile.decode(data)
     assert caught.value.code == ErrorCode.BINARY_FILE
     assert f"byte {len(data) - 2}" in caught.value.message
+
+
+@given(st.lists(st.sampled_from(["a", " ", "\x0c", "\n", "\r", "\r\n", "é"])).map("".join))
+def test_lf_pieces_are_the_text_split_at_line_feeds(text: str) -> None:
+    model = TextFile.from_text(text)
+    pieces = model.lf_pieces()
+    if "\r" in text:
+        assert pieces is None
+    else:
+        assert pieces == text.split("\n")

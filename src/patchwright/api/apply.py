@@ -586,21 +586,10 @@ def _syntax_report(
 
 
 def _lf_split(old: TextFile | None, new: TextFile) -> tuple[list[str], list[str]] | None:
-    """Both texts as split at ``\\n``, read off their decoded lines when every line of
-    both ends with ``\\n`` (the last may have no ending); else ``None``."""
-    if old is None:
-        return None
-    found = []
-    for text in (old, new):
-        endings, count = text.endings, len(text.endings)
-        full = endings.count("\n")
-        if full == count:
-            found.append([*text.lines, ""])  # the empty piece after a final newline
-        elif full == count - 1 and endings[-1] == "":
-            found.append(list(text.lines))
-        else:
-            return None  # other endings stay in the guard's lines: it splits the text
-    return found[0], found[1]
+    """Both texts as split at ``\\n`` (see :meth:`TextFile.lf_pieces`), or ``None``."""
+    before = old.lf_pieces() if old is not None else None
+    after = new.lf_pieces()
+    return None if before is None or after is None else (before, after)
 
 
 def _size_over(text: TextFile, limit: int) -> int:

@@ -128,8 +128,9 @@ def _line_mode(
     new = rep[:-1].split("\n") if rep.endswith("\n") else (rep.split("\n") if rep else [])
     hint = Hint(anchor.hint_line - 1) if anchor.hint_line else None
     edges = [False, False]
-    exact = keyed_matches(index, pattern, Rung.EXACT, 0) if options.allows(Rung.ELISION) else []
-    if options.allows(Rung.ELISION) and not exact:
+    elisions = options.allows(Rung.ELISION)
+    exact = keyed_matches(index, pattern, Rung.EXACT, 0) if elisions else []
+    if elisions and not exact:
         pattern, *edges = without_edge_elisions(pattern)
     try:
         # One exact copy is what the ladder would find first: no second search for it.
@@ -167,8 +168,9 @@ def _line_mode(
     if moved is not None:
         pattern, new, how = moved
         notes = (*notes, f"{label or 'edit'}: new lines re-indented ({how})")
-    unchanged = shared is not None and pattern is searched and moved is None
-    ops = shared if unchanged and shared is not None else _opcodes(pattern, new)
+    # the alignment made before still stands for the block unless it was widened or moved
+    kept_ops = shared if pattern is searched and moved is None else None
+    ops = kept_ops if kept_ops is not None else _opcodes(pattern, new)
     body, same = _diff_body(pattern, new, ops)
     if not how and _reindents_what_it_repeats(file, match, pattern, new, ops):
         raise PatchwrightError(
@@ -186,7 +188,7 @@ def _line_mode(
     # repeat the file's neighbouring lines.
     keyed_ops = (
         ops
-        if unchanged or _keys_tell_apart(pattern, new)
+        if kept_ops is not None or _keys_tell_apart(pattern, new)
         else _opcodes([strip_key(p) for p in pattern], [strip_key(n) for n in new])
     )
     _check_repeated_edges(file, match, label, pattern, new, keyed_ops)

@@ -217,6 +217,13 @@ class TextFile:
             self.endings
         )
 
+    def lf_pieces(self) -> list[str] | None:
+        """``self.text.split("\\n")`` read off the lines (no join, no split) when no line
+        ends in CR or CRLF; ``None`` otherwise."""
+        if self.has_cr:
+            return None
+        return [*self.lines, ""] if self.ends_with_newline or not self.lines else list(self.lines)
+
     def __len__(self) -> int:
         return len(self.lines)
 
