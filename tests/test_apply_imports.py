@@ -21,9 +21,10 @@ import pytest
 # Never needed to apply a patch that matches exactly: the MCP and HTTP stack, the request
 # models, the tool layer, the fuzzy matcher, asyncio; nor the standard dataclasses and the
 # inspect module they import (patchwright's classes are records, patchwright/_records.py);
-# nor typing (every module of the path names its typing constructs for type checkers only).
+# nor typing (every module of the path names its typing constructs for type checkers only);
+# nor pathlib and the URL and address parsers it imports (paths are text on this path).
 NEVER = (
-    "dataclasses", "inspect", "typing",
+    "dataclasses", "inspect", "typing", "pathlib", "urllib", "ipaddress", "fnmatch",
     "mcp", "pydantic", "pydantic_core", "anyio", "asyncio", "httpx", "starlette", "uvicorn",
     "jsonschema", "rapidfuzz", "patchwright.tools", "patchwright.adapters.mcp_server",
     "patchwright.engine.fuzzy", "patchwright.documents", "concurrent.futures", "email",

@@ -46,7 +46,7 @@ def test_an_old_store_is_migrated_and_stays_readable(tmp_path: Path) -> None:
     root, state = tmp_path / "root", tmp_path / "state"
     root.mkdir()
     (root / "a.txt").write_bytes(b"new\n")
-    _old_store(state_paths(str(root.resolve()), state).database)
+    _old_store(Path(state_paths(str(root.resolve()), state).database))
 
     ws = Workspace(root, state_dir=state)
     assert ws.history.versions() == [m.version for m in MIGRATIONS]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pathlib import Path
+import os
 
 from patchwright._collector import collector_paused
 from patchwright._records import field, record, replace
@@ -65,7 +65,7 @@ class _Plan:
 
 def apply_patch_text(
     patch_text: str,
-    root: str | Path = ".",
+    root: str | os.PathLike[str] = ".",
     *,
     format: str = "auto",
     mode: str = "fuzzy",
@@ -127,7 +127,7 @@ def _check_policy(syntax: str) -> None:
         )
 
 
-def _open(root: str | Path, history: bool, max_file_bytes: int | None) -> Workspace:
+def _open(root: str | os.PathLike[str], history: bool, max_file_bytes: int | None) -> Workspace:
     try:
         return Workspace(
             root, history=history, max_file_bytes=max_file_bytes or DEFAULT_MAX_FILE_BYTES

@@ -25,11 +25,11 @@ Statuses: ``pending`` → ``approving`` → ``applied`` | ``stale`` | ``failed``
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import closing, contextmanager
-from pathlib import Path
 from typing import Any
 
 from patchwright._records import asdict, record, replace
@@ -103,8 +103,8 @@ class ProposalStore:
         timeout: how long to wait for another writer, in seconds.
     """
 
-    def __init__(self, database: Path, *, timeout: float = 30.0) -> None:
-        self.database = database
+    def __init__(self, database: str | os.PathLike[str], *, timeout: float = 30.0) -> None:
+        self.database = os.fspath(database)
         self.timeout = timeout
         with self._connect() as db:
             db.execute("PRAGMA journal_mode=WAL")
@@ -113,7 +113,7 @@ class ProposalStore:
     @contextmanager
     def _connect(self) -> Iterator[sqlite3.Connection]:
         try:
-            self.database.parent.mkdir(parents=True, exist_ok=True)
+            os.makedirs(os.path.dirname(self.database), exist_ok=True)
             with closing(sqlite3.connect(self.database, timeout=self.timeout)) as db:
                 db.row_factory = sqlite3.Row
                 db.execute("PRAGMA foreign_keys=ON")

@@ -45,9 +45,9 @@ restored.
 
 from __future__ import annotations
 
+import os
 import posixpath
 from collections.abc import Mapping
-from pathlib import Path
 
 from patchwright._records import asdict, record
 from patchwright.model.errors import ErrorCode, PatchwrightError
@@ -131,8 +131,8 @@ class Journal:
         fs: the file system.
     """
 
-    def __init__(self, folder: Path, root: str, fs: FileSystem) -> None:
-        self.folder = str(folder)
+    def __init__(self, folder: str | os.PathLike[str], root: str, fs: FileSystem) -> None:
+        self.folder = os.fspath(folder)
         self.root = root
         self.fs = fs
 

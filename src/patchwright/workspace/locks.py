@@ -30,7 +30,6 @@ import os
 import time
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager, suppress
-from pathlib import Path
 
 from patchwright._digest import sha256_hex
 from patchwright.model.errors import ErrorCode, PatchwrightError
@@ -121,7 +120,7 @@ class _PortableLock:
         self._lock.release()
 
 
-def _take(path: Path, timeout: float) -> _Lock:
+def _take(path: str, timeout: float) -> _Lock:
     """The exclusive lock of ``path`` (created when missing), waiting up to ``timeout``;
     ``timeout <= 0`` tries once.
 
@@ -129,7 +128,7 @@ def _take(path: Path, timeout: float) -> _Lock:
         _Busy: it stayed busy.
     """
     kind = _PortableLock if os.name == "nt" else _FlockLock
-    return kind(str(path), timeout)
+    return kind(path, timeout)
 
 
 class PathLocks:
@@ -140,18 +139,18 @@ class PathLocks:
         timeout: how long to wait for each lock, in seconds.
     """
 
-    def __init__(self, folder: Path, timeout: float) -> None:
-        self.folder = folder
+    def __init__(self, folder: str | os.PathLike[str], timeout: float) -> None:
+        self.folder = os.fspath(folder)
         self.timeout = timeout
 
-    def lock_file(self, rel: str) -> Path:
+    def lock_file(self, rel: str) -> str:
         """The lock file of a workspace path."""
         digest = sha256_hex(rel.encode("utf-8", "surrogateescape"))[:32]
-        return self.folder / f"{digest}.lock"
+        return os.path.join(self.folder, f"{digest}.lock")
 
-    def owner_file(self, batch_id: str) -> Path:
+    def owner_file(self, batch_id: str) -> str:
         """The owner lock file of a journal."""
-        return self.folder / f"journal-{batch_id}.lock"
+        return os.path.join(self.folder, f"journal-{batch_id}.lock")
 
     @contextmanager
     def hold(self, paths: Iterable[str], *, timeout: float | None = None) -> Iterator[None]:
@@ -213,4 +212,4 @@ class PathLocks:
     def forget_owner(self, batch_id: str) -> None:
         """Remove an owner lock file once its journal is gone (it is never waited on)."""
         with suppress(FileNotFoundError):
-            self.owner_file(batch_id).unlink()
+            os.unlink(self.owner_file(batch_id))

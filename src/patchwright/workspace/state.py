@@ -26,66 +26,84 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Mapping
-from pathlib import Path
 
 from patchwright._digest import sha256_hex
 from patchwright._records import record
 from patchwright.model.errors import ErrorCode, PatchwrightError
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from pathlib import Path
+
+# Paths are plain strings here: ``pathlib`` (with the ``urllib.parse`` and ``ipaddress``
+# it imports) costs a one-line ``patchwright apply`` about a tenth of its start-up.
+
+
+def state_base(environ: Mapping[str, str] | None = None) -> str:
+    """The per-user state folder from the environment (see module docstring), as text."""
+    env = os.environ if environ is None else environ
+    if env.get("PATCHWRIGHT_STATE_DIR"):
+        return os.path.expanduser(env["PATCHWRIGHT_STATE_DIR"])
+    if env.get("XDG_STATE_HOME"):
+        return os.path.join(os.path.expanduser(env["XDG_STATE_HOME"]), "patchwright")
+    return os.path.join(os.path.expanduser("~"), ".local", "state", "patchwright")
+
 
 def default_state_dir(environ: Mapping[str, str] | None = None) -> Path:
     """The per-user state folder from the environment (see module docstring)."""
-    env = os.environ if environ is None else environ
-    if env.get("PATCHWRIGHT_STATE_DIR"):
-        return Path(env["PATCHWRIGHT_STATE_DIR"]).expanduser()
-    if env.get("XDG_STATE_HOME"):
-        return Path(env["XDG_STATE_HOME"]).expanduser() / "patchwright"
-    return Path.home() / ".local" / "state" / "patchwright"
+    from pathlib import Path
+
+    return Path(state_base(environ))
 
 
 @record(frozen=True)
 class StatePaths:
-    """The state files of one workspace root."""
+    """The state files of one workspace root (absolute paths)."""
 
-    folder: Path
+    folder: str
 
     @property
-    def database(self) -> Path:
+    def database(self) -> str:
         """The SQLite history store."""
-        return self.folder / "history.sqlite3"
+        return os.path.join(self.folder, "history.sqlite3")
 
     @property
-    def proposals(self) -> Path:
+    def proposals(self) -> str:
         """The SQLite store of proposals waiting for approval."""
-        return self.folder / "proposals.sqlite3"
+        return os.path.join(self.folder, "proposals.sqlite3")
 
     @property
-    def journal(self) -> Path:
+    def journal(self) -> str:
         """Folder of unfinished commits."""
-        return self.folder / "journal"
+        return os.path.join(self.folder, "journal")
 
     @property
-    def locks(self) -> Path:
+    def locks(self) -> str:
         """Folder of lock files."""
-        return self.folder / "locks"
+        return os.path.join(self.folder, "locks")
 
 
-def state_paths(real_root: str, base: str | Path | None) -> StatePaths:
+def state_paths(real_root: str, base: str | os.PathLike[str] | None) -> StatePaths:
     """Create (if needed) and return the state folder of ``real_root``.
 
     Raises:
         PatchwrightError: ``io_error`` when the folder cannot be created.
     """
-    base_dir = Path(base).expanduser() if base is not None else default_state_dir()
+    base_dir = os.path.expanduser(os.fspath(base)) if base is not None else state_base()
     name = re.sub(r"[^A-Za-z0-9._-]+", "_", os.path.basename(real_root) or "root")[:40]
     digest = sha256_hex(real_root.encode("utf-8", "surrogateescape"))[:16]
-    paths = StatePaths(base_dir.absolute() / "workspaces" / f"{name}-{digest}")
+    # joined to the working folder as it is: ``abspath`` would also fold ``..`` by text,
+    # which a symlinked folder makes differ from what the system resolves
+    if not os.path.isabs(base_dir):
+        base_dir = os.path.join(os.getcwd(), base_dir)
+    paths = StatePaths(os.path.join(base_dir, "workspaces", f"{name}-{digest}"))
     try:
         for folder in (paths.journal, paths.locks):
-            folder.mkdir(parents=True, exist_ok=True)
-        marker = paths.folder / "root.txt"
-        if not marker.exists():
-            marker.write_text(real_root + "\n", encoding="utf-8", errors="surrogateescape")
+            os.makedirs(folder, exist_ok=True)
+        marker = os.path.join(paths.folder, "root.txt")
+        if not os.path.exists(marker):
+            with open(marker, "w", encoding="utf-8", errors="surrogateescape") as out:
+                out.write(real_root + "\n")
     except OSError as exc:
         raise PatchwrightError(
             ErrorCode.IO_ERROR,

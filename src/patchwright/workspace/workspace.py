@@ -19,7 +19,6 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from pathlib import Path
 
 from patchwright._records import replace
 from patchwright.model.errors import ErrorCode, PatchwrightError
@@ -33,10 +32,11 @@ from patchwright.workspace.locks import PathLocks
 from patchwright.workspace.records import CommitRecord, FileChange, FileState
 from patchwright.workspace.recovery import Recovery
 from patchwright.workspace.sandbox import Sandbox
-from patchwright.workspace.state import default_state_dir, state_paths
+from patchwright.workspace.state import state_base, state_paths
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from pathlib import Path
     from typing import Any
 
     # approval mode, tree walking, case-insensitive look-up and undo are imported by
@@ -73,10 +73,10 @@ class Workspace:
 
     def __init__(
         self,
-        root: str | Path,
+        root: str | os.PathLike[str],
         *,
         mode: Mode = "unrestricted",
-        state_dir: str | Path | None = None,
+        state_dir: str | os.PathLike[str] | None = None,
         history: bool = True,
         max_file_bytes: int = DEFAULT_MAX_FILE_BYTES,
         allow: Sequence[str] | None = None,
@@ -90,11 +90,11 @@ class Workspace:
         self._fs: FileSystem = fs if fs is not None else OsFileSystem()
         self._gate = ModeGate(mode)
         real_root = _existing_folder(self._fs, os.fspath(root))
-        base = Path(state_dir) if state_dir is not None else default_state_dir()
+        base = os.fspath(state_dir) if state_dir is not None else state_base()
         # real, so that a state folder inside the root is reached without a symlink
-        base = Path(self._fs.realpath(os.path.abspath(base.expanduser())))
+        base = self._fs.realpath(os.path.abspath(os.path.expanduser(base)))
         paths = state_paths(real_root, base)
-        hidden = [self._fs.realpath(str(p)) for p in (base, paths.folder)]
+        hidden = [self._fs.realpath(p) for p in (base, paths.folder)]
         self._sandbox = Sandbox(
             real_root, self._fs, max_file_bytes=max_file_bytes, allow=allow, deny=deny,
             hidden=hidden,
@@ -120,12 +120,16 @@ class Workspace:
     @property
     def root(self) -> Path:
         """The real (symlink-free) root folder."""
+        from pathlib import Path  # not on an edit's path: see state.py
+
         return Path(self._sandbox.root)
 
     @property
     def state_folder(self) -> Path:
         """This workspace's state folder (history, journal, locks)."""
-        return self._state.folder
+        from pathlib import Path
+
+        return Path(self._state.folder)
 
     @property
     def mode(self) -> Mode:

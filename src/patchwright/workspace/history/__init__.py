@@ -18,7 +18,7 @@ docs/history.md describes the schema and what a crash or a lost connection leave
 
 from __future__ import annotations
 
-from pathlib import Path
+import os
 
 from patchwright.model.errors import ErrorCode, PatchwrightError
 from patchwright.workspace.fs import FileSystem
@@ -48,7 +48,7 @@ __all__ = [
 ]
 
 
-def _scope(state_base: Path, root: str) -> Scope:
+def _scope(state_base: str | os.PathLike[str], root: str) -> Scope:
     try:
         return Scope(machine_name(state_base), root, session_name())
     except OSError as exc:
@@ -60,7 +60,11 @@ def _scope(state_base: Path, root: str) -> Scope:
 
 
 def open_history(
-    state_folder: Path, root: str, fs: FileSystem | None = None, *, create: bool = True
+    state_folder: str | os.PathLike[str],
+    root: str,
+    fs: FileSystem | None = None,
+    *,
+    create: bool = True,
 ) -> History | None:
     """The history of the workspace at ``root`` whose state is in ``state_folder``.
 
@@ -73,22 +77,26 @@ def open_history(
             when the SQLite database cannot be opened.
     """
     url = history_url()
-    state_base = state_folder.parent.parent  # <state>/workspaces/<name>-<hash>
+    state_folder = os.fspath(state_folder)
+    # <state>/workspaces/<name>-<hash>
+    state_base = os.path.dirname(os.path.dirname(state_folder))
     database = StatePaths(state_folder).database
-    if url is None and not create and not database.exists():
+    if url is None and not create and not os.path.exists(database):
         return None
     scope = _scope(state_base, root)
     if url is not None:
         from patchwright.workspace.history.postgres import PostgresBackend
 
         backend = PostgresBackend(url, timeout=history_timeout())
-        return History(backend, scope, fs, deferred=str(state_folder / "history-forget"))
+        return History(backend, scope, fs, deferred=os.path.join(state_folder, "history-forget"))
     history = History(SQLiteBackend(database, scope), scope, fs)
     history.migrate()  # opened now: a broken database is reported when the workspace opens
     return history
 
 
-def list_all_workspaces(state_base: Path, limit: int = 20) -> list[dict[str, Any]]:
+def list_all_workspaces(
+    state_base: str | os.PathLike[str], limit: int = 20
+) -> list[dict[str, Any]]:
     """The newest batches of every workspace: the shared store's, or each SQLite
     history kept in the state folder ``state_base`` (one machine's workspaces)."""
     url = history_url()
@@ -98,9 +106,11 @@ def list_all_workspaces(state_base: Path, limit: int = 20) -> list[dict[str, Any
         scope = _scope(state_base, "")
         shared = History(PostgresBackend(url, timeout=history_timeout()), scope)
         return shared.list_batches(limit, all_workspaces=True)
+    from pathlib import Path  # listing every workspace is not on an edit's path
+
     batches: list[dict[str, Any]] = []
-    name = StatePaths(state_base).database.name
-    for database in sorted((state_base / "workspaces").glob(f"*/{name}")):
+    name = os.path.basename(StatePaths(os.fspath(state_base)).database)
+    for database in sorted((Path(state_base) / "workspaces").glob(f"*/{name}")):
         marker = database.parent / "root.txt"
         if not marker.exists():
             continue  # not a workspace's state folder

@@ -17,7 +17,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Mapping
-from pathlib import Path
+from contextlib import suppress
 
 from patchwright.model.errors import ErrorCode, PatchwrightError
 
@@ -83,33 +83,43 @@ def history_timeout(environ: Mapping[str, str] | None = None) -> float:
     return value
 
 
-def machine_name(state_base: Path, environ: Mapping[str, str] | None = None) -> str:
+def machine_name(
+    state_base: str | os.PathLike[str], environ: Mapping[str, str] | None = None
+) -> str:
     """This machine's name (see module docstring); created in ``state_base`` on first use."""
     env = os.environ if environ is None else environ
     if env.get("PATCHWRIGHT_MACHINE", "").strip():
         return env["PATCHWRIGHT_MACHINE"].strip()
-    marker = state_base / "machine"
+    base = os.fspath(state_base)
+    marker = os.path.join(base, "machine")
     try:
-        return marker.read_text(encoding="utf-8").strip()
+        return _read(marker)
     except FileNotFoundError:
         pass
 
     host = re.sub(r"[^A-Za-z0-9._-]+", "-", _host_name())[:40] or "host"
     name = f"{host}-{_token()}"
-    temp = state_base / f".machine.{_token()}.tmp"
+    temp = os.path.join(base, f".machine.{_token()}.tmp")
     try:
-        state_base.mkdir(parents=True, exist_ok=True)
-        temp.write_text(name + "\n", encoding="utf-8")
+        os.makedirs(base, exist_ok=True)
+        with open(temp, "w", encoding="utf-8") as out:
+            out.write(name + "\n")
         # the first writer's name wins: link fails when another process got there first
         os.link(temp, marker)
     except FileExistsError:
         pass
     except OSError:
-        if not marker.exists():  # no hard links on this file system: rename instead
+        if not os.path.exists(marker):  # no hard links on this file system: rename instead
             os.replace(temp, marker)
     finally:
-        temp.unlink(missing_ok=True)
-    return marker.read_text(encoding="utf-8").strip()
+        with suppress(FileNotFoundError):
+            os.unlink(temp)
+    return _read(marker)
+
+
+def _read(path: str) -> str:
+    with open(path, encoding="utf-8") as marker:
+        return marker.read().strip()
 
 
 def session_name(environ: Mapping[str, str] | None = None) -> str:

@@ -28,7 +28,6 @@ import time
 import weakref
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, suppress
-from pathlib import Path
 
 from patchwright.workspace.history.backend import (
     SCHEMA_VERSIONS,
@@ -70,11 +69,13 @@ class SQLiteBackend:
 
     shared = False
 
-    def __init__(self, database: Path, scope: Scope, *, timeout: float = 30.0) -> None:
-        self.database = database
+    def __init__(
+        self, database: str | os.PathLike[str], scope: Scope, *, timeout: float = 30.0
+    ) -> None:
+        self.database = os.fspath(database)
         self.scope = scope
         self.timeout = timeout
-        self.blob_folder: str | None = str(database.parent / "blobs")
+        self.blob_folder: str | None = os.path.join(os.path.dirname(self.database), "blobs")
         self._lock = threading.RLock()
         self._db: sqlite3.Connection | None = None
         self._pid = 0
@@ -82,12 +83,12 @@ class SQLiteBackend:
 
     def describe(self) -> str:
         """The database file."""
-        return str(self.database)
+        return self.database
 
     def _connection(self) -> sqlite3.Connection:
         if self._db is not None and self._pid == os.getpid():
             return self._db
-        self.database.parent.mkdir(parents=True, exist_ok=True)
+        os.makedirs(os.path.dirname(self.database), exist_ok=True)
         db = sqlite3.connect(
             self.database, timeout=self.timeout, isolation_level=None, check_same_thread=False
         )
