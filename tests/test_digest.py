@@ -29,6 +29,19 @@ def test_digest_equals_hashlib(size: int) -> None:
     assert sha256_hex(bytearray(data)) == hashlib.sha256(data).hexdigest()
 
 
+# Many small inputs: OpenSSL once their running total passes what loading it costs.
+_MANY = """
+import sys
+from patchwright._digest import _SMALL_BUDGET, sha256_hex
+piece = bytes(range(256)) * 128  # 32 KiB
+count = 0
+while "hashlib" not in sys.modules:
+    sha256_hex(piece)
+    count += 1
+print(count, _SMALL_BUDGET // len(piece))
+"""
+
+
 def test_small_inputs_leave_openssl_unloaded_in_a_fresh_process() -> None:
     done = subprocess.run(
         [sys.executable, "-c", _CHILD], capture_output=True, text=True, check=True, timeout=60
@@ -36,3 +49,12 @@ def test_small_inputs_leave_openssl_unloaded_in_a_fresh_process() -> None:
     small, large = done.stdout.split()
     assert small == hashlib.sha256(b"abc").hexdigest()
     assert large == hashlib.sha256(bytes(range(256)) * 1024).hexdigest()
+
+
+def test_many_small_inputs_load_openssl_once_past_the_budget() -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", _MANY], capture_output=True, text=True, check=True, timeout=60
+    )
+    count, within = map(int, done.stdout.split())
+    # every piece that fits the budget is hashed without OpenSSL, the next one loads it
+    assert count == within + 1
