@@ -30,10 +30,13 @@ from contextlib import AbstractContextManager, contextmanager
 
 from patchwright._lazy import lazy_literals
 from patchwright._records import record, replace
-from patchwright.workspace.dirfd import Anchors, SymlinkInPath
+from patchwright.workspace.dirfd import Anchors, FolderMoved, SymlinkInPath
 from patchwright.workspace.metadata import carry_over
 
-__all__ = ["MISSING", "FileSystem", "Kind", "OsFileSystem", "Probe", "SymlinkInPath", "kind_of"]
+__all__ = [
+    "MISSING", "FileSystem", "FolderMoved", "Kind", "OsFileSystem", "Probe", "SymlinkInPath",
+    "kind_of",
+]  # fmt: skip
 
 #: Every :data:`Kind`: ``get_args(Kind)``, kept as a constant so that no run-time use of
 #: the alias imports ``typing`` (start-up time).
@@ -124,6 +127,14 @@ class FileSystem(Protocol):
     def hold_root(self, path: str) -> None:
         """Hold the folder ``path`` (real, existing) open; reach every path below it
         from that descriptor, folder by folder, never through a symlink."""
+
+    def keeping_folders(self) -> AbstractContextManager[None]:
+        """A block in which this thread reaches each folder below a held root once and
+        keeps its descriptor for every later call (dirfd.py); closed when it ends."""
+
+    def recheck_folders(self) -> None:
+        """Refuse (:class:`FolderMoved`) if a folder kept by the current
+        :meth:`keeping_folders` block no longer stands at its path."""
 
     def probe(self, path: str) -> Probe:
         """What stands at ``path`` (``lstat``); :data:`MISSING` when nothing does."""
@@ -315,6 +326,14 @@ class OsFileSystem:
         """See :meth:`FileSystem.hold_root`."""
         self._anchors.hold(path)
 
+    def keeping_folders(self) -> AbstractContextManager[None]:
+        """See :meth:`FileSystem.keeping_folders`."""
+        return self._anchors.keeping()
+
+    def recheck_folders(self) -> None:
+        """See :meth:`FileSystem.recheck_folders`."""
+        self._anchors.recheck()
+
     def probe(self, path: str) -> Probe:
         """See :meth:`FileSystem.probe`."""
         try:
@@ -473,6 +492,7 @@ class OsFileSystem:
         """See :meth:`FileSystem.rmdir`."""
         with self._anchors.parent(path) as (folder, name):
             os.rmdir(name, dir_fd=folder)
+        self._anchors.forget(path)  # a kept descriptor of it would name a removed folder
 
     def fsync_dir(self, path: str) -> None:
         """See :meth:`FileSystem.fsync_dir`."""
