@@ -190,6 +190,10 @@ class FileSystem(Protocol):
     def realpath(self, path: str) -> str:
         """``path`` with every symlink resolved (missing tail components kept)."""
 
+    def realpath_below(self, root: str, rel: str) -> str:
+        """:meth:`realpath` of ``root/rel`` where ``root`` is a real path (no symlink in
+        it): only the components of ``rel`` are looked at."""
+
 
 def process_umask() -> int:
     """The process's umask: the permission bits a new file does not get."""
@@ -504,6 +508,26 @@ class OsFileSystem:
         # names only: a symlinked folder inside the root is listed like a folder, and
         # whoever uses a name reaches it again through the checks above
         return os.listdir(path)
+
+    def realpath_below(self, root: str, rel: str) -> str:
+        """See :meth:`FileSystem.realpath_below`."""
+        # one lstat per component below the root instead of one per component from "/"
+        # (the root was resolved once, when the workspace opened); the standard library
+        # takes over at the first symlink
+        current = root.rstrip("/")
+        parts = rel.split("/")
+        for index, name in enumerate(parts):
+            if name in ("", ".", ".."):
+                return self.realpath(posixpath.join(root, rel))  # not normalised: rare
+            step = f"{current}/{name}"
+            try:
+                mode = os.lstat(step).st_mode
+            except OSError:
+                return posixpath.join(step, *parts[index + 1 :])  # a missing tail is kept
+            if stat.S_ISLNK(mode):
+                return self.realpath(posixpath.join(root, rel))
+            current = step
+        return current or "/"
 
     def realpath(self, path: str) -> str:
         """See :meth:`FileSystem.realpath`."""

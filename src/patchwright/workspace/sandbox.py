@@ -137,7 +137,7 @@ class Sandbox:
         self._check_rules(lexical, path, field)
         if not self.follow_links:
             return self._unlinked(lexical, path, field)
-        real = self.fs.realpath(posixpath.join(self.root, lexical))
+        real = self.fs.realpath_below(self.root, lexical)
         if not _within(self.root, real):
             link = self._first_link(lexical)
             through = f"goes through the symlink {link!r}, which" if link else ""
