@@ -42,7 +42,6 @@ import time
 from _thread import get_ident
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager, suppress
-from pathlib import Path
 
 from patchwright._digest import sha256_hex
 from patchwright.model.errors import ErrorCode, PatchwrightError
@@ -138,7 +137,7 @@ class _PortableLock:
         self._lock.release()
 
 
-def _take(path: Path, timeout: float) -> _Lock:
+def _take(path: str, timeout: float) -> _Lock:
     """The exclusive lock of ``path`` (created when missing), waiting up to ``timeout``;
     ``timeout <= 0`` tries once.
 
@@ -146,7 +145,7 @@ def _take(path: Path, timeout: float) -> _Lock:
         _Busy: it stayed busy.
     """
     kind = _PortableLock if os.name == "nt" else _FlockLock
-    return kind(str(path), timeout)
+    return kind(path, timeout)
 
 
 class PathLocks:
@@ -157,20 +156,20 @@ class PathLocks:
         timeout: how long to wait for each lock, in seconds.
     """
 
-    def __init__(self, folder: Path, timeout: float) -> None:
-        self.folder = folder
+    def __init__(self, folder: str | os.PathLike[str], timeout: float) -> None:
+        self.folder = os.fspath(folder)
         self.timeout = timeout
         # the stripes each thread holds now through this object
         self._held: dict[int, set[str]] = {}
 
-    def lock_file(self, rel: str) -> Path:
+    def lock_file(self, rel: str) -> str:
         """The lock file of a workspace path (its stripe)."""
         digest = sha256_hex(rel.encode("utf-8", "surrogateescape"))
-        return self.folder / f"stripe-{int(digest[:8], 16) % STRIPES:03d}.lock"
+        return os.path.join(self.folder, f"stripe-{int(digest[:8], 16) % STRIPES:03d}.lock")
 
-    def owner_file(self, batch_id: str) -> Path:
+    def owner_file(self, batch_id: str) -> str:
         """The owner lock file of a journal."""
-        return self.folder / f"journal-{batch_id}.lock"
+        return os.path.join(self.folder, f"journal-{batch_id}.lock")
 
     @contextmanager
     def hold(self, paths: Iterable[str], *, timeout: float | None = None) -> Iterator[None]:
@@ -183,13 +182,13 @@ class PathLocks:
         wait = self.timeout if timeout is None else timeout
         stripes: dict[str, str] = {}
         for rel in sorted(set(paths)):
-            stripes.setdefault(str(self.lock_file(rel)), rel)  # the first path names it
+            stripes.setdefault(self.lock_file(rel), rel)  # the first path names it
         mine = self._held.setdefault(get_ident(), set())
         held: list[tuple[str, _Lock]] = []
         try:
             for file in sorted(stripes.keys() - mine):
                 try:
-                    lock = _take(Path(file), wait)
+                    lock = _take(file, wait)
                 except _Busy as exc:
                     raise _busy_error(stripes[file], wait) from exc
                 held.append((file, lock))
@@ -235,7 +234,7 @@ class PathLocks:
     def forget_owner(self, batch_id: str) -> None:
         """Remove an owner lock file once its journal is gone (it is never waited on)."""
         with suppress(FileNotFoundError):
-            self.owner_file(batch_id).unlink()
+            os.unlink(self.owner_file(batch_id))
 
 
 def _busy_error(rel: str, wait: float) -> PatchwrightError:
