@@ -160,3 +160,53 @@ def test_folders_created_then_rolled_back(root: Path, make_ws: MakeWs) -> None:
     assert not (root / "new").exists()
     ws.commit(changes)
     assert (root / "new" / "deep" / "x.txt").read_bytes() == b"x\n"
+
+
+def test_reads_in_a_keeping_block_open_each_folder_once(root: Path, tmp_path: Path) -> None:
+    for index in range(20):
+        (root / "pkg" / f"sub{index % 2}").mkdir(parents=True, exist_ok=True)
+        (root / "pkg" / f"sub{index % 2}" / f"m{index}.py").write_bytes(b"x = 1\n")
+    ws = Workspace(root, state_dir=tmp_path / "state")
+    opened: list[str] = []
+    real_open = os.open
+
+    def counting(path: str, flags: int, *args: object, **kwargs: object) -> int:
+        if flags & os.O_DIRECTORY and path in ("pkg", "sub0", "sub1"):
+            opened.append(path)
+        return real_open(path, flags, *args, **kwargs)  # type: ignore[arg-type]
+
+    os.open = counting  # type: ignore[assignment]
+    try:
+        with ws.keeping_folders():
+            states = [ws.read_if_exists(f"pkg/sub{i % 2}/m{i}.py") for i in range(20)]
+    finally:
+        os.open = real_open
+    assert sorted(opened) == ["pkg", "sub0", "sub1"]
+    assert all(s is not None and s.data == b"x = 1\n" for s in states)
+
+
+@pytest.mark.parametrize("replacement", ["symlink", "folder"])
+def test_a_one_file_commit_in_a_keeping_block_rechecks(
+    root: Path, tmp_path: Path, make_ws: MakeWs, replacement: str
+) -> None:
+    """Read through a kept folder; the folder moved out and a symlink, or a new folder
+    holding the same file, put in its place; then a one-file commit in the same block:
+    refused, the moved folder and the new one untouched."""
+    outside = tmp_path / "outside"
+    _tree(root, outside)
+    ws = make_ws()
+    with ws.keeping_folders():
+        state = ws.read_if_exists("d/a.txt")
+        assert state is not None
+        os.rename(root / "d", outside / "d")
+        if replacement == "symlink":
+            (root / "d").symlink_to(outside / "d", target_is_directory=True)
+        else:
+            (root / "d").mkdir()
+            (root / "d" / "a.txt").write_bytes(b"a\n")
+        with pytest.raises(PatchwrightError) as info:
+            ws.commit([FileChange("d/a.txt", b"A\n", expected_sha256=state.sha256)])
+    assert info.value.code == ErrorCode.PATH_OUTSIDE_ROOT
+    assert files(outside / "d") == {"a.txt": b"a\n", "b.txt": b"b\n"}
+    if replacement == "folder":
+        assert files(root / "d") == {"a.txt": b"a\n"}

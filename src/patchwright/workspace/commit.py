@@ -338,6 +338,7 @@ def _write(ctx: CommitContext, manifest: Manifest, draft: _Draft) -> CommitRecor
     # the connection dropped, so it is deleted there later (history/deferred.py).
     shared = ctx.history is not None and ctx.history.shared
     if qualifies(manifest) and not shared:
+        _recheck(ctx)  # folders kept by an enclosing block (Workspace.keeping_folders)
         return write_single(ctx, manifest, draft)  # atomic alone: no journal (direct.py)
     fs, sandbox = ctx.fs, ctx.sandbox
     with ctx.locks.own(manifest.batch_id):
