@@ -440,6 +440,8 @@ class OsFileSystem:
                 if exc.errno in _NO_LINK:
                     return MISSING
                 raise
+            if not sync:  # nothing to sync: what the new name is, without opening it
+                return _probe_of(os.stat(name, dir_fd=dst_dir, follow_symlinks=False))
             try:
                 fd = os.open(name, _READ_FLAGS, dir_fd=dst_dir)
             except OSError as exc:
@@ -451,7 +453,7 @@ class OsFileSystem:
         except BaseException:
             os.close(fd)
             raise
-        if found.kind != "file" or not sync:
+        if found.kind != "file":
             os.close(fd)
             return found
         # the linked file may never have been flushed by whoever wrote it; a before-image
