@@ -11,7 +11,8 @@ refused with ``path_outside_root``.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -98,11 +99,16 @@ def test_a_kept_folder_moved_out_takes_no_write(
     assert ws.history.list_batches() == []
 
 
-def test_without_a_move_every_folder_is_opened_once(root: Path, tmp_path: Path) -> None:
-    """The folder walk of a many-file commit: one open per folder, not one per call."""
+def _package(root: Path) -> None:
+    """``pkg/sub0`` and ``pkg/sub1`` holding 20 modules between them."""
     for index in range(20):
         (root / "pkg" / f"sub{index % 2}").mkdir(parents=True, exist_ok=True)
         (root / "pkg" / f"sub{index % 2}" / f"m{index}.py").write_bytes(b"x = 1\n")
+
+
+@contextmanager
+def _folder_opens() -> Iterator[list[str]]:
+    """The names of the package's folders opened (as folders) inside the block."""
     opened: list[str] = []
     real_open = os.open
 
@@ -111,16 +117,23 @@ def test_without_a_move_every_folder_is_opened_once(root: Path, tmp_path: Path) 
             opened.append(path)
         return real_open(path, flags, *args, **kwargs)  # type: ignore[arg-type]
 
+    os.open = counting  # type: ignore[assignment]
+    try:
+        yield opened
+    finally:
+        os.open = real_open
+
+
+def test_without_a_move_every_folder_is_opened_once(root: Path, tmp_path: Path) -> None:
+    """The folder walk of a many-file commit: one open per folder, not one per call."""
+    _package(root)
     ws = Workspace(root, state_dir=tmp_path / "state")
     changes = [
         FileChange(f"pkg/sub{i % 2}/m{i}.py", b"x = 2\n", expected_sha256=sha256_hex(b"x = 1\n"))
         for i in range(20)
     ]
-    os.open = counting  # type: ignore[assignment]
-    try:
+    with _folder_opens() as opened:
         ws.commit(changes)
-    finally:
-        os.open = real_open
     # reached once each, then once more by each of the two rechecks (a fresh walk)
     assert sorted(opened) == sorted(["pkg"] * 3 + ["sub0"] * 3 + ["sub1"] * 3)
     assert files(root / "pkg" / "sub0")["m0.py"] == b"x = 2\n"
@@ -163,24 +176,10 @@ def test_folders_created_then_rolled_back(root: Path, make_ws: MakeWs) -> None:
 
 
 def test_reads_in_a_keeping_block_open_each_folder_once(root: Path, tmp_path: Path) -> None:
-    for index in range(20):
-        (root / "pkg" / f"sub{index % 2}").mkdir(parents=True, exist_ok=True)
-        (root / "pkg" / f"sub{index % 2}" / f"m{index}.py").write_bytes(b"x = 1\n")
+    _package(root)
     ws = Workspace(root, state_dir=tmp_path / "state")
-    opened: list[str] = []
-    real_open = os.open
-
-    def counting(path: str, flags: int, *args: object, **kwargs: object) -> int:
-        if flags & os.O_DIRECTORY and path in ("pkg", "sub0", "sub1"):
-            opened.append(path)
-        return real_open(path, flags, *args, **kwargs)  # type: ignore[arg-type]
-
-    os.open = counting  # type: ignore[assignment]
-    try:
-        with ws.keeping_folders():
-            states = [ws.read_if_exists(f"pkg/sub{i % 2}/m{i}.py") for i in range(20)]
-    finally:
-        os.open = real_open
+    with _folder_opens() as opened, ws.keeping_folders():
+        states = [ws.read_if_exists(f"pkg/sub{i % 2}/m{i}.py") for i in range(20)]
     assert sorted(opened) == ["pkg", "sub0", "sub1"]
     assert all(s is not None and s.data == b"x = 1\n" for s in states)
 
