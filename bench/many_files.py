@@ -17,6 +17,10 @@ other processes share the cores (it leaves out the waits on the disk, fsyncs abo
 ``--baseline SRC`` adds the command run from another source tree (``PYTHONPATH=SRC``),
 for before/after figures from one run.
 
+``--syscalls`` counts instead the system calls of one ``patchwright apply`` run of this
+tree and of the ``--baseline`` tree (``strace -f -c``, a fresh tree and an empty state
+folder each): counts do not move with the load of the machine, times do.
+
 ``--guard`` measures the syntax guard alone instead: the CPU time spent inside
 ``check_edit`` while ``apply_patch_text`` applies the patch in a fresh process (its
 first apply, as the command runs it), per module, for this tree and the ``--baseline``
@@ -252,6 +256,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("--baseline", type=Path, help="also run the CLI from this src folder")
     p.add_argument("--check", action="store_true", help="exit 1 when the target is missed")
     p.add_argument("--guard", action="store_true", help="the syntax guard's CPU time alone")
+    p.add_argument("--syscalls", action="store_true", help="system calls of one CLI run")
     p.add_argument("--guard-child", type=Path, help=argparse.SUPPRESS)  # one guard run
     args = p.parse_args(argv)
     if args.quick:
@@ -267,6 +272,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return guard_child(tree, patch_text, args.guard_child)
     if args.guard:
         return guard_main(args)
+    if args.syscalls:
+        return syscalls_main(args, tree, patch_text)
     size = sum(len(before) for before, _ in tree.values())
     with tempfile.TemporaryDirectory(prefix="pw-states-") as states:
         if args.fresh_state:
@@ -295,6 +302,40 @@ def main(argv: Sequence[str] | None = None) -> int:
     verdict = "skip" if ratio != ratio else "PASS" if ratio <= TARGET else "FAIL"
     print(f"target patchwright CLI <= {TARGET}x GNU patch: {ratio:.2f}x {verdict}")
     return 1 if args.check and verdict == "FAIL" else 0
+
+
+def syscalls_main(args: argparse.Namespace, tree: Tree, patch_text: str) -> int:
+    """System calls of one CLI apply: this tree, and the baseline's when given."""
+    from _syscalls import count_calls, env_for, table_rows
+
+    cli = patchwright_cli()
+    if cli is None:
+        raise SystemExit("patchwright console script not found")
+    trees = {"before": args.baseline, "after": None} if args.baseline else {"after": None}
+    counts: dict[str, dict[str, int]] = {}
+    with tempfile.TemporaryDirectory(prefix="pw-syscalls-") as tmp:
+        patch = Path(tmp) / "change.patch"
+        patch.write_text(patch_text, encoding="utf-8")
+        for name, src in trees.items():
+            root = Path(tmp) / f"root-{name}"
+            install(root, tree)
+            os.sync()
+            env = env_for(src, tempfile.mkdtemp(prefix="state-", dir=tmp))
+            found = count_calls([*cli, "apply", str(patch), "--root", str(root)], root, env)
+            if found is None:
+                raise SystemExit("strace not found: install it to count system calls")
+            wrong = mismatch(root, tree)
+            if wrong:
+                raise SystemExit(f"{name}: {wrong}")
+            counts[name] = found
+    print(f"system calls of one patchwright apply ({args.files} files, empty state folder)")
+    before = counts.get("before", counts["after"])
+    print(
+        render_table(
+            ("syscall", "before", "after", "after/before"), table_rows(before, counts["after"])
+        )
+    )
+    return 0
 
 
 def guard_child(tree: Tree, patch_text: str, out: Path) -> int:

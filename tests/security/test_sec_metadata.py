@@ -110,3 +110,24 @@ def test_dry_run_refuses_a_read_only_file_too(tmp_path: Path) -> None:
     with pytest.raises(PatchwrightError) as info:
         ws.commit([FileChange("r.txt", b"y\n")], dry_run=True)
     assert info.value.code is ErrorCode.PATH_DENIED
+
+
+def test_a_file_without_extended_attributes_is_told_by_its_folder_and_name(
+    tmp_path: Path,
+) -> None:
+    """The check that lets a replacement skip opening both files: a file with an
+    attribute is never taken for one without (its attributes would be lost)."""
+    from patchwright.workspace.metadata import _no_xattrs
+
+    (tmp_path / "plain.txt").write_bytes(b"p\n")
+    (tmp_path / "tagged.txt").write_bytes(b"t\n")
+    os.setxattr(tmp_path / "tagged.txt", "user.origin", b"downloaded")
+    folder = os.open(tmp_path, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        assert _no_xattrs(folder, "plain.txt") is True
+        assert _no_xattrs(folder, "tagged.txt") is False
+        assert _no_xattrs(folder, "missing.txt") is False  # cannot tell: the caller looks
+    finally:
+        os.close(folder)
+    assert _no_xattrs(None, str(tmp_path / "tagged.txt")) is False
+    assert _no_xattrs(None, str(tmp_path / "plain.txt")) is True

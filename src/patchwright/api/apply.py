@@ -99,7 +99,8 @@ def apply_patch_text(
             ws = workspace or _open(root, history, max_file_bytes)
             plan = _Plan(options)
             report.files = plan.outcomes
-            _plan(ws, plan, patch)
+            with ws.keeping_folders():  # the plan's reads: one walk per folder
+                _plan(ws, plan, patch)
             del patch  # the parsed hunks are no longer needed: free them before encoding
             changes = _changes(plan, syntax)
             if not dry_run:

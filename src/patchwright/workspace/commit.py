@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import posixpath
 from collections.abc import Sequence
-from contextlib import suppress
+from contextlib import nullcontext, suppress
 
 from patchwright._records import field, record, replace
 from patchwright.model.errors import ErrorCode, PatchwrightError
@@ -157,7 +157,10 @@ def run_commit(
     """Plan, check inside the locks, and write (see module docstring)."""
     steps = plan(ctx.sandbox, changes)
     involved = {p for s in steps for p in (s.path, s.source) if p is not None}
-    with ctx.recovery.hold(involved):
+    # several files: each folder is walked once and kept for the whole commit, and
+    # rechecked before the tree is written (dirfd.py, docs/security.md)
+    keeping = ctx.fs.keeping_folders() if len(involved) > 1 else nullcontext()
+    with keeping, ctx.recovery.hold(involved):
         states = {p: ctx.sandbox.read(p) for p in sorted(involved)}
         _check_preconditions(steps, states)
         created_dirs = _dirs_to_create(ctx.sandbox, steps)
@@ -335,11 +338,13 @@ def _write(ctx: CommitContext, manifest: Manifest, draft: _Draft) -> CommitRecor
     # the connection dropped, so it is deleted there later (history/deferred.py).
     shared = ctx.history is not None and ctx.history.shared
     if qualifies(manifest) and not shared:
+        _recheck(ctx)  # folders kept by an enclosing block (Workspace.keeping_folders)
         return write_single(ctx, manifest, draft)  # atomic alone: no journal (direct.py)
     fs, sandbox = ctx.fs, ctx.sandbox
     with ctx.locks.own(manifest.batch_id):
         try:
             ctx.journal.start(manifest)
+            _recheck(ctx)
             for folder in manifest.created_dirs:
                 fs.mkdir(sandbox.abspath(folder))
             # every before-image and temp file durable before the first rename, synced
@@ -351,6 +356,7 @@ def _write(ctx: CommitContext, manifest: Manifest, draft: _Draft) -> CommitRecor
                         fs.write_new(
                             sandbox.abspath(entry.temp), draft.writes[entry.path], entry.after_mode
                         )
+            _recheck(ctx)  # the folders still where they were read, just before the renames
             for entry in manifest.entries:
                 if entry.temp is not None:
                     fs.replace(sandbox.abspath(entry.temp), sandbox.abspath(entry.path))
@@ -377,6 +383,13 @@ def _write(ctx: CommitContext, manifest: Manifest, draft: _Draft) -> CommitRecor
             # next recovery, and the before-images it holds are no longer needed
             ctx.journal.discard(manifest.batch_id)
     return record
+
+
+def _recheck(ctx: CommitContext) -> None:
+    """Refuse (``path_outside_root``) if a folder the commit keeps open was moved or
+    replaced since it was reached: the tree is written only into folders still in place."""
+    with ctx.sandbox.guard():
+        ctx.fs.recheck_folders()
 
 
 def _abort(ctx: CommitContext, manifest: Manifest, exc: BaseException) -> None:

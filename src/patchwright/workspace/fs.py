@@ -30,10 +30,13 @@ from contextlib import AbstractContextManager, contextmanager
 
 from patchwright._lazy import lazy_literals
 from patchwright._records import record, replace
-from patchwright.workspace.dirfd import Anchors, SymlinkInPath
+from patchwright.workspace.dirfd import Anchors, FolderMoved, SymlinkInPath
 from patchwright.workspace.metadata import carry_over
 
-__all__ = ["MISSING", "FileSystem", "Kind", "OsFileSystem", "Probe", "SymlinkInPath", "kind_of"]
+__all__ = [
+    "MISSING", "FileSystem", "FolderMoved", "Kind", "OsFileSystem", "Probe", "SymlinkInPath",
+    "kind_of",
+]  # fmt: skip
 
 #: Every :data:`Kind`: ``get_args(Kind)``, kept as a constant so that no run-time use of
 #: the alias imports ``typing`` (start-up time).
@@ -125,6 +128,14 @@ class FileSystem(Protocol):
         """Hold the folder ``path`` (real, existing) open; reach every path below it
         from that descriptor, folder by folder, never through a symlink."""
 
+    def keeping_folders(self) -> AbstractContextManager[None]:
+        """A block in which this thread reaches each folder below a held root once and
+        keeps its descriptor for every later call (dirfd.py); closed when it ends."""
+
+    def recheck_folders(self) -> None:
+        """Refuse (:class:`FolderMoved`) if a folder kept by the current
+        :meth:`keeping_folders` block no longer stands at its path."""
+
     def probe(self, path: str) -> Probe:
         """What stands at ``path`` (``lstat``); :data:`MISSING` when nothing does."""
 
@@ -178,6 +189,10 @@ class FileSystem(Protocol):
 
     def realpath(self, path: str) -> str:
         """``path`` with every symlink resolved (missing tail components kept)."""
+
+    def realpath_below(self, root: str, rel: str) -> str:
+        """:meth:`realpath` of ``root/rel`` where ``root`` is a real path (no symlink in
+        it): only the components of ``rel`` are looked at."""
 
 
 def process_umask() -> int:
@@ -315,6 +330,14 @@ class OsFileSystem:
         """See :meth:`FileSystem.hold_root`."""
         self._anchors.hold(path)
 
+    def keeping_folders(self) -> AbstractContextManager[None]:
+        """See :meth:`FileSystem.keeping_folders`."""
+        return self._anchors.keeping()
+
+    def recheck_folders(self) -> None:
+        """See :meth:`FileSystem.recheck_folders`."""
+        self._anchors.recheck()
+
     def probe(self, path: str) -> Probe:
         """See :meth:`FileSystem.probe`."""
         try:
@@ -417,6 +440,8 @@ class OsFileSystem:
                 if exc.errno in _NO_LINK:
                     return MISSING
                 raise
+            if not sync:  # nothing to sync: what the new name is, without opening it
+                return _probe_of(os.stat(name, dir_fd=dst_dir, follow_symlinks=False))
             try:
                 fd = os.open(name, _READ_FLAGS, dir_fd=dst_dir)
             except OSError as exc:
@@ -428,7 +453,7 @@ class OsFileSystem:
         except BaseException:
             os.close(fd)
             raise
-        if found.kind != "file" or not sync:
+        if found.kind != "file":
             os.close(fd)
             return found
         # the linked file may never have been flushed by whoever wrote it; a before-image
@@ -473,6 +498,7 @@ class OsFileSystem:
         """See :meth:`FileSystem.rmdir`."""
         with self._anchors.parent(path) as (folder, name):
             os.rmdir(name, dir_fd=folder)
+        self._anchors.forget(path)  # a kept descriptor of it would name a removed folder
 
     def fsync_dir(self, path: str) -> None:
         """See :meth:`FileSystem.fsync_dir`."""
@@ -484,6 +510,26 @@ class OsFileSystem:
         # names only: a symlinked folder inside the root is listed like a folder, and
         # whoever uses a name reaches it again through the checks above
         return os.listdir(path)
+
+    def realpath_below(self, root: str, rel: str) -> str:
+        """See :meth:`FileSystem.realpath_below`."""
+        # one lstat per component below the root instead of one per component from "/"
+        # (the root was resolved once, when the workspace opened); the standard library
+        # takes over at the first symlink
+        current = root.rstrip("/")
+        parts = rel.split("/")
+        for index, name in enumerate(parts):
+            if name in ("", ".", ".."):
+                return self.realpath(posixpath.join(root, rel))  # not normalised: rare
+            step = f"{current}/{name}"
+            try:
+                mode = os.lstat(step).st_mode
+            except OSError:
+                return posixpath.join(step, *parts[index + 1 :])  # a missing tail is kept
+            if stat.S_ISLNK(mode):
+                return self.realpath(posixpath.join(root, rel))
+            current = step
+        return current or "/"
 
     def realpath(self, path: str) -> str:
         """See :meth:`FileSystem.realpath`."""

@@ -1,11 +1,20 @@
 """Per-file locks between threads and processes (``flock``; ``filelock`` elsewhere).
 
-One lock file per workspace path, kept in the state folder (``locks/<hash>.lock``) so the
-user's tree stays clean. A commit takes the locks of every path it reads or writes in
-sorted order, which rules out deadlocks between commits that share files; it then reads,
-checks the SHA256 preconditions and writes while holding them. Each acquisition opens the
-lock file anew, so two threads of one process exclude each other just as two processes
-do (``flock`` locks belong to the open file, not to the process).
+A workspace's paths share a bounded set of lock files kept in the state folder
+(``locks/stripe-<nn>.lock``, :data:`STRIPES` of them), so the user's tree stays clean and
+the state folder does not grow by a file for every path ever edited: a path's lock is
+the stripe its hash picks. A commit takes the distinct stripes of every path it reads
+or writes, once each and in ascending order, which rules out deadlocks between commits
+(two commits wait for each other only on a stripe both need, and each takes its
+stripes in the same order); it then reads, checks the SHA256 preconditions and writes
+while holding them. Two paths on one stripe exclude each other too: a commit of one may
+wait for a commit of the other, briefly, never for ever.
+
+Each acquisition opens the lock file anew, so two threads of one process exclude each
+other just as two processes do (``flock`` locks belong to the open file, not to the
+process). A thread that already holds a stripe through the same :class:`PathLocks` (a
+hold inside a hold, of paths sharing a stripe) does not take it again: it would wait
+for itself until the timeout.
 
 On POSIX a lock is the standard library's ``fcntl.flock`` on that descriptor, taken
 without blocking and retried every few milliseconds until the timeout: an acquisition
@@ -14,8 +23,10 @@ same ``flock`` with a good deal of bookkeeping around it (fork tracking, a regis
 instances, a path resolution), about 230 us per acquisition here: a tenth of an
 ``edit_file`` call, so it is used only where ``fcntl`` does not exist (Windows).
 
-Lock files are never deleted: removing a lock file someone else is waiting on would let
-two holders in at once.
+Stripe files are never deleted: removing a lock file someone else is waiting on would
+let two holders in at once. (Versions before the stripes kept one lock file per path,
+``locks/<hash>.lock``; those files are left alone, and a process of such a version does
+not exclude this one.)
 
 A commit also holds an *owner* lock on its journal (``locks/journal-<batch>.lock``) from
 before the journal exists until after it is gone, so recovery can tell a journal whose
@@ -28,6 +39,7 @@ from __future__ import annotations
 
 import os
 import time
+from _thread import get_ident
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager, suppress
 
@@ -39,6 +51,11 @@ if TYPE_CHECKING:
     from typing import Protocol
 else:
     Protocol = object  # a structural type for type checkers only: no ``typing`` at run time
+
+#: How many lock files the paths of a workspace share. Enough that two edits of different
+#: files rarely share one (1 in 256), few enough that a fresh state folder creates them
+#: once and a commit of hundreds of files takes each at most once.
+STRIPES = 256
 
 _POLL = 0.005  # seconds between attempts; commits are short, so poll often
 # O_NONBLOCK: a lease on the file must not hold the open beyond the timeout
@@ -142,11 +159,13 @@ class PathLocks:
     def __init__(self, folder: str | os.PathLike[str], timeout: float) -> None:
         self.folder = os.fspath(folder)
         self.timeout = timeout
+        # the stripes each thread holds now through this object
+        self._held: dict[int, set[str]] = {}
 
     def lock_file(self, rel: str) -> str:
-        """The lock file of a workspace path."""
-        digest = sha256_hex(rel.encode("utf-8", "surrogateescape"))[:32]
-        return os.path.join(self.folder, f"{digest}.lock")
+        """The lock file of a workspace path (its stripe)."""
+        digest = sha256_hex(rel.encode("utf-8", "surrogateescape"))
+        return os.path.join(self.folder, f"stripe-{int(digest[:8], 16) % STRIPES:03d}.lock")
 
     def owner_file(self, batch_id: str) -> str:
         """The owner lock file of a journal."""
@@ -154,30 +173,33 @@ class PathLocks:
 
     @contextmanager
     def hold(self, paths: Iterable[str], *, timeout: float | None = None) -> Iterator[None]:
-        """Hold the locks of ``paths`` (sorted, deduplicated) for the ``with`` body.
+        """Hold the locks of ``paths`` for the ``with`` body: each distinct stripe once,
+        in ascending order, except those this thread holds already.
 
         Raises:
-            PatchwrightError: ``lock_timeout`` naming the path whose lock stayed busy.
+            PatchwrightError: ``lock_timeout`` naming a path whose lock stayed busy.
         """
         wait = self.timeout if timeout is None else timeout
-        held: list[_Lock] = []
+        stripes: dict[str, str] = {}
+        for rel in sorted(set(paths)):
+            stripes.setdefault(self.lock_file(rel), rel)  # the first path names it
+        mine = self._held.setdefault(get_ident(), set())
+        held: list[tuple[str, _Lock]] = []
         try:
-            for rel in sorted(set(paths)):
+            for file in sorted(stripes.keys() - mine):
                 try:
-                    lock = _take(self.lock_file(rel), wait)
+                    lock = _take(file, wait)
                 except _Busy as exc:
-                    raise PatchwrightError(
-                        ErrorCode.LOCK_TIMEOUT,
-                        f"{rel!r} is being changed by another edit; its lock stayed busy "
-                        f"for {wait:g} s.",
-                        "Retry in a moment; read the file again first, it may have changed.",
-                        path=rel,
-                    ) from exc
-                held.append(lock)
+                    raise _busy_error(stripes[file], wait) from exc
+                held.append((file, lock))
+                mine.add(file)
             yield
         finally:
-            for lock in reversed(held):
+            for file, lock in reversed(held):
+                mine.discard(file)
                 lock.release()
+            if not mine:
+                self._held.pop(get_ident(), None)
 
     @contextmanager
     def own(self, batch_id: str) -> Iterator[None]:
@@ -213,3 +235,13 @@ class PathLocks:
         """Remove an owner lock file once its journal is gone (it is never waited on)."""
         with suppress(FileNotFoundError):
             os.unlink(self.owner_file(batch_id))
+
+
+def _busy_error(rel: str, wait: float) -> PatchwrightError:
+    return PatchwrightError(
+        ErrorCode.LOCK_TIMEOUT,
+        f"{rel!r} is being changed by another edit (of this file, or of one sharing its "
+        f"lock); its lock stayed busy for {wait:g} s.",
+        "Retry in a moment; read the file again first, it may have changed.",
+        path=rel,
+    )

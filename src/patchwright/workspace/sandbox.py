@@ -44,7 +44,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
 from patchwright.model.errors import ErrorCode, PatchwrightError
-from patchwright.workspace.fs import FileSystem, Probe, SymlinkInPath
+from patchwright.workspace.fs import FileSystem, FolderMoved, Probe, SymlinkInPath
 from patchwright.workspace.globs import GlobSet
 from patchwright.workspace.records import FileState, sha256_hex
 from patchwright.workspace.writable import require_writable
@@ -137,7 +137,7 @@ class Sandbox:
         self._check_rules(lexical, path, field)
         if not self.follow_links:
             return self._unlinked(lexical, path, field)
-        real = self.fs.realpath(posixpath.join(self.root, lexical))
+        real = self.fs.realpath_below(self.root, lexical)
         if not _within(self.root, real):
             link = self._first_link(lexical)
             through = f"goes through the symlink {link!r}, which" if link else ""
@@ -280,11 +280,12 @@ class Sandbox:
         except SymlinkInPath as exc:
             link = posixpath.relpath(exc.component, self.root)
             rel = posixpath.relpath(exc.path, self.root)
+            now = "was moved or replaced" if isinstance(exc, FolderMoved) else "is a symlink now"
             raise PatchwrightError(
                 ErrorCode.PATH_OUTSIDE_ROOT,
-                f"The folder {link!r} on the way to {rel!r} is a symlink now (it was "
-                "replaced while patchwright worked); patchwright never reads or writes "
-                "through it. Nothing was written.",
+                f"The folder {link!r} on the way to {rel!r} {now} (it was changed while "
+                "patchwright worked); patchwright never reads or writes through it. "
+                "Nothing was written.",
                 "Check that folder: if it should be a folder again, retry; edit files at "
                 "their real location inside the workspace.",
                 path=rel,

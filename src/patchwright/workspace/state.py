@@ -15,7 +15,7 @@ is of the real root path), holding::
     history-forget/   batches to delete from an unreachable shared history
     proposals.sqlite3 changes waiting for approval (see approval.py)
     journal/          unfinished commits (see journal.py)
-    locks/            lock files (never in the user's tree)
+    locks/            lock files, 256 shared by all paths (never in the user's tree)
     root.txt          the root path, for people browsing the folder
 
 and the state folder itself holds ``machine``, this machine's name in the history.

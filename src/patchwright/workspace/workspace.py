@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 
 from patchwright._records import replace
 from patchwright.model.errors import ErrorCode, PatchwrightError
@@ -227,6 +227,16 @@ class Workspace:
         """
         with self._gate.operation(writing=False), self._on_disk():
             return self._sandbox.read(self._sandbox.resolve(path))
+
+    def keeping_folders(self) -> AbstractContextManager[None]:
+        """A block in which this thread reaches each folder of the tree once and keeps it
+        open (the reads of a many-file patch: one walk per folder, not one per file).
+
+        Reads in the block go through the kept folders; a commit inside it rechecks each
+        kept folder before it writes and refuses (``path_outside_root``) one moved or
+        replaced meanwhile (docs/security.md). The folders close when the block ends.
+        """
+        return self._fs.keeping_folders()
 
     def find_case_insensitive(self, path: str) -> list[str]:
         """Existing files whose path equals ``path`` ignoring case (spec 001 ``docPath``)."""
