@@ -16,9 +16,10 @@ from collections.abc import Sequence
 from itertools import pairwise
 
 from patchwright.engine.compose import compose_exact
-from patchwright.engine.index import LineIndex
+from patchwright.engine.index import HOT_AFTER, LineIndex
 from patchwright.engine.policy import MatchOptions
 from patchwright.engine.resolve import Splice, resolve
+from patchwright.engine.rungs import unique_exact_start
 from patchwright.engine.splice import matched_text
 from patchwright.model.edits import (
     Composition,
@@ -142,9 +143,17 @@ def _against_original(file: TextFile, edits: Sequence[Edit], opts: MatchOptions)
     tagged: list[tuple[int, Splice]] = []
     drift = 0  # how far the model's line numbers are off, learnt from the last hunk
     fast = opts.use_hints and opts.allows(Rung.EXACT)
+    # hunks without line numbers (OpenAI patches): many of them pay for the line
+    # dictionary that tells a unique exact copy at once
+    unhinted = opts.allows(Rung.EXACT) and _unhinted_hunks(edits) > HOT_AFTER
     for i, edit in enumerate(edits):
         hunk = edit.anchor
         splice = _exact_at_hint(file, hunk, drift) if fast else None
+        if splice is None and unhinted:
+            splice = _exact_unique(file, index, hunk)
+            if splice is not None:
+                tagged.append((i, splice))
+                continue
         if splice is not None:
             assert isinstance(hunk, Hunk) and hunk.old_start is not None
             drift = splice.start - (hunk.old_start - 1)
@@ -191,14 +200,51 @@ def _exact_at_hint(file: TextFile, anchor: object, drift: int) -> Splice | None:
         for k in range(low, high):
             if k != at and lines[k] == first and lines[k : k + size] == pattern:
                 return None  # a competing copy nearby: the ladder decides (or refuses)
+    return _exact_splice(file, anchor, pattern, at, end)
+
+
+def _unhinted_hunks(edits: Sequence[Edit]) -> int:
+    """How many of ``edits`` are hunks without a line number."""
+    return sum(1 for e in edits if isinstance(e.anchor, Hunk) and e.anchor.old_start is None)
+
+
+def _exact_unique(file: TextFile, index: LineIndex, anchor: object) -> Splice | None:
+    """The splice of a hunk without line numbers or ``@@`` anchors whose old lines stand
+    exactly once in the file, told by a line of them that occurs once (the line
+    dictionary); ``None`` for anything else, which then goes through the whole ladder.
+
+    The ladder's answer for such a hunk: its first rung finds the one exact copy, no
+    hint or scope has a say, a hunk closed by old lines at both ends leaves no edge
+    open, and an exact match composes without a shift or a warning.
+    """
+    if not isinstance(anchor, Hunk) or anchor.old_start is not None or anchor.anchors:
+        return None
+    body = anchor.lines
+    if not body or body[0][0] == "+" or body[-1][0] == "+":
+        return None  # open edges are checked (and explained) by the ladder
+    pattern = [text for op, text in body if op != "+"]
+    at = unique_exact_start(index, pattern)
+    if at is None or at is False or at is True:
+        return None
+    end = at + len(pattern)
+    if anchor.at_eof and end != len(file.lines):
+        return None
+    return _exact_splice(file, anchor, pattern, at, end)
+
+
+def _exact_splice(file: TextFile, anchor: Hunk, pattern: list[str], at: int, end: int) -> Splice:
+    """The splice of a hunk whose old lines ``pattern`` stand exactly at ``[at, end)``:
+    what :func:`~patchwright.engine.compose.compose_exact` builds, with its matched text."""
+    body = anchor.lines
     endings = file.endings
     low = at - 1 if at else 0
-    if not anchor.newline and end < total and endings[low:end].count(LF) == end - low:
+    if not anchor.newline and end < len(file.lines) and endings[low:end].count(LF) == end - low:
         # Every line around the hunk ends in LF and the last line of the file is not
         # touched: compose_exact would give each new line an LF, so the new lines are the
         # hunk's context and added texts (its context equals the file's lines).
         added = [text for op, text in body if op != "-"]
         return Splice(at, end, added, [LF] * len(added), Rung.EXACT, 1.0, LF.join(pattern) + LF)
+    lines = file.lines
     composed = compose_exact(
         lines,
         endings,

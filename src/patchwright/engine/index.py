@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     T = TypeVar("T")
 
 # Searches on one index after which whole-line dictionaries are built.
-_HOT_AFTER = 4
+HOT_AFTER = 4
 # A key occurring more often than this is a poor anchor; a better one is tried first.
 MAX_ANCHOR_HITS = 256
 
@@ -130,7 +130,7 @@ class LineIndex:
     @property
     def hot(self) -> bool:
         """Whether enough searches ran on this index to make line dictionaries pay off."""
-        return self.searches > _HOT_AFTER
+        return self.searches > HOT_AFTER
 
     def line_of(self, pos: int) -> int:
         """The 0-based line containing character ``pos`` of ``joined``."""
