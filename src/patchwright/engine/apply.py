@@ -146,6 +146,10 @@ def _against_original(file: TextFile, edits: Sequence[Edit], opts: MatchOptions)
     # hunks without line numbers (OpenAI patches): many of them pay for the line
     # dictionary that tells a unique exact copy at once
     unhinted = opts.allows(Rung.EXACT) and _unhinted_hunks(edits) > HOT_AFTER
+    if len(edits) > HOT_AFTER:
+        expected = _searched_lines(edits)
+        if expected:
+            index.expect(expected)
     for i, edit in enumerate(edits):
         hunk = edit.anchor
         splice = _exact_at_hint(file, hunk, drift) if fast else None
@@ -206,6 +210,24 @@ def _exact_at_hint(file: TextFile, anchor: object, drift: int) -> Splice | None:
 def _unhinted_hunks(edits: Sequence[Edit]) -> int:
     """How many of ``edits`` are hunks without a line number."""
     return sum(1 for e in edits if isinstance(e.anchor, Hunk) and e.anchor.old_start is None)
+
+
+def _searched_lines(edits: Sequence[Edit]) -> set[str]:
+    """The lines of each search block and unnumbered hunk of ``edits``: what
+    :meth:`LineIndex.unique_line` will be asked about (hunks with line numbers are
+    found at them, without it)."""
+    wanted: set[str] = set()
+    for edit in edits:
+        anchor = edit.anchor
+        if isinstance(anchor, Hunk):
+            if anchor.old_start is None:
+                wanted.update([text for op, text in anchor.lines if op != "+"])
+            continue
+        from patchwright.model.anchors import OldText  # not a diff's: start-up time
+
+        if isinstance(anchor, OldText) and anchor.whole_lines:
+            wanted.update(anchor.text.replace("\r\n", "\n").replace("\r", "\n").split("\n"))
+    return wanted
 
 
 def _exact_unique(file: TextFile, index: LineIndex, anchor: object) -> Splice | None:
