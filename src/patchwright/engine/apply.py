@@ -143,16 +143,13 @@ def _against_original(file: TextFile, edits: Sequence[Edit], opts: MatchOptions)
     tagged: list[tuple[int, Splice]] = []
     drift = 0  # how far the model's line numbers are off, learnt from the last hunk
     fast = opts.use_hints and opts.allows(Rung.EXACT)
-    # hunks without line numbers (OpenAI patches): many of them pay for the line
-    # dictionary that tells a unique exact copy at once
-    unhinted = opts.allows(Rung.EXACT) and _unhinted_hunks(edits) > HOT_AFTER
-    if len(edits) > HOT_AFTER:
-        expected = _searched_lines(edits)
-        if expected:
-            index.expect(expected)
+    # settled at the first edit not found at its line number (a diff's never are)
+    unhinted: bool | None = None
     for i, edit in enumerate(edits):
         hunk = edit.anchor
         splice = _exact_at_hint(file, hunk, drift) if fast else None
+        if splice is None and unhinted is None:
+            unhinted = _prepare_searches(index, edits, opts)
         if splice is None and unhinted:
             splice = _exact_unique(file, index, hunk)
             if splice is not None:
@@ -207,9 +204,17 @@ def _exact_at_hint(file: TextFile, anchor: object, drift: int) -> Splice | None:
     return _exact_splice(file, anchor, pattern, at, end)
 
 
-def _unhinted_hunks(edits: Sequence[Edit]) -> int:
-    """How many of ``edits`` are hunks without a line number."""
-    return sum(1 for e in edits if isinstance(e.anchor, Hunk) and e.anchor.old_start is None)
+def _prepare_searches(index: LineIndex, edits: Sequence[Edit], opts: MatchOptions) -> bool:
+    """Name the lines a batch of many searches will look up to the line index; whether
+    its hunks without line numbers are many enough to be placed through the line
+    dictionary (OpenAI patches: it tells a unique exact copy at once)."""
+    if len(edits) <= HOT_AFTER:
+        return False
+    expected = _searched_lines(edits)
+    if expected:
+        index.expect(expected)
+    unnumbered = sum(1 for e in edits if isinstance(e.anchor, Hunk) and e.anchor.old_start is None)
+    return opts.allows(Rung.EXACT) and unnumbered > HOT_AFTER
 
 
 def _searched_lines(edits: Sequence[Edit]) -> set[str]:
