@@ -3,6 +3,7 @@ three separate alignments (lines, whitespace-free keys, shared runs) it stands f
 
 from __future__ import annotations
 
+import difflib
 import random
 from difflib import SequenceMatcher
 
@@ -11,7 +12,7 @@ from engine_helpers import run
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from patchwright.engine import evidence, locate, oldtext
+from patchwright.engine import diff, evidence, locate, oldtext
 from patchwright.engine.normalize import strip_key
 from patchwright.model import Edit, OldText
 
@@ -61,6 +62,7 @@ NEW = "def f7(a):\n    total = a * 7\n    return total\n"
 def test_a_block_found_as_written_is_searched_and_aligned_once(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    alignments: list[object] = []
     matchers: list[int] = []
     searches: list[object] = []
 
@@ -69,21 +71,24 @@ def test_a_block_found_as_written_is_searched_and_aligned_once(
             matchers.append(1)
             super().__init__(*args, **kwargs)  # type: ignore[arg-type]
 
-    def counted(fn: object) -> object:
+    def counted(fn: object, seen: list[object], arg: int) -> object:
         def wrapper(*args: object) -> object:
-            searches.append(args[2])
+            seen.append(args[arg])
             return fn(*args)  # type: ignore[operator]
 
         return wrapper
 
-    monkeypatch.setattr(oldtext, "SequenceMatcher", Counting)
-    monkeypatch.setattr(evidence, "SequenceMatcher", Counting)
-    monkeypatch.setattr(oldtext, "keyed_matches", counted(oldtext.keyed_matches))
-    monkeypatch.setattr(locate, "keyed_matches", counted(locate.keyed_matches))
+    monkeypatch.setattr(difflib, "SequenceMatcher", Counting)
+    for module in (oldtext, evidence):
+        monkeypatch.setattr(module, "matcher_opcodes", counted(diff.matcher_opcodes, alignments, 0))
+    monkeypatch.setattr(oldtext, "keyed_matches", counted(oldtext.keyed_matches, searches, 2))
+    monkeypatch.setattr(locate, "keyed_matches", counted(locate.keyed_matches, searches, 2))
     out = run(FILE, Edit(OldText(BLOCK, whole_lines=True), NEW))
     assert out == FILE.replace(BLOCK, NEW)
-    assert len(matchers) == 1
+    assert len(alignments) == 1
     assert len(searches) == 1
+    # the block and its replacement differ in one line: no matcher was needed for that
+    assert matchers == []
 
 
 def test_a_block_found_twice_is_still_ambiguous() -> None:

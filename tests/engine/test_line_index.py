@@ -33,3 +33,27 @@ def test_unique_line_agrees_with_a_count(n: int, kinds: int) -> None:
             assert found is None
         else:
             assert found == lines.index(line)
+
+
+@pytest.mark.parametrize(
+    ("n", "kinds"), [(0, 1), (5, 1), (50, 1000), (200, 60), (500, 400), (2000, 2500)]
+)
+def test_lines_named_in_advance_agree_with_a_count(n: int, kinds: int) -> None:
+    # named lines are answered from the file lines among them; a line not named (asked
+    # in between) still gets its answer from every line
+    rng = random.Random(n * 11 + kinds)
+    lines = _lines(rng, n, kinds)
+    asked = [*set(lines), "absent", "line -1"]
+    rng.shuffle(asked)
+    named = {line for line in asked if rng.random() < 0.7}
+    index = LineIndex(lines)
+    index.expect(named)
+    counts = Counter(lines)
+    for line in asked:
+        found = index.unique_line(line)
+        if counts[line] == 0:
+            assert found is False
+        elif counts[line] > 1:
+            assert found is None
+        else:
+            assert found == lines.index(line)

@@ -16,9 +16,10 @@ from collections.abc import Sequence
 from itertools import pairwise
 
 from patchwright.engine.compose import compose_exact
-from patchwright.engine.index import LineIndex
+from patchwright.engine.index import HOT_AFTER, LineIndex
 from patchwright.engine.policy import MatchOptions
 from patchwright.engine.resolve import Splice, resolve
+from patchwright.engine.rungs import unique_exact_start
 from patchwright.engine.splice import matched_text
 from patchwright.model.edits import (
     Composition,
@@ -142,9 +143,18 @@ def _against_original(file: TextFile, edits: Sequence[Edit], opts: MatchOptions)
     tagged: list[tuple[int, Splice]] = []
     drift = 0  # how far the model's line numbers are off, learnt from the last hunk
     fast = opts.use_hints and opts.allows(Rung.EXACT)
+    # settled at the first edit not found at its line number (a diff's never are)
+    unhinted: bool | None = None
     for i, edit in enumerate(edits):
         hunk = edit.anchor
         splice = _exact_at_hint(file, hunk, drift) if fast else None
+        if splice is None and unhinted is None:
+            unhinted = _prepare_searches(index, edits, opts)
+        if splice is None and unhinted:
+            splice = _exact_unique(file, index, hunk)
+            if splice is not None:
+                tagged.append((i, splice))
+                continue
         if splice is not None:
             assert isinstance(hunk, Hunk) and hunk.old_start is not None
             drift = splice.start - (hunk.old_start - 1)
@@ -191,14 +201,77 @@ def _exact_at_hint(file: TextFile, anchor: object, drift: int) -> Splice | None:
         for k in range(low, high):
             if k != at and lines[k] == first and lines[k : k + size] == pattern:
                 return None  # a competing copy nearby: the ladder decides (or refuses)
+    return _exact_splice(file, anchor, pattern, at, end)
+
+
+def _prepare_searches(index: LineIndex, edits: Sequence[Edit], opts: MatchOptions) -> bool:
+    """Name the lines a batch of many searches will look up to the line index; whether
+    its hunks without line numbers are many enough to be placed through the line
+    dictionary (OpenAI patches: it tells a unique exact copy at once)."""
+    if len(edits) <= HOT_AFTER:
+        return False
+    expected = _searched_lines(edits)
+    if expected:
+        index.expect(expected)
+    unnumbered = sum(1 for e in edits if isinstance(e.anchor, Hunk) and e.anchor.old_start is None)
+    return opts.allows(Rung.EXACT) and unnumbered > HOT_AFTER
+
+
+def _searched_lines(edits: Sequence[Edit]) -> set[str]:
+    """The lines of each search block and unnumbered hunk of ``edits``: what
+    :meth:`LineIndex.unique_line` will be asked about (hunks with line numbers are
+    found at them, without it)."""
+    wanted: set[str] = set()
+    for edit in edits:
+        anchor = edit.anchor
+        if isinstance(anchor, Hunk):
+            if anchor.old_start is None:
+                wanted.update([text for op, text in anchor.lines if op != "+"])
+            continue
+        from patchwright.model.anchors import OldText  # not a diff's: start-up time
+
+        if isinstance(anchor, OldText) and anchor.whole_lines:
+            wanted.update(anchor.text.replace("\r\n", "\n").replace("\r", "\n").split("\n"))
+    return wanted
+
+
+def _exact_unique(file: TextFile, index: LineIndex, anchor: object) -> Splice | None:
+    """The splice of a hunk without line numbers or ``@@`` anchors whose old lines stand
+    exactly once in the file, told by a line of them that occurs once (the line
+    dictionary); ``None`` for anything else, which then goes through the whole ladder.
+
+    The ladder's answer for such a hunk: its first rung finds the one exact copy, no
+    hint or scope has a say, a hunk closed by old lines at both ends leaves no edge
+    open, and an exact match composes without a shift or a warning.
+    """
+    if not isinstance(anchor, Hunk) or anchor.old_start is not None or anchor.anchors:
+        return None
+    body = anchor.lines
+    if not body or body[0][0] == "+" or body[-1][0] == "+":
+        return None  # open edges are checked (and explained) by the ladder
+    pattern = [text for op, text in body if op != "+"]
+    at = unique_exact_start(index, pattern)
+    if at is None or at is False or at is True:
+        return None
+    end = at + len(pattern)
+    if anchor.at_eof and end != len(file.lines):
+        return None
+    return _exact_splice(file, anchor, pattern, at, end)
+
+
+def _exact_splice(file: TextFile, anchor: Hunk, pattern: list[str], at: int, end: int) -> Splice:
+    """The splice of a hunk whose old lines ``pattern`` stand exactly at ``[at, end)``:
+    what :func:`~patchwright.engine.compose.compose_exact` builds, with its matched text."""
+    body = anchor.lines
     endings = file.endings
     low = at - 1 if at else 0
-    if not anchor.newline and end < total and endings[low:end].count(LF) == end - low:
+    if not anchor.newline and end < len(file.lines) and endings[low:end].count(LF) == end - low:
         # Every line around the hunk ends in LF and the last line of the file is not
         # touched: compose_exact would give each new line an LF, so the new lines are the
         # hunk's context and added texts (its context equals the file's lines).
         added = [text for op, text in body if op != "-"]
         return Splice(at, end, added, [LF] * len(added), Rung.EXACT, 1.0, LF.join(pattern) + LF)
+    lines = file.lines
     composed = compose_exact(
         lines,
         endings,

@@ -185,8 +185,7 @@ def _diff_range(a: list[str], b: list[str], a0: int, a1: int, b0: int, b1: int) 
         return ops + end
     anchors = _anchors(a, b, a0, a1, b0, b1)
     if not anchors:
-        tag = "replace" if a0 < a1 and b0 < b1 else ("delete" if a0 < a1 else "insert")
-        return [*ops, (tag, a0, a1, b0, b1), *end]
+        return [*ops, (_change_tag(a0, a1, b0, b1), a0, a1, b0, b1), *end]
     pa, pb = a0, b0
     for i, j in anchors:
         ops.extend(_diff_range(a, b, pa, i, pb, j))
@@ -197,17 +196,72 @@ def _diff_range(a: list[str], b: list[str], a0: int, a1: int, b0: int, b1: int) 
 
 
 def _one_change(a: list[str], b: list[str], a0: int, a1: int, b0: int, b1: int) -> Opcode | None:
-    """The block as one change when one side is empty or a one-line side has nothing in
-    common with the other (the most common hunk shape, told without a matcher)."""
+    """The block as one change when one side is empty or the two sides have no line in
+    common (the most common hunk shape, told without a matcher: with nothing to pair,
+    the matcher and the anchoring alike give one change)."""
     if (
         a0 == a1
         or b0 == b1
         or (a1 - a0 == 1 and a[a0] not in b[b0:b1])
         or (b1 - b0 == 1 and b[b0] not in a[a0:a1])
+        or set(a[a0:a1]).isdisjoint(b[b0:b1])
     ):
+        # the tag written out: thousands of hunks pass here
         tag = "replace" if a0 < a1 and b0 < b1 else ("delete" if a0 < a1 else "insert")
         return (tag, a0, a1, b0, b1)
     return None
+
+
+def _change_tag(a0: int, a1: int, b0: int, b1: int) -> str:
+    return "replace" if a0 < a1 and b0 < b1 else ("delete" if a0 < a1 else "insert")
+
+
+def matcher_opcodes(a: Sequence[str], b: Sequence[str]) -> list[Opcode]:
+    """``difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes()``, the same
+    list, told without the matcher when ``a`` and ``b`` differ in one place.
+
+    That is: past their common first and last lines, neither middle holds a line that
+    the other text has anywhere. Then every pair of equal lines lies in the common
+    ends; the longest block the matcher takes first is the longer end whole (ends of
+    one length: the first, which it meets first), the other end comes next, and the
+    middle between them, sharing nothing, is one change. (When one middle is empty,
+    that text's ends touch: a copy of the longer tail starting within its head would
+    be met first, and the matcher decides.)
+    """
+    la, lb = len(a), len(b)
+    limit = min(la, lb)
+    head = 0
+    while head < limit and a[head] == b[head]:
+        head += 1
+    tail = 0
+    while tail < limit - head and a[la - 1 - tail] == b[lb - 1 - tail]:
+        tail += 1
+    a1, b1 = la - tail, lb - tail
+    if (
+        not set(a[head:a1]).isdisjoint(b)
+        or not set(b[head:b1]).isdisjoint(a)
+        or (tail > head and _tail_earlier(a, b, head, a1, b1))
+    ):
+        from difflib import SequenceMatcher  # a block changed in several places
+
+        return list(SequenceMatcher(None, a, b, autojunk=False).get_opcodes())
+    ops: list[Opcode] = [("equal", 0, head, 0, head)] if head else []
+    if head < a1 or head < b1:
+        ops.append((_change_tag(head, a1, head, b1), head, a1, head, b1))
+    if tail:
+        ops.append(("equal", a1, la, b1, lb))
+    return ops
+
+
+def _tail_earlier(a: Sequence[str], b: Sequence[str], head: int, a1: int, b1: int) -> bool:
+    """Whether the side whose middle is empty has its tail's lines starting within its
+    head too (``False`` when both middles hold lines: their ends cannot touch)."""
+    if head < a1 and head < b1:
+        return False
+    side, cut = (a, a1) if head == a1 else (b, b1)
+    tail = side[cut:]
+    size = len(tail)
+    return any(side[x : x + size] == tail for x in range(head))
 
 
 def _common_run(a: list[str], b: list[str], i: int, j: int, limit: int, step: int) -> int:

@@ -18,8 +18,8 @@ deleted without being shown).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from difflib import SequenceMatcher
 
+from patchwright.engine.diff import matcher_opcodes
 from patchwright.engine.normalize import is_elision, strip_key
 from patchwright.engine.rungs import Match, Span, identity
 from patchwright.model.errors import ErrorCode, PatchwrightError
@@ -45,8 +45,8 @@ def _keys(lines: Sequence[str]) -> list[str]:
 
 def _kept_blocks(old: Sequence[str], new: Sequence[str]) -> list[tuple[int, int, int]]:
     """``(old_start, new_start, size)`` of the runs both texts share, whitespace aside."""
-    matcher = SequenceMatcher(None, _keys(old), _keys(new), autojunk=False)
-    return [(a, b, n) for a, b, n in matcher.get_matching_blocks() if n]
+    ops = matcher_opcodes(_keys(old), _keys(new))
+    return [(i1, j1, i2 - i1) for tag, i1, i2, j1, _ in ops if tag == "equal"]
 
 
 # How far an edge ``...`` may reach (lines): it stands for a few lines of context.

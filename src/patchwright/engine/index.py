@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     T = TypeVar("T")
 
 # Searches on one index after which whole-line dictionaries are built.
-_HOT_AFTER = 4
+HOT_AFTER = 4
 # A key occurring more often than this is a poor anchor; a better one is tried first.
 MAX_ANCHOR_HITS = 256
 
@@ -39,8 +39,9 @@ class LineIndex:
         self._keys: dict[str, list[str]] = {}
         self._some_keys: dict[str, list[str | None]] = {}
         self._memo: dict[Hashable, object] = {}
-        self._last: dict[str, int] | None = None
-        self._repeated: set[str] = set()
+        self._last: _Positions | None = None
+        self._expected: set[str] | None = None
+        self._some: _Positions | None = None
         self.searches = 0
 
     @property
@@ -109,28 +110,28 @@ class LineIndex:
         before their last position (the repeated ones), both built at C speed on first
         use; worth it once a batch searches the same file many times (thousands of
         hunks), not for one search. One dictionary, not one per end: for a large file
-        each costs about its size in memory.
+        each costs about its size in memory. A line among those :meth:`expect` named is
+        answered from the file lines among them alone.
         """
-        last = self._last
-        if last is None:
-            lines = self.lines
-            last = self._last = dict(zip(lines, range(len(lines))))
-            if len(last) < len(lines):
-                # a line standing anywhere but at its last position is repeated: told
-                # by a byte per line marking the last positions, set in C (looking each
-                # line up again would touch strings scattered over the file's size)
-                at_last = bytearray(len(lines))
-                deque(map(at_last.__setitem__, last.values(), repeat(1)), maxlen=0)
-                self._repeated = set(compress(lines, map(not_, at_last)))
-        where = last.get(line)
-        if where is None:
-            return False
-        return None if line in self._repeated else where
+        if self._last is None and self._expected is not None and line in self._expected:
+            if self._some is None:
+                self._some = _Positions.of_lines(self.lines, self._expected)
+            return self._some.unique(line)
+        if self._last is None:
+            self._last = _Positions(self.lines)
+        return self._last.unique(line)
+
+    def expect(self, lines: set[str]) -> None:
+        """Name the lines :meth:`unique_line` will be asked about (a batch's search
+        blocks): the file lines among them are then found with one pass of set
+        look-ups, and only those go in the dictionary (cheaper than one of every line
+        of a large file; a line not named still builds that)."""
+        self._expected = lines
 
     @property
     def hot(self) -> bool:
         """Whether enough searches ran on this index to make line dictionaries pay off."""
-        return self.searches > _HOT_AFTER
+        return self.searches > HOT_AFTER
 
     def line_of(self, pos: int) -> int:
         """The 0-based line containing character ``pos`` of ``joined``."""
@@ -158,6 +159,38 @@ class LineIndex:
                     break
             pos = hay.find(needle, pos + 1)
         return out
+
+
+class _Positions:
+    """Lines (all of a file's, or some of them) told unique, repeated or absent: each
+    line's last position and the set of lines that stand anywhere else as well."""
+
+    def __init__(self, lines: list[str], where: list[int] | None = None) -> None:
+        self.where = where  # the file positions of ``lines`` (``None``: lines are the file)
+        self.last = last = dict(zip(lines, range(len(lines))))
+        self.repeated: set[str] = set()
+        if len(last) < len(lines):
+            # a line standing anywhere but at its last position is repeated: told by a
+            # byte per line marking the last positions, set in C (looking each line up
+            # again would touch strings scattered over the file's size)
+            at_last = bytearray(len(lines))
+            deque(map(at_last.__setitem__, last.values(), repeat(1)), maxlen=0)
+            self.repeated = set(compress(lines, map(not_, at_last)))
+
+    @classmethod
+    def of_lines(cls, lines: list[str], wanted: set[str]) -> _Positions:
+        """The file ``lines`` that are in ``wanted``, with their positions."""
+        where = list(compress(range(len(lines)), map(wanted.__contains__, lines)))
+        return cls(list(map(lines.__getitem__, where)), where)
+
+    def unique(self, line: str) -> int | bool | None:
+        """See :meth:`LineIndex.unique_line`."""
+        at = self.last.get(line)
+        if at is None:
+            return False
+        if line in self.repeated:
+            return None
+        return at if self.where is None else self.where[at]
 
 
 # Anchors tried per search. A probe stops after MAX_ANCHOR_HITS hits, so a common line

@@ -7,11 +7,10 @@ re-indentation it only half shows).
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from difflib import SequenceMatcher
 
 from patchwright._records import replace
 from patchwright.engine.diagnose import not_found, rejected_at
-from patchwright.engine.diff import line_opcodes
+from patchwright.engine.diff import line_opcodes, matcher_opcodes
 from patchwright.engine.evidence import extend_edges, fill_gaps, without_edge_elisions
 from patchwright.engine.index import LineIndex
 from patchwright.engine.literal import (
@@ -335,7 +334,7 @@ def _opcodes(old: list[str], new: list[str]) -> Sequence[Opcode]:
     blocks go through the engine's linear line diff: difflib's matcher is quadratic."""
     if len(old) * len(new) > _LARGE_BLOCK:
         return line_opcodes(old, new)
-    return SequenceMatcher(None, old, new, autojunk=False).get_opcodes()
+    return matcher_opcodes(old, new)
 
 
 _LARGE_BLOCK = 40_000
@@ -359,7 +358,7 @@ def _shared_opcodes(old: list[str], new: list[str]) -> Sequence[Opcode] | None:
     go through difflib's matcher, whose keys tell the lines apart. ``None`` otherwise."""
     if len(old) * len(new) > _LARGE_BLOCK or not _keys_tell_apart(old, new):
         return None
-    return SequenceMatcher(None, old, new, autojunk=False).get_opcodes()
+    return matcher_opcodes(old, new)
 
 
 def _diff_body(old: list[str], new: list[str], ops: Sequence[Opcode]) -> tuple[list[HunkLine], int]:

@@ -120,19 +120,33 @@ def _exact_by_unique_line(index: LineIndex, pattern: Sequence[str], lo: int) -> 
     """Exact matches through the line dictionaries: a pattern line that occurs once in
     the file pins the only possible start; a line that does not occur rules all out.
     ``None`` when every pattern line is repeated in the file (use the general search)."""
+    start = unique_exact_start(index, pattern, lo)
+    if start is None:
+        return None
+    if start is False:
+        return []
+    size = len(pattern)
+    return [Match(start, start + size, Rung.EXACT, 1.0, identity(start, size))]
+
+
+def unique_exact_start(index: LineIndex, pattern: Sequence[str], lo: int = 0) -> int | bool | None:
+    """Where ``pattern`` stands exactly, as told by its longest line that occurs once in
+    the file (:meth:`LineIndex.unique_line`): the 0-based start of the only exact match
+    at or after ``lo``, ``False`` when there is none, ``None`` when every line of the
+    pattern is repeated in the file (the general search must decide)."""
     size = len(pattern)
     for i in sorted(range(size), key=lambda k: -len(pattern[k])):
         where = index.unique_line(pattern[i])
         if where is False:
-            return []
+            return False
         if where is None or where is True:
             continue
         start = where - i
         if start < lo or start + size > len(index.lines):
-            return []
+            return False
         if index.lines[start : start + size] == list(pattern):
-            return [Match(start, start + size, Rung.EXACT, 1.0, identity(start, size))]
-        return []
+            return start
+        return False
     return None
 
 

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from itertools import compress, repeat
+
 from patchwright._records import field, record, replace
 from patchwright.formats._common import is_fence, parse_error, shorten
-from patchwright.formats._hunks import HUNK_HEADER
+from patchwright.formats._hunks import HUNK_HEADER, hunk_lines
 from patchwright.formats._v4a_markers import marker
 from patchwright.model import Hunk, HunkLine
 
@@ -13,6 +15,7 @@ if TYPE_CHECKING:
     from patchwright.model.hunks import HunkOp
 
 _OPS: dict[str, HunkOp] = {" ": " ", "-": "-", "+": "+"}
+_PREFIXES = (" ", "-", "+")
 
 
 @record
@@ -48,27 +51,47 @@ def read_update_body(lines: list[str], start: int, end: int, warnings: list[str]
     """
     hunks: list[Hunk] = []
     cur = _Open()
-    for i in range(start, end):
+    # each '@@' line's run of lines up to the next one (or the end), found in C
+    heads = list(compress(range(start, end), map(str.startswith, lines[start:end], repeat("@@"))))
+    runs = dict(zip(heads, [*heads[1:], end]))
+    i = start
+    while i < end:
         line = lines[i]
         if line.startswith("@@"):
             if cur.lines:
                 hunks.append(cur.close())
                 cur = _Open()
             _read_at_line(line, i + 1, cur, warnings)
+            stop = runs[i]
+            if _prefixed(lines[i + 1 : stop]):
+                # every line a hunk line and none a marker: what the line-by-line
+                # reading below gives, built in C (patches carry thousands of hunks)
+                cur.lines.extend(hunk_lines(lines[i + 1 : stop]))
+                i = stop
+                continue
         elif marker(line) is not None:
             cur = _read_marker(line, i + 1, cur, hunks)
-        elif not line and cur.header_line is None:
-            continue  # blank lines between operations or after '*** End of File'
-        else:
+        elif line or cur.header_line is not None:  # else: blank lines between operations
             if cur.header_line is None:
                 cur.header_line = i + 1
                 warnings.append(f"line {i + 1}: hunk lines without an '@@' line; read as a hunk")
             _read_body_line(line, i + 1, cur, warnings)
+        i += 1
     if cur.lines:
         hunks.append(cur.close())
     elif cur.header_line is not None:
         raise _empty_hunk(cur.header_line)
     return hunks
+
+
+def _prefixed(run: list[str]) -> bool:
+    """Whether ``run`` is lines that each start with ' ', '-' or '+' and none of which
+    holds ``***`` (so none is a marker)."""
+    return (
+        bool(run)
+        and all(map(str.startswith, run, repeat(_PREFIXES)))
+        and "***" not in "\n".join(run)
+    )
 
 
 def _read_at_line(line: str, line_no: int, cur: _Open, warnings: list[str]) -> None:
