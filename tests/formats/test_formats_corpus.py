@@ -1,8 +1,8 @@
 """Every patch of the shared real-edit corpus parses into the right structure.
 
-The corpus (``/work/shared/corpus``, 13,258 patches in three formats with one LLM-style
-mistake each) is optional: the test is skipped where it is absent. Each patch must
-parse without error into one file with the manifest's path and as many hunks or
+The corpus (``../shared/corpus`` beside the checkout, 13,258 patches in three formats
+with one LLM-style mistake each) is optional: the test is skipped where it is absent.
+Each patch must parse without error into one file with the manifest's path and as many hunks or
 blocks as the clean patch of its case. Where a kind's mistake does not change the
 lines (CRLF files, shifted or missing numbers, wrong counts, empty blank lines),
 the parsed lines must equal the clean patch's exactly.
@@ -11,6 +11,7 @@ the parsed lines must equal the clean patch's exactly.
 from __future__ import annotations
 
 import json
+import os
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
@@ -20,7 +21,10 @@ import pytest
 from patchwright.formats import detect_format, parse_patch
 from patchwright.model import Edit, Hunk, OldText, PatchSet
 
-CORPUS = Path("/work/shared/corpus")
+# as tests/acceptance/corpus_support.py finds it
+CORPUS = Path(
+    os.environ.get("PATCHWRIGHT_CORPUS", Path(__file__).resolve().parents[3] / "shared" / "corpus")
+)
 FORMATS = {"udiff": "unified", "v4a": "v4a", "sr": "search-replace"}
 # Kinds whose parsed lines equal the clean patch's (the mistake is elsewhere).
 SAME_LINES = {
@@ -31,7 +35,9 @@ SAME_LINES = {
 # Kinds whose hunk sizes equal the clean patch's.
 SAME_SIZES = {"clean", "crlf", "shift", "nonum"}
 
-pytestmark = pytest.mark.skipif(not CORPUS.is_dir(), reason="patch corpus not available")
+pytestmark = pytest.mark.skipif(
+    not CORPUS.is_dir(), reason="../shared/corpus is not beside the checkout"
+)
 
 
 def _manifest() -> list[dict[str, Any]]:

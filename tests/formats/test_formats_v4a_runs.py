@@ -10,6 +10,7 @@ patch and warnings.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -19,7 +20,15 @@ from patchwright.formats.v4a import parse_v4a
 from patchwright.model import PatchwrightError
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "formats" / "v4a"
-CORPUS = Path("/work/shared/corpus/cases")  # where the shared real-edit corpus is
+# the shared real-edit corpus beside the checkout, as tests/acceptance/corpus_support.py finds it
+CORPUS = (
+    Path(
+        os.environ.get(
+            "PATCHWRIGHT_CORPUS", Path(__file__).resolve().parents[3] / "shared" / "corpus"
+        )
+    )
+    / "cases"
+)
 
 _HEAD = "*** Begin Patch\n*** Update File: a.py\n"
 EDGES = {
@@ -72,6 +81,6 @@ def test_runs_read_as_line_by_line(name: str, text: str, monkeypatch: pytest.Mon
     assert _parsed(text) == fast, name
 
 
-@pytest.mark.skipif(not CORPUS.is_dir(), reason="patch corpus not available")
+@pytest.mark.skipif(not CORPUS.is_dir(), reason="../shared/corpus is not beside the checkout")
 def test_the_corpus_is_read_both_ways() -> None:
     assert len(sorted(CORPUS.glob("*/v4a.*.patch"))[::7]) > 100
