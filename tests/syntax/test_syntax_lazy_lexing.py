@@ -16,18 +16,18 @@ from test_syntax_pyregion import _stdlib_modules
 
 from patchwright.syntax import lexcache
 from patchwright.syntax.lexcache import Lexed, NotLexed, Spliced, whole
-from patchwright.syntax.pyregion import _delta_of_text, clean_lines, lex_chunk
+from patchwright.syntax.pyregion import clean_lines, lex_chunk
 
 PIECES = ['"""', "'''", '"', "'", "\\", "\\\n", "\\\r\n", "#", "#'", "\n", "\r\n", "x", "(",
           ")", "[", " ", "'a'", '"b"', "\n    ", "def f():\n"]  # fmt: skip
 
 
 def _lazy(text: str) -> Lexed:
-    return Lexed(text, text.count("\n") + 1, lex_chunk, _delta_of_text)
+    return Lexed(text, text.count("\n") + 1, lex_chunk)
 
 
 def _check(text: str, rng: random.Random) -> None:
-    """Every read of the lazily lexed lines gives the whole-text lex's lines, depths.
+    """Every read of the lazily lexed lines gives the whole-text lex's lines.
 
     A text the whole-text lex refuses (a quote left open at a line end) may be read up
     to the place of the quote; reading it all then fails too.
@@ -45,8 +45,7 @@ def _check(text: str, rng: random.Random) -> None:
             stop = rng.randrange(index, count + 1)
             assert lines[index:stop] == expected[index:stop], repr(text)
         else:
-            got = (lines[index], lines.depth_at(index))
-            assert got == (expected[index], _delta_of_text("\n".join(expected[:index])))
+            assert lines[index] == expected[index], repr(text)
     assert whole(lines) == expected, repr(text)
 
 

@@ -24,7 +24,6 @@ of lines replaced (:class:`Spliced`), so the lines past the last change are neve
 from __future__ import annotations
 
 import threading
-from bisect import bisect_right
 from collections.abc import Callable, Sequence
 
 TYPE_CHECKING = False
@@ -46,8 +45,6 @@ Lexer = Callable[[str], "list[str] | None"]
 #: or after ``stop`` where the lexer is in code (or the end of the text); ``None`` when a
 #: quote is left open at a line end. ``pos`` must be such a line start.
 ChunkLexer = Callable[[str, int, int], "tuple[str, int] | None"]
-#: The bracket depth a lexed text adds (opened minus closed).
-Depth = Callable[[str], int]
 _MISSING = object()
 # Characters lexed at least per chunk of a lazily lexed text.
 _CHUNK = 2048
@@ -65,22 +62,19 @@ class Lexed(Sequence[str]):
     they are read.
 
     ``count`` is the text's line count. Each chunk lexed starts and ends at a line start
-    where the lexer is in code, so the lines are those of the whole-text lex; the
-    bracket depth where each chunk starts is kept on the way. A read past a quote left
-    open at a line end raises :class:`NotLexed`, which the whole-text lex reports as
-    ``None``.
+    where the lexer is in code, so the lines are those of the whole-text lex. A read
+    past a quote left open at a line end raises :class:`NotLexed`, which the whole-text
+    lex reports as ``None``.
     """
 
     level = 0
 
-    def __init__(self, text: str, count: int, lex: ChunkLexer, depth: Depth) -> None:
-        self._text, self._count, self._lex, self._depth = text, count, lex, depth
+    def __init__(self, text: str, count: int, lex: ChunkLexer) -> None:
+        self._text, self._count, self._lex = text, count, lex
         self._lines: list[str] = []
         self._pos = 0  # where the next chunk starts: a line start, the lexer in code
         self._marked = False  # the next line continues a line ending in a backslash
         self._failed = False
-        self._starts = [0]  # the first line of each chunk, and the depth there
-        self._depths = [0]
 
     def __len__(self) -> int:
         return self._count
@@ -106,14 +100,6 @@ class Lexed(Sequence[str]):
             self._extend(index + 1)
         return self._lines[index]
 
-    def depth_at(self, index: int) -> int:
-        """The bracket depth where line ``index`` starts."""
-        if len(self._lines) < index:
-            self._extend(index)
-        at = bisect_right(self._starts, index) - 1
-        start = self._starts[at]
-        return self._depths[at] + self._depth("\n".join(self._lines[start:index]))
-
     def _extend(self, needed: int) -> None:
         """Lex on until ``needed`` lines are known (or all of them)."""
         text, lines = self._text, self._lines
@@ -134,8 +120,6 @@ class Lexed(Sequence[str]):
                 self._marked = pieces.pop() == MARK
             lines += pieces
             self._pos = cut
-            self._starts.append(len(lines))
-            self._depths.append(self._depths[-1] + self._depth(lexed))
         if self._pos >= len(text) and not text and not lines:
             lines.append("")  # the empty text has one empty line
 
@@ -288,13 +272,13 @@ def cleaned_pair(
     return old, None if new is None else list(new)
 
 
-def lexed_lazily(text: str, count: int, lex: ChunkLexer, depth: Depth) -> Sequence[str] | None:
+def lexed_lazily(text: str, count: int, lex: ChunkLexer) -> Sequence[str] | None:
     """The lexed lines of ``text`` (``count`` lines), kept or lexed as far as they are read
     (:class:`Lexed`); ``None`` when they are known to be ``None``."""
     found = _RECENT.get(text)
     if found is not _MISSING:
         return found  # type: ignore[return-value]
-    lines = Lexed(text, count, lex, depth)
+    lines = Lexed(text, count, lex)
     _RECENT.put(text, lines)
     return lines
 

@@ -42,7 +42,6 @@ from collections.abc import Iterator, Sequence
 from patchwright.syntax.comments import only_comments
 from patchwright.syntax.lexcache import (
     MARK,
-    Lexed,
     NotLexed,
     Spliced,
     cleaned_pair,
@@ -397,7 +396,7 @@ class _Chain:
         starting = self._old is None
         if self._old is None:
             # the text before the edit, lexed from its top only as far as it is read
-            old = lexed_lazily(self._before, len(current), lex_chunk, _delta_of_text)
+            old = lexed_lazily(self._before, len(current), lex_chunk)
         else:
             old = self._old
         if old is None or len(old) != len(current):
@@ -520,8 +519,6 @@ def _depth_at(text: str, lines: Sequence[str], index: int) -> int:
     """
     known = _DEPTHS.get(text)
     if known is None:
-        if isinstance(lines, Lexed):
-            return lines.depth_at(index)  # counted on from the depth its lexing kept
         return _delta_of_text("\n".join(lines[:index]))
     at, depth = known
     if index >= at:
