@@ -93,9 +93,7 @@ def clean_lines(text: str) -> list[str] | None:
     the place they start.
     """
     found = _lexed_run(text, 0, len(text) + 1)
-    if found is None:
-        return None
-    return _CONTINUATION.sub("\\\\\n" + _MARK, "".join(found[0])).split("\n")
+    return None if found is None else _continued("".join(found[0])).split("\n")
 
 
 def lex_chunk(text: str, pos: int, stop: int) -> tuple[str, int] | None:
@@ -111,7 +109,7 @@ def lex_chunk(text: str, pos: int, stop: int) -> tuple[str, int] | None:
     if found is None:
         return None
     pieces, cut = found
-    return _CONTINUATION.sub("\\\\\n" + _MARK, "".join(pieces)), cut
+    return _continued("".join(pieces)), cut
 
 
 def _lexed_run(text: str, pos: int, stop: int) -> tuple[list[str], int] | None:
@@ -121,15 +119,12 @@ def _lexed_run(text: str, pos: int, stop: int) -> tuple[list[str], int] | None:
     out: list[str] = []
     append, find, string_at = out.append, text.find, _STRING.match
     end = len(text)
-    # where the next "#", '"' and "'" are, -1 when there is none
+    # where the next "#", '"' and "'" are; ``end`` when there is none
     comment, double, single = find("#", pos), find('"', pos), find("'", pos)
+    comment, double, single = [end if at < 0 else at for at in (comment, double, single)]
     while True:
-        at = end
-        if 0 <= comment < at:
-            at = comment
-        if 0 <= double < at:
-            at = double
-        if 0 <= single < at:
+        at = comment if comment < double else double
+        if single < at:
             at = single
         if at >= stop:
             # the code run reaches the place asked for: cut it after a line break there
@@ -149,16 +144,28 @@ def _lexed_run(text: str, pos: int, stop: int) -> tuple[list[str], int] | None:
             if found is None:
                 return None  # a quote left open at the end of its line
             pos = found.end()
-            string = found.group()
-            append("S" if "\n" not in string else _placeholder(string))
+            append("S" if find("\n", at, pos) < 0 else _placeholder(found.group()))
         # only a mark the token ran over is looked for again
-        if 0 <= comment < pos:
+        if comment < pos:
             comment = find("#", pos)
-        if 0 <= double < pos:
+            if comment < 0:
+                comment = end
+        if double < pos:
             double = find('"', pos)
-        if 0 <= single < pos:
+            if double < 0:
+                double = end
+        if single < pos:
             single = find("'", pos)
+            if single < 0:
+                single = end
     return out, end
+
+
+def _continued(lexed: str) -> str:
+    """``lexed`` with each line that continues a line ending in a backslash marked."""
+    if "\\" not in lexed:
+        return lexed  # the usual case: spares a regular expression's scan of the text
+    return _CONTINUATION.sub("\\\\\n" + _MARK, lexed)
 
 
 def _placeholder(string: str) -> str:
