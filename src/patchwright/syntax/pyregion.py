@@ -119,9 +119,9 @@ def _lexed_run(text: str, pos: int, stop: int) -> tuple[list[str], int] | None:
     out: list[str] = []
     append, find, string_at = out.append, text.find, _STRING.match
     end = len(text)
+    limit = end + 1  # ``find(...) % limit`` is ``end`` where ``find`` finds nothing (-1)
     # where the next "#", '"' and "'" are; ``end`` when there is none
-    comment, double, single = find("#", pos), find('"', pos), find("'", pos)
-    comment, double, single = [end if at < 0 else at for at in (comment, double, single)]
+    comment, double, single = find("#", pos) % limit, find('"', pos) % limit, find("'", pos) % limit
     while True:
         at = comment if comment < double else double
         if single < at:
@@ -147,17 +147,11 @@ def _lexed_run(text: str, pos: int, stop: int) -> tuple[list[str], int] | None:
             append("S" if find("\n", at, pos) < 0 else _placeholder(found.group()))
         # only a mark the token ran over is looked for again
         if comment < pos:
-            comment = find("#", pos)
-            if comment < 0:
-                comment = end
+            comment = find("#", pos) % limit
         if double < pos:
-            double = find('"', pos)
-            if double < 0:
-                double = end
+            double = find('"', pos) % limit
         if single < pos:
-            single = find("'", pos)
-            if single < 0:
-                single = end
+            single = find("'", pos) % limit
     return out, end
 
 
@@ -338,13 +332,26 @@ def _stepped(
     """
     if split is None:
         split = (before.split("\n"), after.split("\n"))
-    if not _Chain.holds(before, after):
-        return stepwise(split, _TextSteps(before, after).judge, changed, shared)
-    chain = _Chain(before, after)
-    verdict = stepwise(split, chain.judge, changed, shared)
-    if verdict == []:
-        chain.keep()  # the last step's text was the text after the edit
-    return verdict
+    if _Chain.holds(before):
+        chain = _Chain(before, after)
+        try:
+            verdict = stepwise(split, chain.judge, changed, shared)
+        except _WrittenMark:
+            pass  # a step wrote a line the chain cannot judge: judged on texts instead
+        else:
+            if verdict == []:
+                chain.keep()  # the last step's text was the text after the edit
+            return verdict
+    return stepwise(split, _TextSteps(before, after).judge, changed, shared)
+
+
+# What no text a chain judges may hold (see _Chain).
+_CHAIN_MARKS = (_MARK, "\0", "__future__")
+
+
+class _WrittenMark(Exception):
+    """A step of a chain wrote a line holding the lexer's marker, a NUL or
+    ``__future__``."""
 
 
 class _TextSteps:
@@ -369,9 +376,10 @@ class _Chain:
 
     The region check reads a step's two texts for four facts only: that neither holds
     the lexer's marker nor a NUL, their lexed lines, the bracket depth above the change
-    and their ``__future__`` flags. When neither whole text holds a marker, a NUL or
-    the word ``__future__``, no step text does either (each of its lines is a line of
-    one of them, and none of these holds a line break): the flags are 0, and the lexed
+    and their ``__future__`` flags. When the text before the edit and the lines each
+    step writes hold no marker, no NUL and not the word ``__future__``, no step text
+    does either (each of its lines is a line of one of them, and none of these holds a
+    line break): the flags are 0, and the lexed
     lines and the depth are carried from step to step, as :func:`_one_region` would find
     them from the joined texts. Only the whole texts' facts are kept for later checks.
     """
@@ -384,11 +392,9 @@ class _Chain:
         self._depth: tuple[int, int] | None = None
 
     @staticmethod
-    def holds(before: str, after: str) -> bool:
-        """True when the premises in the class docstring hold."""
-        return not any(
-            mark in text for text in (before, after) for mark in (_MARK, "\0", "__future__")
-        )
+    def holds(text: str) -> bool:
+        """True when ``text`` holds none of the marks the class docstring names."""
+        return not any(mark in text for mark in _CHAIN_MARKS)
 
     def judge(self, step: Step) -> list[ParseError] | None:
         """:func:`_one_region` of the step, without its texts."""
@@ -400,6 +406,9 @@ class _Chain:
     def _judged(self, step: Step) -> list[ParseError] | None:
         current, following = step.lines
         first, suffix = step.shared
+        written = following[first : len(following) - suffix]
+        if any(mark in line for line in written for mark in _CHAIN_MARKS):
+            raise _WrittenMark
         starting = self._old is None
         if self._old is None:
             # the text before the edit, lexed from its top only as far as it is read
