@@ -47,7 +47,7 @@ Lexer = Callable[[str], "list[str] | None"]
 ChunkLexer = Callable[[str, int, int], "tuple[str, int] | None"]
 _MISSING = object()
 # Characters lexed at least per chunk of a lazily lexed text.
-_CHUNK = 2048
+_CHUNK = 512
 # A text kept lazily after this many edits on top of it is lexed whole (each edit adds a
 # level of indirection to every line read).
 _MAX_LEVELS = 8
