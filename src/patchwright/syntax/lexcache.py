@@ -26,9 +26,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Sequence
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import overload
+from patchwright.syntax.shared import LineSequence
 
 #: Starts every cleaned line that continues a string or a backslash-continued line.
 MARK = "\x01"
@@ -57,7 +55,7 @@ class NotLexed(Exception):
     """A quote is left open at a line end in the part of the text lexed for a read."""
 
 
-class Lexed(Sequence[str]):
+class Lexed(LineSequence):
     """The lexed lines of ``text`` (``lex(text)`` split), lexed from its top as far as
     they are read.
 
@@ -76,29 +74,15 @@ class Lexed(Sequence[str]):
         self._marked = False  # the next line continues a line ending in a backslash
         self._failed = False
 
-    def __len__(self) -> int:
-        return self._count
-
-    if TYPE_CHECKING:
-
-        @overload
-        def __getitem__(self, index: int) -> str: ...
-        @overload
-        def __getitem__(self, index: slice) -> list[str]: ...
-
-    def __getitem__(self, index: int | slice) -> str | list[str]:
-        if isinstance(index, slice):
-            stop = index.indices(self._count)[1]
-            if len(self._lines) < stop:
-                self._extend(stop)
-            return self._lines[index]
-        if index < 0:
-            index += self._count
-        if not 0 <= index < self._count:
-            raise IndexError("line index out of range")
+    def _line(self, index: int) -> str:
         if len(self._lines) <= index:
             self._extend(index + 1)
         return self._lines[index]
+
+    def _run(self, start: int, stop: int) -> list[str]:
+        if len(self._lines) < stop:
+            self._extend(stop)
+        return self._lines[start:stop]
 
     def _extend(self, needed: int) -> None:
         """Lex on until ``needed`` lines are known (or all of them)."""
@@ -124,7 +108,7 @@ class Lexed(Sequence[str]):
             lines.append("")  # the empty text has one empty line
 
 
-class Spliced(Sequence[str]):
+class Spliced(LineSequence):
     """The lines of ``base`` with ``base[first:base_end]`` replaced by ``middle``.
 
     A step's lexed lines derived from the step before it without copying the lines it
@@ -138,39 +122,23 @@ class Spliced(Sequence[str]):
         self._count = len(base) - self._shift
         self.level = getattr(base, "level", 0) + 1
 
-    def __len__(self) -> int:
-        return self._count
-
-    if TYPE_CHECKING:
-
-        @overload
-        def __getitem__(self, index: int) -> str: ...
-        @overload
-        def __getitem__(self, index: slice) -> list[str]: ...
-
-    def __getitem__(self, index: int | slice) -> str | list[str]:
-        first, after = self._first, self._after
-        if isinstance(index, slice):
-            start, stop, _ = index.indices(self._count)
-            if stop <= start:
-                return []
-            out: list[str] = []
-            if start < first:
-                out += self._base[start : min(stop, first)]
-            if start < after and stop > first:
-                out += self._middle[max(start, first) - first : min(stop, after) - first]
-            if stop > after:
-                out += self._base[max(start, after) + self._shift : stop + self._shift]
-            return out
-        if index < 0:
-            index += self._count
-        if not 0 <= index < self._count:
-            raise IndexError("line index out of range")
-        if index < first:
+    def _line(self, index: int) -> str:
+        if index < self._first:
             return self._base[index]
-        if index < after:
-            return self._middle[index - first]
+        if index < self._after:
+            return self._middle[index - self._first]
         return self._base[index + self._shift]
+
+    def _run(self, start: int, stop: int) -> list[str]:
+        first, after = self._first, self._after
+        out: list[str] = []
+        if start < first:
+            out += self._base[start : min(stop, first)]
+        if start < after and stop > first:
+            out += self._middle[max(start, first) - first : min(stop, after) - first]
+        if stop > after:
+            out += self._base[max(start, after) + self._shift : stop + self._shift]
+        return out
 
     def shares_tail(self, base: Sequence[str], base_end: int, end: int) -> bool:
         """True when ``self[end:]`` are the very lines ``base[base_end:]``."""
