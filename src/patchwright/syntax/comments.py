@@ -41,17 +41,23 @@ def only_comments(
     raw: tuple[Sequence[str], Sequence[str]],
     first: int,
     ends: tuple[int, int],
+    *,
+    same_tail: bool = False,
 ) -> bool:
     """True when the edit changed only comments and blank lines.
 
     ``old`` and ``new`` are the lexed lines of the texts before and after the edit, ``raw``
     their lines as split at ``\\n``; the texts share their lines above ``first`` and from
-    ``ends`` (old end, new end) on.
+    ``ends`` (old end, new end) on. ``same_tail`` says the caller knows the lexed lines
+    from ``ends`` on are the same (the lexed lines after the edit derived from those
+    before it): they are then not compared (nor lexed, when lexed lazily).
     """
     old_end, new_end = ends
     raw_old, raw_new = raw
-    if old_end >= len(old) or new_end >= len(new) or old[old_end:] != new[new_end:]:
-        return False  # a change at the end, or the lexer enters the shared end differently
+    if old_end >= len(old) or new_end >= len(new):
+        return False  # a change at the end
+    if not same_tail and old[old_end:] != new[new_end:]:
+        return False  # the lexer enters the shared end differently
     if old_end < first or new_end < first:
         return False
     # sliced once: the raw lines may be read lazily from the text (shared.TextLines),

@@ -14,12 +14,19 @@ files per edit. Two facts make most of that work unnecessary:
 
 Where the lexer could be inside a string at either edge, the whole text is lexed, as
 before; the result is the same either way (a test compares them on random edits).
+
+A diff's steps (see :mod:`.steps`) read the lexed lines of the text before the edit only
+from its top to a little past each change: :class:`Lexed` lexes that text from its top
+as far as its lines are read, and each step's text is the step before it with one span
+of lines replaced (:class:`Spliced`), so the lines past the last change are never lexed.
 """
 
 from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Sequence
+
+from patchwright.syntax.shared import LineSequence
 
 #: Starts every cleaned line that continues a string or a backslash-continued line.
 MARK = "\x01"
@@ -31,7 +38,124 @@ _KEEP = 4
 _KEEP_MAX_CHARS = 1_000_000
 
 Lexer = Callable[[str], "list[str] | None"]
+#: ``(text, pos, stop)`` -> the lexed text of ``text[pos:cut]`` (line breaks kept, each
+#: line continued with a backslash already marked) and ``cut``: the first line start at
+#: or after ``stop`` where the lexer is in code (or the end of the text); ``None`` when a
+#: quote is left open at a line end. ``pos`` must be such a line start.
+ChunkLexer = Callable[[str, int, int], "tuple[str, int] | None"]
 _MISSING = object()
+# Characters lexed at least per chunk of a lazily lexed text.
+_CHUNK = 512
+# A text kept lazily after this many edits on top of it is lexed whole (each edit adds a
+# level of indirection to every line read).
+_MAX_LEVELS = 8
+
+
+class NotLexed(Exception):
+    """A quote is left open at a line end in the part of the text lexed for a read."""
+
+
+class Lexed(LineSequence):
+    """The lexed lines of ``text`` (``lex(text)`` split), lexed from its top as far as
+    they are read.
+
+    ``count`` is the text's line count. Each chunk lexed starts and ends at a line start
+    where the lexer is in code, so the lines are those of the whole-text lex. A read
+    past a quote left open at a line end raises :class:`NotLexed`, which the whole-text
+    lex reports as ``None``.
+    """
+
+    level = 0
+
+    def __init__(self, text: str, count: int, lex: ChunkLexer) -> None:
+        self._text, self._count, self._lex = text, count, lex
+        self._lines: list[str] = []
+        self._pos = 0  # where the next chunk starts: a line start, the lexer in code
+        self._marked = False  # the next line continues a line ending in a backslash
+        self._failed = False
+
+    def _line(self, index: int) -> str:
+        if len(self._lines) <= index:
+            self._extend(index + 1)
+        return self._lines[index]
+
+    def _run(self, start: int, stop: int) -> list[str]:
+        if len(self._lines) < stop:
+            self._extend(stop)
+        return self._lines[start:stop]
+
+    def _extend(self, needed: int) -> None:
+        """Lex on until ``needed`` lines are known (or all of them)."""
+        text, lines = self._text, self._lines
+        while len(lines) < needed and self._pos < len(text):
+            if self._failed:
+                raise NotLexed
+            span = max(_CHUNK, (needed - len(lines)) * (len(text) // self._count + 1))
+            found = self._lex(text, self._pos, self._pos + span)
+            if found is None:
+                self._failed = True
+                raise NotLexed
+            lexed, cut = found
+            pieces = lexed.split("\n")
+            if self._marked:
+                pieces[0] = MARK + pieces[0]
+            if cut < len(text):
+                # the piece after the chunk's last line break starts the next chunk
+                self._marked = pieces.pop() == MARK
+            lines += pieces
+            self._pos = cut
+        if self._pos >= len(text) and not text and not lines:
+            lines.append("")  # the empty text has one empty line
+
+
+class Spliced(LineSequence):
+    """The lines of ``base`` with ``base[first:base_end]`` replaced by ``middle``.
+
+    A step's lexed lines derived from the step before it without copying the lines it
+    shares with it (see :func:`cleaned_step`).
+    """
+
+    def __init__(self, base: Sequence[str], first: int, base_end: int, middle: list[str]):
+        self._base, self._first, self._middle = base, first, middle
+        self._after = first + len(middle)  # where the base's tail starts here
+        self._shift = base_end - self._after
+        self._count = len(base) - self._shift
+        self.level = getattr(base, "level", 0) + 1
+
+    def _line(self, index: int) -> str:
+        if index < self._first:
+            return self._base[index]
+        if index < self._after:
+            return self._middle[index - self._first]
+        return self._base[index + self._shift]
+
+    def _run(self, start: int, stop: int) -> list[str]:
+        first, after = self._first, self._after
+        out: list[str] = []
+        if start < first:
+            out += self._base[start : min(stop, first)]
+        if start < after and stop > first:
+            out += self._middle[max(start, first) - first : min(stop, after) - first]
+        if stop > after:
+            out += self._base[max(start, after) + self._shift : stop + self._shift]
+        return out
+
+    def shares_tail(self, base: Sequence[str], base_end: int, end: int) -> bool:
+        """True when ``self[end:]`` are the very lines ``base[base_end:]``."""
+        return self._base is base and end >= self._after and end + self._shift == base_end
+
+
+def whole(lines: Sequence[str] | None) -> list[str] | None:
+    """``lines`` as a new list: every line of a lazily lexed text lexed (``None`` when a
+    quote is left open at a line end in the part read now)."""
+    if lines is None:
+        return None
+    out: list[str] = []
+    try:
+        out += lines[:]  # a lazily lexed text's slice is a new list already
+    except NotLexed:
+        return None
+    return out
 
 
 class _Recent:
@@ -43,7 +167,7 @@ class _Recent:
     """
 
     def __init__(self) -> None:
-        self._found: list[tuple[str, list[str] | None]] = []
+        self._found: list[tuple[str, Sequence[str] | None]] = []
         self._lock = threading.Lock()
 
     def get(self, text: str) -> object:
@@ -55,7 +179,7 @@ class _Recent:
                     return lines
             return _MISSING
 
-    def put(self, text: str, lines: list[str] | None) -> None:
+    def put(self, text: str, lines: Sequence[str] | None) -> None:
         if len(text) > _KEEP_MAX_CHARS:
             return
         with self._lock:
@@ -80,7 +204,7 @@ def cleaned_text(text: str, lex: Lexer) -> list[str] | None:
     """``lex(text)``, kept or computed now."""
     found = _RECENT.get(text)
     if found is not _MISSING:
-        return list(found) if isinstance(found, list) else None
+        return whole(found)  # type: ignore[arg-type]
     lines = lex(text)
     _RECENT.put(text, lines)
     return None if lines is None else list(lines)
@@ -103,7 +227,7 @@ def cleaned_pair(
     old = cleaned_text(before, lex)
     found = _RECENT.get(after)
     if found is not _MISSING:
-        return old, list(found) if isinstance(found, list) else None
+        return old, whole(found)  # type: ignore[arg-type]
     new = None
     if old is not None:
         if before_breaks is None:
@@ -116,26 +240,45 @@ def cleaned_pair(
     return old, None if new is None else list(new)
 
 
+def lexed_lazily(text: str, count: int, lex: ChunkLexer) -> Sequence[str] | None:
+    """The lexed lines of ``text`` (``count`` lines), kept or lexed as far as they are read
+    (:class:`Lexed`); ``None`` when they are known to be ``None``."""
+    found = _RECENT.get(text)
+    if found is not _MISSING:
+        return found  # type: ignore[return-value]
+    lines = Lexed(text, count, lex)
+    _RECENT.put(text, lines)
+    return lines
+
+
 def cleaned_step(
-    old: list[str], lines: list[str], shared: tuple[int, int], lex: Lexer
-) -> list[str] | None:
+    old: Sequence[str], lines: Sequence[str], shared: tuple[int, int], lex: Lexer
+) -> Sequence[str] | None:
     """``lex("\\n".join(lines))``, derived from ``old``, the lexed lines of a text that
     shares its first and last lines with it (``shared``: their counts), where it can be.
 
-    Not kept: a chain of steps (see :mod:`.steps`) keeps only the text at its end.
+    Derived from lines lexed lazily (:class:`Lexed`, :class:`Spliced`), the result is a
+    :class:`Spliced` of them. Not kept: a chain of steps (see :mod:`.steps`) keeps only
+    the text at its end.
     """
     new = _derived(old, len(old) - 1, lines, shared, lex)
     return lex("\n".join(lines)) if new is None else new
 
 
-def remember(text: str, lines: list[str] | None) -> None:
+def remember(text: str, lines: Sequence[str] | None) -> None:
     """Keep ``lines``, the lexed lines of ``text``, for a later check of ``text``."""
+    if lines is not None and getattr(lines, "level", 0) > _MAX_LEVELS:
+        lines = whole(lines)
     _RECENT.put(text, lines)
 
 
 def _derived(
-    old: list[str], before_breaks: int, lines: Sequence[str], shared: tuple[int, int], lex: Lexer
-) -> list[str] | None:
+    old: Sequence[str],
+    before_breaks: int,
+    lines: Sequence[str],
+    shared: tuple[int, int],
+    lex: Lexer,
+) -> Sequence[str] | None:
     """``lex(after)`` from ``old = lex(before)`` (``before_breaks``: the line breaks of
     the text before; ``lines``: the text after, split), or ``None`` when it cannot be
     derived."""
@@ -160,4 +303,6 @@ def _derived(
             return None
     else:
         lexed = []
+    if not isinstance(old, list):
+        return Spliced(old, first, old_tail, lexed)
     return old[:first] + lexed + old[old_tail:]

@@ -37,10 +37,19 @@ whole file; ``global`` of a parameter passes).
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from patchwright.syntax.comments import only_comments
-from patchwright.syntax.lexcache import MARK, cleaned_pair, cleaned_step, cleaned_text, remember
+from patchwright.syntax.lexcache import (
+    MARK,
+    NotLexed,
+    Spliced,
+    cleaned_pair,
+    cleaned_step,
+    cleaned_text,
+    lexed_lazily,
+    remember,
+)
 from patchwright.syntax.shared import KeptByText, TextLines, shared
 from patchwright.syntax.stdlib_parsers import ParseError, compile_python, future_flags
 from patchwright.syntax.steps import SPREAD_LINES, Block, Split, Step, stepwise
@@ -83,19 +92,46 @@ def clean_lines(text: str) -> list[str] | None:
     engine, most of a module's lexing): only the comments and strings are matched, at
     the place they start.
     """
+    found = _lexed_run(text, 0, len(text) + 1)
+    return None if found is None else _continued("".join(found[0])).split("\n")
+
+
+def lex_chunk(text: str, pos: int, stop: int) -> tuple[str, int] | None:
+    """The lexed text of ``text[pos:cut]``, ``cut`` the first line start at or after
+    ``stop`` where the lexer is in code (or the end of the text), and ``cut``; ``None``
+    when a quote is left open at a line end before ``cut``.
+
+    ``pos`` must be a line start where the lexer is in code. The lexed text has the line
+    breaks of the part, each line continued with a backslash marked, as in
+    :func:`clean_lines` (see :class:`.lexcache.Lexed`).
+    """
+    found = _lexed_run(text, pos, stop)
+    if found is None:
+        return None
+    pieces, cut = found
+    return _continued("".join(pieces)), cut
+
+
+def _lexed_run(text: str, pos: int, stop: int) -> tuple[list[str], int] | None:
+    """The lexed pieces of ``text`` from ``pos`` to the first line start at or after
+    ``stop`` where the lexer is in code (a cut never falls inside a comment or a string,
+    so the pieces are those the whole text's lex has there), and that line start."""
     out: list[str] = []
     append, find, string_at = out.append, text.find, _STRING.match
-    end, pos = len(text), 0
-    # where the next "#", '"' and "'" are, -1 when there is none
-    comment, double, single = find("#"), find('"'), find("'")
+    end = len(text)
+    limit = end + 1  # ``find(...) % limit`` is ``end`` where ``find`` finds nothing (-1)
+    # where the next "#", '"' and "'" are; ``end`` when there is none
+    comment, double, single = find("#", pos) % limit, find('"', pos) % limit, find("'", pos) % limit
     while True:
-        at = end
-        if 0 <= comment < at:
-            at = comment
-        if 0 <= double < at:
-            at = double
-        if 0 <= single < at:
+        at = comment if comment < double else double
+        if single < at:
             at = single
+        if at >= stop:
+            # the code run reaches the place asked for: cut it after a line break there
+            cut = find("\n", max(pos, stop - 1), at) + 1
+            if cut:
+                append(text[pos:cut])
+                return out, cut
         append(text[pos:at])
         if at == end:
             break
@@ -108,16 +144,22 @@ def clean_lines(text: str) -> list[str] | None:
             if found is None:
                 return None  # a quote left open at the end of its line
             pos = found.end()
-            string = found.group()
-            append("S" if "\n" not in string else _placeholder(string))
+            append("S" if find("\n", at, pos) < 0 else _placeholder(found.group()))
         # only a mark the token ran over is looked for again
-        if 0 <= comment < pos:
-            comment = find("#", pos)
-        if 0 <= double < pos:
-            double = find('"', pos)
-        if 0 <= single < pos:
-            single = find("'", pos)
-    return _CONTINUATION.sub("\\\\\n" + _MARK, "".join(out)).split("\n")
+        if comment < pos:
+            comment = find("#", pos) % limit
+        if double < pos:
+            double = find('"', pos) % limit
+        if single < pos:
+            single = find("'", pos) % limit
+    return out, end
+
+
+def _continued(lexed: str) -> str:
+    """``lexed`` with each line that continues a line ending in a backslash marked."""
+    if "\\" not in lexed:
+        return lexed  # the usual case: spares a regular expression's scan of the text
+    return _CONTINUATION.sub("\\\\\n" + _MARK, lexed)
 
 
 def _placeholder(string: str) -> str:
@@ -159,7 +201,7 @@ def _word(line: str) -> str:
 class _View:
     """Cleaned lines of one text and the bracket depth where the edit starts."""
 
-    def __init__(self, lines: list[str], first_changed: int, depth: int | None = None) -> None:
+    def __init__(self, lines: Sequence[str], first_changed: int, depth: int | None = None) -> None:
         self.lines = lines
         # both texts of an edit share the lines above it, and so this depth
         if depth is None:
@@ -179,8 +221,9 @@ class _Walker:
         self._previous = ""  # first word of the last statement at the block's level
 
     def _advance(self, stop: int) -> None:
-        while self._next < stop:
-            line = self._lines[self._next]
+        if self._next >= stop:
+            return
+        for line in self._lines[self._next : stop]:
             if self._depth == 0 and _is_start(line):
                 indent = _indent(line)
                 if indent == self._indent:
@@ -190,7 +233,7 @@ class _Walker:
             self._depth += _delta(line)
             if self._depth < 0:
                 self._nested = False
-            self._next += 1
+        self._next = max(self._next, min(stop, len(self._lines)))
 
     def ends_at(self, index: int) -> bool:
         """True when a statement that closes the run starts at ``index``."""
@@ -289,13 +332,26 @@ def _stepped(
     """
     if split is None:
         split = (before.split("\n"), after.split("\n"))
-    if not _Chain.holds(before, after):
-        return stepwise(split, _TextSteps(before, after).judge, changed, shared)
-    chain = _Chain(before, after)
-    verdict = stepwise(split, chain.judge, changed, shared)
-    if verdict == []:
-        chain.keep()  # the last step's text was the text after the edit
-    return verdict
+    if _Chain.holds(before):
+        chain = _Chain(before, after)
+        try:
+            verdict = stepwise(split, chain.judge, changed, shared)
+        except _WrittenMark:
+            pass  # a step wrote a line the chain cannot judge: judged on texts instead
+        else:
+            if verdict == []:
+                chain.keep()  # the last step's text was the text after the edit
+            return verdict
+    return stepwise(split, _TextSteps(before, after).judge, changed, shared)
+
+
+# What no text a chain judges may hold (see _Chain).
+_CHAIN_MARKS = (_MARK, "\0", "__future__")
+
+
+class _WrittenMark(Exception):
+    """A step of a chain wrote a line holding the lexer's marker, a NUL or
+    ``__future__``."""
 
 
 class _TextSteps:
@@ -320,39 +376,54 @@ class _Chain:
 
     The region check reads a step's two texts for four facts only: that neither holds
     the lexer's marker nor a NUL, their lexed lines, the bracket depth above the change
-    and their ``__future__`` flags. When neither whole text holds a marker, a NUL or
-    the word ``__future__``, no step text does either (each of its lines is a line of
-    one of them, and none of these holds a line break): the flags are 0, and the lexed
+    and their ``__future__`` flags. When the text before the edit and the lines each
+    step writes hold no marker, no NUL and not the word ``__future__``, no step text
+    does either (each of its lines is a line of one of them, and none of these holds a
+    line break): the flags are 0, and the lexed
     lines and the depth are carried from step to step, as :func:`_one_region` would find
     them from the joined texts. Only the whole texts' facts are kept for later checks.
     """
 
     def __init__(self, before: str, after: str) -> None:
         self._before, self._after = before, after
-        self._old: list[str] | None = None  # lexed lines of the text before the next step
+        # lexed lines of the text before the next step
+        self._old: Sequence[str] | None = None
         # a line of that text above the next change, and the bracket depth there
         self._depth: tuple[int, int] | None = None
 
     @staticmethod
-    def holds(before: str, after: str) -> bool:
-        """True when the premises in the class docstring hold."""
-        return not any(
-            mark in text for text in (before, after) for mark in (_MARK, "\0", "__future__")
-        )
+    def holds(text: str) -> bool:
+        """True when ``text`` holds none of the marks the class docstring names."""
+        return not any(mark in text for mark in _CHAIN_MARKS)
 
     def judge(self, step: Step) -> list[ParseError] | None:
         """:func:`_one_region` of the step, without its texts."""
+        try:
+            return self._judged(step)
+        except NotLexed:
+            return None  # a quote left open at a line end: the whole text's lex is None
+
+    def _judged(self, step: Step) -> list[ParseError] | None:
         current, following = step.lines
         first, suffix = step.shared
+        written = following[first : len(following) - suffix]
+        if any(mark in line for line in written for mark in _CHAIN_MARKS):
+            raise _WrittenMark
         starting = self._old is None
-        old = cleaned_text(self._before, clean_lines) if self._old is None else self._old
+        if self._old is None:
+            # the text before the edit, lexed from its top only as far as it is read
+            old = lexed_lazily(self._before, len(current), lex_chunk)
+        else:
+            old = self._old
         if old is None or len(old) != len(current):
             return None
         new = cleaned_step(old, following, step.shared, clean_lines)
         if new is None or len(new) != len(following):
             return None
         self._old = new
-        if only_comments(old, new, step.lines, first, (len(old) - suffix, len(new) - suffix)):
+        ends = (len(old) - suffix, len(new) - suffix)
+        same_tail = isinstance(new, Spliced) and new.shares_tail(old, *ends)
+        if only_comments(old, new, step.lines, first, ends, same_tail=same_tail):
             return []
         if self._depth is not None:
             at, known = self._depth
@@ -455,7 +526,7 @@ def _future_of(before: str, after: str, written: str) -> int:
 _NO_FUTURE: KeptByText[bool] = KeptByText()
 
 
-def _depth_at(text: str, lines: list[str], index: int) -> int:
+def _depth_at(text: str, lines: Sequence[str], index: int) -> int:
     """The bracket depth where line ``index`` of ``lines`` (``text``, cleaned) starts.
 
     Counted from the depth a previous check found in this very text when there is one
@@ -505,8 +576,8 @@ class _Edit:
     def __init__(
         self,
         split: Split,
-        old: list[str],
-        new: list[str],
+        old: Sequence[str],
+        new: Sequence[str],
         shared: tuple[int, int],
         depth: int,
         future: int,
@@ -626,7 +697,7 @@ def _context(view: _View, start: int, indent: str) -> list[str] | None:
     be told (indentation that is not a prefix of the run's).
     """
     headers: list[str] = []
-    lines, depth, current = view.lines, 0, indent
+    lines, depth, current = view.lines[:start], 0, indent
     counted = start  # the bracket depth counts the lines from here to ``start``
     for index in range(start - 1, -1, -1):
         if not current:
@@ -706,8 +777,7 @@ def _block_indent(new: tuple[_View, int], old: tuple[_View, int], first: int) ->
             return None
         if first < len(lines) and (depth != 0 or lines[first][:1] == _MARK):
             indents.append(_enclosing_indent(view, first))
-        for index in range(first, end):
-            line = lines[index]
+        for line in lines[first:end]:
             if depth == 0 and _is_start(line):
                 indents.append(_indent(line))
             depth += _delta(line)
@@ -725,7 +795,7 @@ def _block_indent(new: tuple[_View, int], old: tuple[_View, int], first: int) ->
 
 def _enclosing_indent(view: _View, first: int) -> str:
     """Indentation of the statement that line ``first`` belongs to or follows."""
-    lines, depth = view.lines, view.depth_at_change
+    lines, depth = view.lines[:first], view.depth_at_change
     for index in range(first - 1, -1, -1):
         depth -= _delta(lines[index])
         if depth == 0 and _is_start(lines[index]):
@@ -744,11 +814,12 @@ def _run_start(
     (``else``...). When the run starts the block, the line above must open a block and no
     deeper statement may sit between.
     """
-    lines, depth = view.lines, view.depth_at_change
+    top = min(first, len(view.lines) - 1)
+    lines, depth = view.lines[: top + 1], view.depth_at_change
     start: int | None = None
     above = ""  # first word of the statement right above ``start``
     deeper_above = False  # a deeper statement between the block's header and ``start``
-    for index in range(min(first, len(lines) - 1), -1, -1):
+    for index in range(top, -1, -1):
         if index < first:
             depth -= _delta(lines[index])
         line = lines[index]
@@ -794,12 +865,21 @@ def _after_header(lines: Sequence[str], low: int, start: int) -> bool:
 
 def _first_statement(view: _View, first: int) -> tuple[str, str] | None:
     """Indentation and first word of the first statement at or after line ``first``."""
-    lines, depth = view.lines, view.depth_at_change
-    for index in range(first, len(lines)):
-        if depth == 0 and _is_start(lines[index]):
-            return _indent(lines[index]), _word(lines[index])
-        depth += _delta(lines[index])
+    depth = view.depth_at_change
+    for line in _forward(view.lines, first):
+        if depth == 0 and _is_start(line):
+            return _indent(line), _word(line)
+        depth += _delta(line)
     return None
+
+
+def _forward(lines: Sequence[str], start: int) -> Iterator[str]:
+    """``lines[start:]``, read a growing slice at a time: a walk that stops early reads
+    (and a lazily lexed text lexes) little past where it stops."""
+    count, size = len(lines), 16
+    while start < count:
+        yield from lines[start : start + size]
+        start, size = start + size, size * 2
 
 
 def _starts_alike(old: _View, first: int, indent: str, opens: bool) -> bool:
@@ -828,8 +908,7 @@ def _run_end(
     """
     lines = view.lines
     depth, previous = 0, ""
-    for index in range(start, len(lines)):
-        line = lines[index]
+    for index, line in enumerate(_forward(lines, start), start):
         at, depth = depth, depth + _delta(line)
         if at < 0:
             return None

@@ -126,19 +126,14 @@ class KeptByText(Generic[T]):
 _BREAKS: KeptByText[int] = KeptByText()
 
 
-class TextLines(Sequence[str]):
-    """``text.split("\\n")`` without splitting: lines found when asked for.
+class LineSequence(Sequence[str]):
+    """A text's lines read as a sequence, each found or made when asked for.
 
-    A region check reads a few lines around an edit of a long text; finding them from
-    a line whose offset is known costs what they span, where a split costs the whole
-    text. ``anchor`` is a line index and the offset where it starts; ``breaks`` is
-    ``text.count("\\n")``.
+    Subclasses set ``_count`` (the line count) and give one line (``_line``, with an
+    index in range) and a run of lines (``_run``, with ``start < stop``, a new list).
     """
 
-    def __init__(self, text: str, breaks: int, anchor: tuple[int, int]) -> None:
-        self._text = text
-        self._count = breaks + 1
-        self._known = [(0, 0), anchor, (breaks, text.rfind("\n") + 1)]
+    _count: int
 
     def __len__(self) -> int:
         return self._count
@@ -154,16 +149,41 @@ class TextLines(Sequence[str]):
         if isinstance(index, slice):
             start, stop, step = index.indices(self._count)
             if step != 1:
-                return [self[i] for i in range(start, stop, step)]
-            if stop <= start:
-                return []
-            begin = self._offset(start)
-            end = self._offset(stop) - 1 if stop < self._count else len(self._text)
-            return self._text[begin:end].split("\n")
+                return [self._line(i) for i in range(start, stop, step)]
+            return self._run(start, stop) if start < stop else []
         if index < 0:
             index += self._count
         if not 0 <= index < self._count:
             raise IndexError("line index out of range")
+        return self._line(index)
+
+    def _line(self, index: int) -> str:
+        raise NotImplementedError
+
+    def _run(self, start: int, stop: int) -> list[str]:
+        raise NotImplementedError
+
+
+class TextLines(LineSequence):
+    """``text.split("\\n")`` without splitting: lines found when asked for.
+
+    A region check reads a few lines around an edit of a long text; finding them from
+    a line whose offset is known costs what they span, where a split costs the whole
+    text. ``anchor`` is a line index and the offset where it starts; ``breaks`` is
+    ``text.count("\\n")``.
+    """
+
+    def __init__(self, text: str, breaks: int, anchor: tuple[int, int]) -> None:
+        self._text = text
+        self._count = breaks + 1
+        self._known = [(0, 0), anchor, (breaks, text.rfind("\n") + 1)]
+
+    def _run(self, start: int, stop: int) -> list[str]:
+        begin = self._offset(start)
+        end = self._offset(stop) - 1 if stop < self._count else len(self._text)
+        return self._text[begin:end].split("\n")
+
+    def _line(self, index: int) -> str:
         begin = self._offset(index)
         end = self._text.find("\n", begin)
         return self._text[begin : end if end >= 0 else len(self._text)]
