@@ -233,13 +233,24 @@ def _at_open_edge(
     Such a hunk can only stand at the file's end (start): :func:`_check_open_edges`
     refuses it anywhere else. When the header's line is exactly the one candidate at
     that edge, both say the same place, as diffs of repeated lines at a file's edge do
-    (a line added after the last of several identical ones). ``None`` otherwise."""
+    (a line added after the last of several identical ones).
+
+    A hunk that ends (starts) with removed lines after context before them (after
+    them) is settled the same way: diff tools cut a hunk's context short only at the
+    file's edge, so such a hunk says it ends (starts) there too, and the header's line
+    must agree (the last of several identical lines removed). It is not refused
+    elsewhere: placed by its removed lines, nothing it says is open. ``None``
+    otherwise."""
     rung = err.details.get("rung")
     if hint is None or not isinstance(rung, str):
         return None
     ops = [hl.op for hl in hunk.lines]
-    at_eof = ops[-1] == "+" and _last_old(ops) == " " and not open_edges[1]
-    at_bof = ops[0] == "+" and _last_old(ops[::-1]) == " " and not open_edges[0]
+    # open: added lines after (before) context; cut: context before (after) the changes
+    # and none after (before) them
+    open_end = ops[-1] == "+" and _last_old(ops) == " "
+    open_start = ops[0] == "+" and _last_old(ops[::-1]) == " "
+    at_eof = (open_end or (ops[0] == " " and ops[-1] != " ")) and not open_edges[1]
+    at_bof = (open_start or (ops[-1] == " " and ops[0] != " ")) and not open_edges[0]
     if not (at_eof or at_bof):
         return None
     try:
