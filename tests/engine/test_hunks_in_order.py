@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from engine_helpers import random_file
 
 from patchwright.engine.apply import _against_original, _sequential
 from patchwright.engine.policy import MatchOptions
@@ -19,14 +20,7 @@ from patchwright.model import Edit, Hunk, HunkLine, TextFile
 
 
 def _file(rng: random.Random, n: int, style: str) -> TextFile:
-    lines = [f"line {k} {rng.randrange(10**6)}" for k in range(n)]
-    if style == "mixed":
-        endings = [rng.choice(["\n", "\r\n"]) for _ in lines]
-    else:
-        endings = ["\r\n" if style == "crlf" else "\n"] * n
-    if rng.random() < 0.5:
-        endings[-1] = ""
-    return TextFile(lines, endings)
+    return random_file(rng, [f"line {k} {rng.randrange(10**6)}" for k in range(n)], style)
 
 
 def _hunks(rng: random.Random, file: TextFile) -> list[Edit]:

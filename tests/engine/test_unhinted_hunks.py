@@ -14,6 +14,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from engine_helpers import random_file
 
 from patchwright.engine import apply as engine_apply
 from patchwright.engine.policy import MatchOptions
@@ -25,13 +26,7 @@ def _file(rng: random.Random, n: int, style: str, repeats: float) -> TextFile:
     lines = [
         rng.choice(["", "}", "pass"]) if rng.random() < repeats else f"line {k}" for k in range(n)
     ]
-    if style == "mixed":
-        endings = [rng.choice(["\n", "\r\n"]) for _ in lines]
-    else:
-        endings = ["\r\n" if style == "crlf" else "\n"] * n
-    if rng.random() < 0.5:
-        endings[-1] = ""
-    return TextFile(lines, endings)
+    return random_file(rng, lines, style)
 
 
 def _hunks(rng: random.Random, file: TextFile, rough: bool) -> list[Edit]:
