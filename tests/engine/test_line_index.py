@@ -23,16 +23,7 @@ def _lines(rng: random.Random, n: int, kinds: int) -> list[str]:
 )
 def test_unique_line_agrees_with_a_count(n: int, kinds: int) -> None:
     lines = _lines(random.Random(n * 7 + kinds), n, kinds)
-    index = LineIndex(lines)
-    counts = Counter(lines)
-    for line in [*set(lines), "absent", "line -1"]:
-        found = index.unique_line(line)
-        if counts[line] == 0:
-            assert found is False
-        elif counts[line] > 1:
-            assert found is None
-        else:
-            assert found == lines.index(line)
+    _answers_agree(LineIndex(lines), lines, [*set(lines), "absent", "line -1"])
 
 
 @pytest.mark.parametrize(
@@ -48,6 +39,11 @@ def test_lines_named_in_advance_agree_with_a_count(n: int, kinds: int) -> None:
     named = {line for line in asked if rng.random() < 0.7}
     index = LineIndex(lines)
     index.expect(named)
+    _answers_agree(index, lines, asked)
+
+
+def _answers_agree(index: LineIndex, lines: list[str], asked: list[str]) -> None:
+    # unique_line: False when a line is absent, None when it repeats, else its position
     counts = Counter(lines)
     for line in asked:
         found = index.unique_line(line)
