@@ -14,11 +14,11 @@ from __future__ import annotations
 import random
 
 import pytest
-from engine_helpers import random_file
+from engine_helpers import random_file, random_hunks
 
 from patchwright.engine import apply as engine_apply
 from patchwright.engine.policy import MatchOptions
-from patchwright.model import Edit, Hunk, HunkLine, PatchwrightError, TextFile
+from patchwright.model import Edit, PatchwrightError, TextFile
 
 
 def _file(rng: random.Random, n: int, style: str, repeats: float) -> TextFile:
@@ -27,28 +27,6 @@ def _file(rng: random.Random, n: int, style: str, repeats: float) -> TextFile:
         rng.choice(["", "}", "pass"]) if rng.random() < repeats else f"line {k}" for k in range(n)
     ]
     return random_file(rng, lines, style)
-
-
-def _hunks(rng: random.Random, file: TextFile, rough: bool) -> list[Edit]:
-    edits: list[Edit] = []
-    n = len(file.lines)
-    at, done = rng.randrange(0, 3), 0
-    while at < n:
-        ctx = rng.randrange(0 if rough else 1, 4)  # no context: an open edge
-        start = max(done, at - ctx)
-        removed = rng.randrange(0, 3)
-        stop = min(n, at + removed + ctx)
-        body = [HunkLine(" ", t) for t in file.lines[start:at]]
-        body += [HunkLine("-", t) for t in file.lines[at : min(n, at + removed)]]
-        body += [HunkLine("+", f"new {at} {k}") for k in range(rng.randrange(0, 3))]
-        body += [HunkLine(" ", t) for t in file.lines[min(n, at + removed) : stop]]
-        if rough and rng.random() < 0.05 and body:
-            body[0] = HunkLine(body[0].op, "absent from the file")
-        if any(op != " " for op, _ in body) and any(op != "+" for op, _ in body):
-            hunk = Hunk(tuple(body), at_eof=stop == n and rng.random() < 0.5)
-            edits.append(Edit(hunk, label=f"hunk {len(edits) + 1}"))
-        done, at = stop, stop + rng.randrange(1, 6)
-    return edits
 
 
 def _outcome(file: TextFile, edits: list[Edit]) -> tuple[str, object]:
@@ -67,7 +45,7 @@ def test_unique_hunks_placed_at_once_as_the_ladder_places_them(
     rough = seed % 3 == 0  # refusals (absent lines, open edges) as well
     style = rng.choice(["lf", "crlf", "mixed"])
     file = _file(rng, rng.randrange(80, 200), style, 0.33 if rough else 0.1)
-    edits = _hunks(rng, file, rough)
+    edits = random_hunks(rng, file, range(0 if rough else 1, 4), numbered=False, rough=rough)
     assert len(edits) > engine_apply.HOT_AFTER
     placed: list[object] = []
     at_once = engine_apply._exact_unique
