@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 from patchwright._records import replace
 from patchwright.model import ErrorCode, PatchwrightError
 from patchwright.workspace import ChangeRecord, FileChange, Workspace, sha256_hex
-from patchwright.workspace.history.contents import MAX_DEPTH, PARTIAL, _delta, common_ends
+from patchwright.workspace.history.contents import MAX_DEPTH, PARTIAL, _delta
+from patchwright.workspace.history.regions import common_ends
 
 OpenWs = Callable[..., Workspace]
 BIG = b"".join(b"line %d\n" % i for i in range(20_000))  # over the SQLite file threshold
@@ -166,10 +167,11 @@ def test_common_ends_are_exact_and_never_overlap(head: bytes, a: bytes, b: bytes
 
 
 def test_a_content_changed_throughout_is_refused_as_a_delta_without_a_copy() -> None:
-    # a large patch edits the whole file: its middle is most of it, and taking that
-    # slice only to find it too long would hold one more copy of the file
+    # a large patch edits the whole file: what changed is most of it, and copying it
+    # only to find it too long would hold one more copy of the file
     base = bytes(4 << 20)
-    data = base[:10] + b"x" + base[11:-11] + b"y" + base[-10:]
+    data = b"\1\0\0" * (1 << 20) + base[3 << 20 :]  # three quarters changed
+    data = data[:10] + b"x" + data[11:]
     tracemalloc.start()
     try:
         assert _delta("new", data, "old", base, 0) is None
@@ -178,7 +180,9 @@ def test_a_content_changed_throughout_is_refused_as_a_delta_without_a_copy() -> 
         tracemalloc.stop()
     assert peak < len(data) // 8
     edit = base[:100] + b"z" + base[101:]
-    assert _delta("new", edit, "old", base, 0) == ("new", "old", 1, 100, len(base) - 101, b"z")
+    assert _delta("new", edit, "old", base, 0) == (
+        "new", "old", 1, 100, len(base) - 101, b"z", None,
+    )  # fmt: skip
 
 
 def test_a_commit_of_hundreds_of_files_in_both_stores(

@@ -40,6 +40,7 @@ from contextlib import suppress
 
 from patchwright.workspace.fs import FileSystem
 from patchwright.workspace.history.backend import Backend, Tx, history_error
+from patchwright.workspace.history.regions import apply, find_regions, pack, unpack
 from patchwright.workspace.records import FileCommitRecord, sha256_hex
 
 TYPE_CHECKING = False
@@ -58,37 +59,7 @@ FILE_BLOB_MIN = 64 * 1024
 #: The longest chain of deltas a content may sit at the end of.
 MAX_DEPTH = 16
 _SHA256 = re.compile(r"[0-9a-f]{64}")
-_BLOCK = 1 << 16
 _CHUNK = 300  # hashes per query, well under both databases' parameter limits
-
-
-def common_ends(a: bytes, b: bytes) -> tuple[int, int]:
-    """The lengths of the common prefix and of the common suffix of ``a`` and ``b``,
-    which never overlap (their sum is at most the shorter length)."""
-    prefix = _match_length(a, b, min(len(a), len(b)), from_end=False)
-    suffix = _match_length(a, b, min(len(a), len(b)) - prefix, from_end=True)
-    return prefix, suffix
-
-
-def _match_length(a: bytes, b: bytes, limit: int, *, from_end: bool) -> int:
-    """How many bytes from the start (or end) match, at most ``limit``: blocks compared
-    whole in C, halved around the first difference."""
-
-    def same(lo: int, hi: int) -> bool:
-        if from_end:
-            return a[len(a) - hi : len(a) - lo] == b[len(b) - hi : len(b) - lo]
-        return a[lo:hi] == b[lo:hi]
-
-    done, block = 0, _BLOCK
-    while done < limit:
-        step = min(block, limit - done)
-        if same(done, done + step):
-            done += step
-        elif step == 1:
-            break
-        else:
-            block = step // 2
-    return done
 
 
 class ContentStore:
@@ -98,6 +69,8 @@ class ContentStore:
         self.backend = backend
         self.fs = fs
         self.folder = backend.blob_folder
+        # the delta start_file() found for a one-file commit's content, until its store()
+        self._planned: tuple[str, bytes, Plan] | None = None
 
     # writing ---------------------------------------------------------------------------------
     def store(
@@ -122,7 +95,8 @@ class ContentStore:
             if f.after_sha256 is not None and f.before_sha256 in contents
         }
         whole: dict[str, bytes] = {}
-        deltas: list[tuple[str, str, int, int, int, bytes]] = []
+        deltas: list[DeltaRow] = []
+        planned, self._planned = self._planned, None
         # befores first: a before-content stored now is the base of its file's after
         for sha in sorted(contents, key=lambda s: s in bases):
             data, base = contents[sha], bases.get(sha)
@@ -130,7 +104,10 @@ class ContentStore:
                 continue
             delta = None
             if base is not None and base in depth:
-                delta = _delta(sha, data, base, contents[base], depth[base])
+                before = contents[base]
+                same = planned is not None and planned[0] == sha and planned[1] is before
+                found = planned[2] if planned is not None and same else None
+                delta = _delta(sha, data, base, before, depth[base], found)
             if delta is not None:
                 deltas.append(delta)
             else:
@@ -147,8 +124,8 @@ class ContentStore:
             list(whole.items()),
         )
         tx.run_many(
-            "INSERT INTO deltas (sha256, base, depth, prefix, suffix, middle) "
-            "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+            "INSERT INTO deltas (sha256, base, depth, prefix, suffix, middle, regions) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
             deltas,
         )
 
@@ -167,8 +144,12 @@ class ContentStore:
         folder = self.folder
         if folder is None or not self.may_keep_file(len(data)):
             return None
-        if base is not None and _delta_fits(data, base):
-            return None
+        if base is not None:
+            found = plan(data, base)
+            if found is not None:
+                # kept for the batch's store(), which would otherwise search again
+                self._planned = (sha, base, found)
+                return None
         if self.holds(sha, len(data)):
             return None
         self.fs.mkdir(folder)
@@ -325,7 +306,8 @@ class ContentStore:
                 if whole is not None:
                     break
                 rows = tx.rows(
-                    "SELECT base, prefix, suffix, middle FROM deltas WHERE sha256=?", (current,)
+                    "SELECT base, prefix, suffix, middle, regions FROM deltas WHERE sha256=?",
+                    (current,),
                 )
                 if not rows or len(chain) > MAX_DEPTH:
                     raise history_error(
@@ -336,9 +318,11 @@ class ContentStore:
                 chain.append(rows[0])
                 current = str(rows[0]["base"])
         data = whole
-        for step in reversed(chain):
-            end = len(data) - int(step["suffix"])
-            data = data[: int(step["prefix"])] + bytes(step["middle"]) + data[end:]
+        try:
+            for step in reversed(chain):
+                data = _rebuild(data, step)
+        except ValueError:
+            raise _damaged(sha256) from None
         if chain and sha256_hex(data) != sha256:
             raise _damaged(sha256)
         return data
@@ -354,26 +338,54 @@ class ContentStore:
         return bytes(rows[0]["data"]) if rows else None
 
 
+#: A row of ``deltas``: sha256, base, depth, prefix, suffix, middle, regions.
+DeltaRow = tuple[str, str, int, int, int, bytes, "bytes | None"]
+#: The ranges of a delta and the bytes put in their place (see regions.py).
+Plan = tuple[list[tuple[int, int, int]], list[bytes]]
+
+
+def plan(data: bytes, base: bytes) -> Plan | None:
+    """``data`` as ``base`` with ranges replaced, or ``None`` when that keeps more than
+    half the content's bytes (it is then kept whole)."""
+    return find_regions(base, data, len(data) // 2)
+
+
 def _delta(
-    sha: str, data: bytes, base_sha: str, base: bytes, base_depth: int
-) -> tuple[str, str, int, int, int, bytes] | None:
-    """``data`` as a change to ``base``, or ``None`` when storing it whole is better."""
+    sha: str, data: bytes, base_sha: str, base: bytes, base_depth: int, found: Plan | None = None
+) -> DeltaRow | None:
+    """``data`` as a change to ``base``, or ``None`` when storing it whole is better.
+
+    One replaced range is written as before several existed (``prefix``, ``suffix``,
+    ``middle``; ``regions`` NULL), so that any patchwright reads it; several are the
+    packed ranges in ``regions`` and their new bytes one after another in ``middle``,
+    with ``prefix`` and ``suffix`` the common ends.
+    """
     if base_depth + 1 > MAX_DEPTH:
         return None
-    prefix, suffix = common_ends(base, data)
-    if not _small_middle(data, prefix, suffix):
-        return None  # told before slicing: the middle of a large content is a whole copy
-    return sha, base_sha, base_depth + 1, prefix, suffix, data[prefix : len(data) - suffix]
+    found = found if found is not None else plan(data, base)
+    if found is None:
+        return None  # decided before any copy: a large content changed throughout
+    ranges, inserted = found
+    depth = base_depth + 1
+    if not ranges:
+        return sha, base_sha, depth, len(data), 0, b"", None
+    first, last = ranges[0], ranges[-1]
+    packed = pack(ranges) if len(ranges) > 1 else None
+    middle = b"".join(inserted)
+    return sha, base_sha, depth, first[0], len(base) - last[1], middle, packed
 
 
-def _small_middle(data: bytes, prefix: int, suffix: int) -> bool:
-    return len(data) - prefix - suffix <= len(data) // 2
+def _rebuild(base: bytes, step: Mapping[str, Any]) -> bytes:
+    """A delta row applied to its base.
 
-
-def _delta_fits(data: bytes, base: bytes) -> bool:
-    """Whether ``data`` is small enough a change to ``base`` to be kept as a delta (the
-    chain's depth aside)."""
-    return _small_middle(data, *common_ends(base, data))
+    Raises:
+        ValueError: the row does not fit its base (damaged).
+    """
+    middle = bytes(step["middle"])
+    if step["regions"] is None:
+        end = len(base) - int(step["suffix"])
+        return base[: int(step["prefix"])] + middle + base[end:]
+    return apply(base, unpack(bytes(step["regions"])), middle)
 
 
 def _damaged(sha256: str) -> Exception:

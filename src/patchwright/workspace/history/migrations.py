@@ -15,6 +15,8 @@ workspace) its batches are given the machine and workspace of the workspace open
 it (``backfill``). Version 3 adds the table of contents kept as deltas (contents.py).
 Version 4 drops the index of version 2 from SQLite stores: one database holds one
 workspace, whose queries never select by place, and every commit wrote one page of it.
+Version 5 lets a delta replace several ranges of its base (``deltas.regions``; rows
+without it are the one-range deltas of version 3, still read as they are).
 
 To add a table (for instance pending proposals), append a migration with the next
 version; never edit one that has shipped.
@@ -127,6 +129,12 @@ MIGRATIONS: tuple[Migration, ...] = (
         "no index of batches by place in a one-workspace store",
         ("DROP INDEX IF EXISTS batches_place",),
         (),  # a shared store selects each workspace's batches by place: it keeps the index
+    ),
+    Migration(
+        5,
+        "contents kept as changes of several ranges of the content they replaced",
+        ("ALTER TABLE deltas ADD COLUMN regions BLOB",),
+        ("ALTER TABLE deltas ADD COLUMN regions BYTEA",),
     ),
 )
 
