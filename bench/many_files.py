@@ -313,6 +313,7 @@ def syscalls_main(args: argparse.Namespace, tree: Tree, patch_text: str) -> int:
         raise SystemExit("patchwright console script not found")
     trees = {"before": args.baseline, "after": None} if args.baseline else {"after": None}
     counts: dict[str, dict[str, int]] = {}
+    stored: dict[str, tuple[int, int]] = {}
     with tempfile.TemporaryDirectory(prefix="pw-syscalls-") as tmp:
         patch = Path(tmp) / "change.patch"
         patch.write_text(patch_text, encoding="utf-8")
@@ -320,8 +321,10 @@ def syscalls_main(args: argparse.Namespace, tree: Tree, patch_text: str) -> int:
             root = Path(tmp) / f"root-{name}"
             install(root, tree)
             os.sync()
-            env = env_for(src, tempfile.mkdtemp(prefix="state-", dir=tmp))
+            state = tempfile.mkdtemp(prefix="state-", dir=tmp)
+            env = env_for(src, state)
             found = count_calls([*cli, "apply", str(patch), "--root", str(root)], root, env)
+            stored[name] = history_bytes(Path(state))
             if found is None:
                 raise SystemExit("strace not found: install it to count system calls")
             wrong = mismatch(root, tree)
@@ -335,7 +338,17 @@ def syscalls_main(args: argparse.Namespace, tree: Tree, patch_text: str) -> int:
             ("syscall", "before", "after", "after/before"), table_rows(before, counts["after"])
         )
     )
+    for name, (database, files) in stored.items():
+        print(f"history {name}: database {database:,} bytes, content files {files:,} bytes")
     return 0
+
+
+def history_bytes(state: Path) -> tuple[int, int]:
+    """The bytes of the history databases (with their WAL) and of the content files
+    under a state folder (a linked before-image counts, though it takes no room of its own)."""
+    database = sum(p.stat().st_size for p in state.rglob("history.sqlite3*"))
+    files = sum(p.stat().st_size for p in state.rglob("blobs/*") if p.is_file())
+    return database, files
 
 
 def guard_child(tree: Tree, patch_text: str, out: Path) -> int:

@@ -142,16 +142,14 @@ class ContentStore:
         failed is whole and named by its hash, so it is simply reused by a later batch.
         """
         folder = self.folder
-        if folder is None or not self.may_keep_file(len(data)):
-            return None
+        if folder is None or not self.may_keep_file(len(data)) or self.holds(sha, len(data)):
+            return None  # a content kept already is the usual case: told before any search
         if base is not None:
             found = plan(data, base)
             if found is not None:
                 # kept for the batch's store(), which would otherwise search again
                 self._planned = (sha, base, found)
                 return None
-        if self.holds(sha, len(data)):
-            return None
         self.fs.mkdir(folder)
         temp = self._temp_name(sha)
         try:
@@ -224,8 +222,10 @@ class ContentStore:
         if self.folder is not None:
             # any size: a small before-content may have been linked there from a journal
             for sha in sizes:
-                found = self.fs.probe(posixpath.join(self.folder, sha)).kind == "file"
-                if sha not in known and found:
+                if (
+                    sha not in known
+                    and self.fs.probe(posixpath.join(self.folder, sha)).kind == "file"
+                ):
                     known[sha] = 0
         return known
 
@@ -265,10 +265,9 @@ class ContentStore:
         kept: set[str] = set()
         added = False
         for sha, data in files.items():
+            # _known() found no file of that name just before: one stored meanwhile by
+            # another commit makes the link fail (below), or is replaced by the same bytes
             final = posixpath.join(self.folder, sha)
-            if fs.probe(final).kind == "file":
-                kept.add(sha)
-                continue  # stored meanwhile by another commit
             image = images.get(sha)
             # a before-image with another name left (a hard link elsewhere in the tree)
             # could still be written through that name, so it is copied instead
