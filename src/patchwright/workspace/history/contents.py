@@ -17,13 +17,17 @@ never stored again:
   commit may write its new content's file ahead of the batch (:meth:`ContentStore.start_file`),
   synced with its own temp file;
 * **as a change to the content it replaced**, ``deltas(sha256, base, depth, prefix,
-  suffix, middle)``: the after-content of a file whose before-content is kept is the
-  base's first ``prefix`` bytes, then ``middle``, then its last ``suffix`` bytes. An
-  edit of one region of a file so stores only that region, in the batch's own
-  transaction (no file, no fsync of its own), instead of a fresh copy of the whole
-  file. A delta is used when its middle is at most half the content and its chain of
-  bases is shorter than :data:`MAX_DEPTH`; otherwise the content is stored whole, which
-  bounds what a read has to put together.
+  suffix, middle, regions)``: the after-content of a file whose before-content is kept
+  is the base with some byte ranges replaced (regions.py finds them). With one range,
+  it is the base's first ``prefix`` bytes, then ``middle``, then its last ``suffix``
+  bytes (``regions`` NULL: the form every version reads); with several, ``regions``
+  packs each range of the base and the length of its new bytes, which follow one
+  another in ``middle``. An edit of a few places of a file so stores only those, in the
+  batch's own transaction (no file, no fsync of its own), instead of a fresh copy of
+  the whole file. A delta is used when it keeps at most half the content's bytes (each
+  range counting 24), in at most :data:`~patchwright.workspace.history.regions.MAX_REGIONS`
+  ranges, and its chain of bases is shorter than :data:`MAX_DEPTH`; otherwise the
+  content is stored whole, which bounds what a read has to put together.
 
 Whatever its form, a content read back is checked against its SHA256: a damaged one is
 reported, never returned.
