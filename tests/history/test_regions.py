@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from patchwright.model import ErrorCode, PatchwrightError
 from patchwright.workspace import FileChange, Workspace, sha256_hex
+from patchwright.workspace.history import regions
 from patchwright.workspace.history.backend import Scope
 from patchwright.workspace.history.regions import (
     MAX_REGIONS,
@@ -98,6 +99,22 @@ def test_a_file_edited_in_thousands_of_places() -> None:
     assert apply(base, found[0], b"".join(found[1])) == new
 
 
+@pytest.mark.parametrize("every", [1, 20])
+def test_changes_too_dense_are_told_after_a_few_hundred_ranges(
+    every: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a comment on every line (or every twentieth) of a large file: more ranges than the
+    # cap in the end, so the walk stops at its first forecast instead of at the cap
+    lines = [b"    value_%d = compute(%d)\n" % (i, i * 7) for i in range(200_000)]
+    base = b"".join(lines)
+    new = b"".join(line[:-1] + b" #\n" if i % every == 0 else line for i, line in enumerate(lines))
+    steps = []
+    real = regions._resync
+    monkeypatch.setattr(regions, "_resync", lambda *a: steps.append(1) or real(*a))
+    assert find_regions(base, new, len(new) // 2) is None
+    assert len(steps) <= 256  # every line: no anchor found at all, one range of everything
+
+
 def test_ranges_that_do_not_fit_are_refused() -> None:
     with pytest.raises(ValueError):
         apply(b"abc", [(2, 1, 0)], b"")
@@ -169,9 +186,9 @@ def test_damaged_ranges_are_reported_not_returned(
     ws.commit([FileChange("m.py", MODULE)])
     two = MODULE.replace(b"value_10 =", b"v10 =").replace(b"value_900 =", b"v900 =")
     ws.commit([FileChange("m.py", two, expected_sha256=sha256_hex(MODULE))])
-    for regions in (pack([(0, 5, 1), (9, 40, 3)]), pack([(40, 9, 0)]), b"\1" * 25):
+    for packed in (pack([(0, 5, 1), (9, 40, 3)]), pack([(40, 9, 0)]), b"\1" * 25):
         with ws.history.backend.transaction(write=True) as tx:
-            tx.run("UPDATE deltas SET regions=?", (regions,))
+            tx.run("UPDATE deltas SET regions=?", (packed,))
         with pytest.raises(PatchwrightError) as info:
             ws.history.content(sha256_hex(two))
         assert info.value.code == ErrorCode.HISTORY and "damaged" in info.value.message

@@ -22,8 +22,10 @@ The search is linear, and the bytes are compared in C:
    bytes; the nearer of the two sides' hits wins, and the range it closes is trimmed of
    the bytes it shares at its end;
 3. the walk gives up (``None``) as soon as the description would keep more than the
-   caller's budget of bytes or more than :data:`MAX_REGIONS` ranges: the content is then
-   kept whole, and a large content changed throughout costs no copy of its middle.
+   caller's budget of bytes or more than :data:`MAX_REGIONS` ranges, or every
+   256 ranges when the part walked so far, extrapolated to the whole, foretells either:
+   the content is then kept whole, and a large content changed throughout (every line
+   reindented) costs neither a copy of its middle nor thousands of steps.
 """
 
 from __future__ import annotations
@@ -43,6 +45,7 @@ _SMALL = 64  # a differing block is halved down to this size, whose XOR is cheap
 _FIRST_WINDOW = 1024
 _TRIES = 10  # a window of 1 KiB x 4**9 = 256 MiB: every change of a real file
 _NO_LINE = 256  # where no newline comes within this many bytes, anchors step by it
+_FORECAST = 256  # ranges between two forecasts of the walk's end (see _hopeless)
 
 Regions = list[tuple[int, int, int]]
 
@@ -123,12 +126,28 @@ def find_regions(base: bytes, new: bytes, budget: int) -> tuple[Regions, list[by
         kept += q - back - j + RANGE_SIZE
         if kept > budget or len(regions) >= MAX_REGIONS:
             return None
+        if len(regions) % _FORECAST == _FORECAST - 1 and _hopeless(
+            len(regions), kept, budget, p - prefix, base_end - prefix
+        ):
+            return None
         regions.append((i, p - back, q - back - j))
         inserted.append(new[j : q - back])
         run = common_run(base, p, new, q, min(base_end - p, new_end - q), guess)
         # the next run is likely about as long: half of it is the first comparison
         i, j, guess = p + run, q + run, max(run // 2, _FIRST_BLOCK)
     return regions, inserted
+
+
+def _hopeless(count: int, kept: int, budget: int, done: int, total: int) -> bool:
+    """Whether the walk, ``done`` bytes of the base's ``total`` into its middle with
+    ``count`` ranges keeping ``kept`` bytes, is on course for more than the range cap or
+    the budget: changes that dense (a file reindented, its line endings converted, a
+    comment on every twentieth line) are kept whole, told after a few hundred ranges
+    instead of thousands. Changes crowded at the start of a large file may be judged
+    so too and kept whole, as they would have been without ranges."""
+    if done <= 0:
+        return count >= _FORECAST
+    return count * total > MAX_REGIONS * done or kept * total > budget * done
 
 
 def _resync(
