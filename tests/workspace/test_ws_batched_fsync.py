@@ -187,3 +187,70 @@ def test_unlink_all_tries_every_path_then_raises_the_first_failure(tmp_path: Pat
     with pytest.raises(FileNotFoundError):
         OsFileSystem().unlink_all([str(p) for p in [*paths[:5], missing, *paths[5:]]])
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="needs /proc to name fds")
+def test_first_at_once_syncs_the_first_file_while_the_block_still_runs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import threading
+
+    started = threading.Event()
+    release = threading.Event()
+    synced: list[str] = []
+    real = os.fsync
+
+    def fsync(fd: int) -> None:
+        name = os.path.basename(os.readlink(f"/proc/self/fd/{fd}"))
+        if name == "first":
+            started.set()
+            assert release.wait(60)  # held until the block has seen it start
+        real(fd)
+        synced.append(name)
+
+    monkeypatch.setattr(os, "fsync", fsync)
+    fs = OsFileSystem()
+    with fs.batched_fsync(first_at_once=True):
+        fs.write_new(str(tmp_path / "first"), b"1", None)
+        fs.write_new(str(tmp_path / "second"), b"2", None)
+        # the first file's fsync runs in another thread before the block ends; the
+        # second waits for the end as in any batch
+        assert started.wait(60)
+        assert synced == []
+        release.set()
+    assert sorted(synced) == ["first", "second"]
+    assert (tmp_path / "first").read_bytes() == b"1"
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="needs /proc to name fds")
+def test_first_at_once_failure_is_raised_at_the_end_and_no_descriptor_is_left(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real = os.fsync
+
+    def fsync(fd: int) -> None:
+        if os.path.basename(os.readlink(f"/proc/self/fd/{fd}")) == "first":
+            raise OSError(5, "Input/output error (injected)")
+        real(fd)
+
+    monkeypatch.setattr(os, "fsync", fsync)
+    fs = OsFileSystem()
+    with pytest.raises(OSError, match="injected"), fs.batched_fsync(first_at_once=True):
+        fs.write_new(str(tmp_path / "first"), b"1", None)
+        fs.write_new(str(tmp_path / "second"), b"2", None)
+    held = [os.readlink(f"/proc/self/fd/{fd}") for fd in map(int, os.listdir("/proc/self/fd"))
+            if os.path.exists(f"/proc/self/fd/{fd}")]  # fmt: skip
+    assert not [path for path in held if path.startswith(f"{tmp_path}{os.sep}")]
+
+
+def test_first_at_once_block_that_fails_waits_for_the_sync_running_ahead(
+    tmp_path: Path, log: list[tuple[str, str]]
+) -> None:
+    fs = OsFileSystem()
+    with pytest.raises(RuntimeError), fs.batched_fsync(first_at_once=True):
+        fs.write_new(str(tmp_path / "first"), b"1", None)
+        fs.write_new(str(tmp_path / "second"), b"2", None)
+        raise RuntimeError("the block fails")
+    # the file already being synced was synced; the one left for the end was not
+    assert ("fsync", "first") in log
+    assert ("fsync", "second") not in log

@@ -64,8 +64,8 @@ class Counting(OsFileSystem):
         super().fsync_dir(path)
 
     @contextmanager
-    def batched_fsync(self) -> Iterator[None]:
-        with super().batched_fsync():
+    def batched_fsync(self, *, first_at_once: bool = False) -> Iterator[None]:
+        with super().batched_fsync(first_at_once=first_at_once):
             yield
             self._step("synced together")  # a failure here: nothing of the block synced
 
@@ -139,6 +139,28 @@ def test_a_failure_with_a_large_new_content_changes_nothing(root: Path, make_ws:
     assert files(root) == {"a.txt": _LARGE_NEW}
     ws.undo()
     assert files(root) == {"a.txt": _LARGE_OLD}
+
+
+_LARGE_EDITED = _LARGE_OLD.replace(b"line 10000\n", b"LINE 10000\n")  # kept as a delta
+
+
+def test_a_failed_commit_does_not_keep_the_delta_it_found(root: Path, make_ws: MakeWs) -> None:
+    (root / "a.txt").write_bytes(_LARGE_OLD)
+    fs = Counting()
+    ws = make_ws(fs=fs)
+    ws.commit([FileChange("a.txt", _LARGE_OLD)])  # the history holds the old content
+    assert ws.history is not None
+    contents = ws.history.contents
+    fs.calls, fs.fail_at = [], 2  # at the end of the temp file's fsync block
+    change = FileChange("a.txt", _LARGE_EDITED, expected_sha256=sha256_hex(_LARGE_OLD))
+    with pytest.raises(PatchwrightError):
+        ws.commit([change])
+    assert fs.calls[:2] == ["write_new", "synced together"]
+    # the delta found for the new content (and the old content it holds) is let go
+    assert vars(contents)["_planned"] is None
+    fs.fail_at = 0
+    record = ws.commit([change])
+    assert ws.history.content(record.files[0].after_sha256) == _LARGE_EDITED
 
 
 @pytest.mark.parametrize("history", [True, False])

@@ -118,6 +118,8 @@ def write_single(ctx: CommitParts, manifest: Manifest, draft: CheckedCommit) -> 
             if ctx.history is not None:
                 ctx.history.insert(record, draft.contents, images)
         except BaseException as exc:
+            if ctx.history is not None:
+                ctx.history.contents.forget_plan()
             _abort_single(ctx, entry, before, progress.placed, exc)
             raise
     return record
@@ -171,7 +173,9 @@ def _write_temps(
         return None
     kept = None
     try:
-        with ctx.fs.batched_fsync():
+        # the temp file's fsync starts at once: the history's look for a delta (Python
+        # work on a large content) runs while the disk writes it
+        with ctx.fs.batched_fsync(first_at_once=True):
             _write_temp(ctx, temp, data, entry.after_mode)
             kept = history.contents.start_file(sha, data, before.data if before else None)
     except BaseException:

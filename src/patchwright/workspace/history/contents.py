@@ -163,6 +163,11 @@ class ContentStore:
             raise
         return temp, posixpath.join(folder, sha)
 
+    def forget_plan(self) -> None:
+        """Drop the delta :meth:`start_file` found for a commit that then failed before
+        its batch was stored (it holds the old content, a large one in a server)."""
+        self._planned = None
+
     def drop_temps(self, temps: Sequence[str]) -> None:
         """Remove content temp files a failed write left (best effort: a temp file is
         never named as a content, so one left over only takes room until a later writer
