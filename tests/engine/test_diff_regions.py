@@ -10,11 +10,17 @@ same opcodes, and wrong blocks must still be told apart (``None``).
 
 from __future__ import annotations
 
+import difflib
 import random
 
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
+from patchwright.engine import MatchOptions, apply_edits
 from patchwright.engine.diff import _diff_range, _from_regions, _merge
+from patchwright.formats import parse_patch
+from patchwright.model import PatchwrightError, TextFile
 
 Region = tuple[int, int, int, int]
 
@@ -87,3 +93,28 @@ def test_blocks_that_do_not_fit_are_refused() -> None:
     ]
     assert _from_regions(a, b, [(2, 3, 2, 3)]) is None  # the change lies outside the block
     assert _from_regions(a, b, [(0, 2, 0, 1)]) is None  # the ends do not line up
+
+
+LINE = st.sampled_from(["a", "b", "c", "", "x = 1", "}", "def f():"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(LINE, min_size=1, max_size=30), st.lists(LINE, max_size=30), st.integers(1, 3))
+def test_blocks_the_engine_reports_give_the_recomputed_opcodes(
+    old: list[str], new: list[str], context: int
+) -> None:
+    # a diff of two random texts, applied by the engine: its reports' blocks are the
+    # regions the report's diff is derived from (as apply_patch_text passes them)
+    rows = list(difflib.unified_diff([f"{x}\n" for x in old], [f"{x}\n" for x in new], n=context))
+    if not rows:
+        return
+    patch = parse_patch("--- a/f\n+++ b/f\n" + "".join(rows[2:]))
+    file = TextFile.from_text("".join(f"{x}\n" for x in old))
+    try:
+        result = apply_edits(file, patch.files[0].edits, options=MatchOptions(mode="strict"))
+    except PatchwrightError:
+        assume(False)  # a hunk too short to be placed once (repeated lines): refused
+    regions = [(r.orig_start - 1, r.orig_end, r.new_start - 1, r.new_end) for r in result.reports]
+    a, b = file.lines, result.file.lines
+    assert b == new
+    assert _from_regions(a, b, regions) == _reference(a, b, regions)
