@@ -18,7 +18,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from patchwright.engine import MatchOptions, apply_edits
-from patchwright.engine.diff import _diff_range, _from_regions, _merge
+from patchwright.engine.diff import _diff_range, _from_regions, _merge, unified_diff
 from patchwright.formats import parse_patch
 from patchwright.model import PatchwrightError, TextFile
 
@@ -118,3 +118,43 @@ def test_blocks_the_engine_reports_give_the_recomputed_opcodes(
     a, b = file.lines, result.file.lines
     assert b == new
     assert _from_regions(a, b, regions) == _reference(a, b, regions)
+    # told from the engine's splices (no line between the blocks compared), as compared
+    known = unified_diff(file, result.file, regions=regions)
+    assert known == unified_diff(file, result.file.copy(), regions=regions)
+
+
+def _spliced_case() -> tuple[TextFile, TextFile, list[Region]]:
+    old = "".join(f"line {k}\n" for k in range(40))
+    new = old.replace("line 5\n", "line 5\nadded\n").replace("line 30\n", "changed 30\n")
+    rows = list(difflib.unified_diff(old.splitlines(True), new.splitlines(True), n=3))
+    patch = parse_patch("--- a/f\n+++ b/f\n" + "".join(rows[2:]))
+    file = TextFile.from_text(old)
+    result = apply_edits(file, patch.files[0].edits)
+    regions = [(r.orig_start - 1, r.orig_end, r.new_start - 1, r.new_end) for r in result.reports]
+    return file, result.file, regions
+
+
+def test_a_spliced_text_is_known_so_only_for_its_source_and_blocks() -> None:
+    file, new, regions = _spliced_case()
+    assert new.spliced_from(file, regions)
+    assert not new.spliced_from(file.copy(), regions)  # another text with the same lines
+    assert not new.spliced_from(file, regions[:1])  # not the blocks the engine replaced
+    # the diff told without comparing the lines between the blocks is the compared one
+    assert unified_diff(file, new, regions=regions) == unified_diff(
+        file, new.copy(), regions=regions
+    )
+    assert unified_diff(file, new, regions=regions) == unified_diff(file, new)
+
+
+def test_a_text_whose_endings_were_settled_is_not_marked() -> None:
+    # the file's last line has no ending and the hunk adds lines after it: the old last
+    # line gains one, outside what the hunk replaced
+    file = TextFile.from_text("a\nb\nc")
+    patch = parse_patch(
+        "--- a/f\n+++ b/f\n@@ -2,2 +2,3 @@\n b\n-c\n\\ No newline at end of file\n+c\n+d\n"
+    )
+    result = apply_edits(file, patch.files[0].edits)
+    regions = [(r.orig_start - 1, r.orig_end, r.new_start - 1, r.new_end) for r in result.reports]
+    assert result.file.text == "a\nb\nc\nd\n"
+    assert not result.file.spliced_from(file, regions)
+    assert unified_diff(file, result.file, regions=regions) == unified_diff(file, result.file)

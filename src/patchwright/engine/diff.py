@@ -46,7 +46,15 @@ def unified_diff(
         b = b if b_kind is None else _joined(b_lines, b_ends)
     if a == b:
         return ""
-    ops = _from_regions(a, b, regions) if regions is not None else None
+    ops = None
+    if regions is not None:
+        # blocks the engine spliced: the lines between them are the old text's own
+        known = (
+            isinstance(new, TextFile)
+            and isinstance(old, TextFile)
+            and new.spliced_from(old, regions)
+        )
+        ops = _from_regions(a, b, regions, compare_between=not known)
     groups = _groups(a, b, context, ops)
     out = [f"--- {old_path}\n", f"+++ {new_path}\n"]
     # _keys gave the bare lines back when every line ends in LF: no second count
@@ -119,9 +127,17 @@ Opcode = tuple[str, int, int, int, int]
 
 
 def _from_regions(
-    a: list[str], b: list[str], regions: Sequence[tuple[int, int, int, int]]
+    a: list[str],
+    b: list[str],
+    regions: Sequence[tuple[int, int, int, int]],
+    *,
+    compare_between: bool = True,
 ) -> list[Opcode] | None:
     """Opcodes from known changed blocks, or ``None`` when they do not fit the texts.
+
+    ``compare_between=False``: the lines between the blocks are known to be the same
+    (``new`` was spliced from ``old``, :meth:`TextFile.spliced_from`) and are not
+    compared.
 
     The same opcodes as :func:`_merge` of each block's :func:`_diff_range` between the
     equal runs, built as they come: the equal lines around and between the blocks
@@ -136,7 +152,7 @@ def _from_regions(
             return None
         if a1 > len(a) or b1 > len(b):
             return None
-        if a[pa:a0] != b[pb:b0]:
+        if compare_between and a[pa:a0] != b[pb:b0]:
             return None
         pa, pb = a1, b1
         limit = min(a1 - a0, b1 - b0)
@@ -159,7 +175,7 @@ def _from_regions(
                 ops.append(("equal", ea, op[1], eb, op[3]))
             ops.append(op)
             ea, eb = op[2], op[4]
-    if len(a) - pa != len(b) - pb or a[pa:] != b[pb:]:
+    if len(a) - pa != len(b) - pb or (compare_between and a[pa:] != b[pb:]):
         return None
     if len(a) > ea or len(b) > eb:
         ops.append(("equal", ea, len(a), eb, len(b)))
