@@ -10,7 +10,9 @@ same opcodes, and wrong blocks must still be told apart (``None``).
 
 from __future__ import annotations
 
+import copy
 import difflib
+import pickle
 import random
 
 import pytest
@@ -158,3 +160,10 @@ def test_a_text_whose_endings_were_settled_is_not_marked() -> None:
     assert result.file.text == "a\nb\nc\nd\n"
     assert not result.file.spliced_from(file, regions)
     assert unified_diff(file, result.file, regions=regions) == unified_diff(file, result.file)
+
+
+def test_a_spliced_text_pickles_and_copies_without_its_mark() -> None:
+    file, new, regions = _spliced_case()
+    for other in (pickle.loads(pickle.dumps(new)), copy.deepcopy(new), copy.copy(new)):
+        assert other == new
+        assert not other.spliced_from(file, regions)

@@ -242,6 +242,12 @@ class TextFile:
         known = self._spliced
         return known is not None and known[0]() is source and known[1] == blocks
 
+    def __getstate__(self) -> dict[str, object]:
+        """Pickled and copied without the splice mark (a weak reference pickles not)."""
+        state = dict(self.__dict__)
+        state["_spliced"] = None
+        return state
+
     def __len__(self) -> int:
         return len(self.lines)
 
