@@ -7,9 +7,12 @@ them mixed, must still show each line whose ending changed, and only those.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from patchwright.api import apply_patch_text
 from patchwright.engine.diff import unified_diff
 from patchwright.model import TextFile
 
@@ -44,3 +47,12 @@ def test_a_diff_is_empty_only_for_the_same_text(
     a, b = TextFile.from_text(old), TextFile.from_text(new)
     same = a.lines == b.lines and a.endings == b.endings
     assert (unified_diff(a, b) == "") == same
+
+
+def test_a_patch_converting_every_ending_reports_its_diff(tmp_path: Path) -> None:
+    (tmp_path / "f.txt").write_bytes(b"a\r\nb\r\n")
+    patch = "--- a/f.txt\n+++ b/f.txt\n@@ -1,2 +1,2 @@\n-a\r\n-b\r\n+a\n+b\n"
+    report = apply_patch_text(patch, tmp_path, history=False)
+    assert report.applied
+    assert (tmp_path / "f.txt").read_bytes() == b"a\nb\n"
+    assert report.files[0].diff == "--- a/f.txt\n+++ b/f.txt\n@@ -1,2 +1,2 @@\n-a\r\n-b\r\n+a\n+b\n"
