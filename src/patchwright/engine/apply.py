@@ -447,11 +447,19 @@ def _splice_in_order(
     add_endings(old_endings[cursor:])
     # the file's own lines lack an ending at its end only: the list is looked through
     # only when a splice brought an empty ending or went past that last line
-    if gap or (old_endings and not old_endings[-1] and cursor >= len(old_endings)):
+    settled = gap or (old_endings and not old_endings[-1] and cursor >= len(old_endings))
+    if settled:
         _settle_endings(file, endings, keep)
     elif keep:
         _settle_endings(file, endings, keep, scan=False)
-    return EngineResult(file.with_lines(lines, endings), reports)
+    result = file.with_lines(lines, endings)
+    if not settled and not keep:
+        # no ending was settled: every line between the splices is the file's own, so
+        # the report's diff need not compare them again
+        result.mark_spliced(
+            file, [(r.orig_start - 1, r.orig_end, r.new_start - 1, r.new_end) for r in reports]
+        )
+    return EngineResult(result, reports)
 
 
 def _settle_endings(

@@ -37,11 +37,24 @@ def unified_diff(
     """
     a_lines, a_ends = _lines(old)
     b_lines, b_ends = _lines(new)
-    a = _keys(a_lines, a_ends)
-    b = _keys(b_lines, b_ends)
+    a, a_kind = _keys(a_lines, a_ends)
+    b, b_kind = _keys(b_lines, b_ends)
+    if a_kind != b_kind and a_lines and b_lines:
+        # endings alike within each text but not between them (LF against CRLF, or
+        # one text mixed): bare lines would hide the change, so both carry endings
+        a = a if a_kind is None else _joined(a_lines, a_ends)
+        b = b if b_kind is None else _joined(b_lines, b_ends)
     if a == b:
         return ""
-    ops = _from_regions(a, b, regions) if regions is not None else None
+    ops = None
+    if regions is not None:
+        # blocks the engine spliced: the lines between them are the old text's own
+        known = (
+            isinstance(new, TextFile)
+            and isinstance(old, TextFile)
+            and new.spliced_from(old, regions)
+        )
+        ops = _from_regions(a, b, regions, compare_between=not known)
     groups = _groups(a, b, context, ops)
     out = [f"--- {old_path}\n", f"+++ {new_path}\n"]
     # _keys gave the bare lines back when every line ends in LF: no second count
@@ -57,19 +70,26 @@ def _ends_in_lf(endings: list[str]) -> bool:
     return endings[-1] == "\n"
 
 
-def _keys(lines: list[str], endings: list[str]) -> list[str]:
-    """What lines are compared by: the line with its ending, or, when every line ends
-    alike (the usual case), the bare line (no copy of a large file line by line); a
-    last line without ending gets a mark so it never equals one with an ending."""
+def _keys(lines: list[str], endings: list[str]) -> tuple[list[str], str | None]:
+    """What lines are compared by, and the ending they all share (``None``: each key
+    carries its own). When every line ends alike (the usual case), the bare line (no
+    copy of a large file line by line); a last line without ending gets a mark so it
+    never equals one with an ending. Bare keys compare only with bare keys of the same
+    ending."""
     n = len(lines)
     for nl in ("\n", "\r\n"):
         full = endings.count(nl)
         if n and full == n:
-            return lines
+            return lines, nl
         if n and full == n - 1 and endings[-1] == "":
             keys = list(lines)
             keys[-1] = keys[-1] + "\x00<no newline>"
-            return keys
+            return keys, nl
+    return _joined(lines, endings), None
+
+
+def _joined(lines: list[str], endings: list[str]) -> list[str]:
+    """Each line with its ending: keys of texts whose endings differ."""
     return [line + end for line, end in zip(lines, endings)]
 
 
@@ -107,9 +127,17 @@ Opcode = tuple[str, int, int, int, int]
 
 
 def _from_regions(
-    a: list[str], b: list[str], regions: Sequence[tuple[int, int, int, int]]
+    a: list[str],
+    b: list[str],
+    regions: Sequence[tuple[int, int, int, int]],
+    *,
+    compare_between: bool = True,
 ) -> list[Opcode] | None:
     """Opcodes from known changed blocks, or ``None`` when they do not fit the texts.
+
+    ``compare_between=False``: the lines between the blocks are known to be the same
+    (``new`` was spliced from ``old``, :meth:`TextFile.spliced_from`) and are not
+    compared.
 
     The same opcodes as :func:`_merge` of each block's :func:`_diff_range` between the
     equal runs, built as they come: the equal lines around and between the blocks
@@ -124,7 +152,7 @@ def _from_regions(
             return None
         if a1 > len(a) or b1 > len(b):
             return None
-        if a[pa:a0] != b[pb:b0]:
+        if compare_between and a[pa:a0] != b[pb:b0]:
             return None
         pa, pb = a1, b1
         limit = min(a1 - a0, b1 - b0)
@@ -135,7 +163,11 @@ def _from_regions(
         if a0 == a1 and b0 == b1:
             continue  # nothing changed here: the equal run goes on
         whole = _one_change(a, b, a0, a1, b0, b1)
-        block = [whole] if whole is not None else _diff_range(a, b, a0, a1, b0, b1)
+        if whole is not None:
+            block = [whole]
+        else:
+            paired = _paired_once(a, b, a0, a1, b0, b1)
+            block = paired if paired is not None else _diff_range(a, b, a0, a1, b0, b1)
         for op in block:
             if op[0] == "equal" or (op[1] == op[2] and op[3] == op[4]):
                 continue
@@ -143,7 +175,7 @@ def _from_regions(
                 ops.append(("equal", ea, op[1], eb, op[3]))
             ops.append(op)
             ea, eb = op[2], op[4]
-    if len(a) - pa != len(b) - pb or a[pa:] != b[pb:]:
+    if len(a) - pa != len(b) - pb or (compare_between and a[pa:] != b[pb:]):
         return None
     if len(a) > ea or len(b) > eb:
         ops.append(("equal", ea, len(a), eb, len(b)))
@@ -210,6 +242,47 @@ def _one_change(a: list[str], b: list[str], a0: int, a1: int, b0: int, b1: int) 
         tag = "replace" if a0 < a1 and b0 < b1 else ("delete" if a0 < a1 else "insert")
         return (tag, a0, a1, b0, b1)
     return None
+
+
+def _paired_once(
+    a: list[str], b: list[str], a0: int, a1: int, b0: int, b1: int
+) -> list[Opcode] | None:
+    """The matcher's opcodes of a block whose shared lines each stand once on each side
+    and in the same order on both (a hunk that adds a line and changes the next one),
+    told without the matcher; ``None`` for any other block.
+
+    Then every line of ``a`` equals at most one line of ``b`` and no two such pairs
+    cross: the matcher's longest block and the blocks it finds on either side of it
+    are exactly the runs of these pairs, and what lies between two runs is one change.
+    """
+    side = b[b0:b1]
+    where = {line: j for j, line in enumerate(side, b0)}
+    repeated = _repeated(side) if len(where) != len(side) else None
+    ops: list[Opcode] = []
+    i, j = a0, b0  # where the next change may start on each side
+    for k in range(a0, a1):
+        line = a[k]
+        m = where.get(line)
+        if m is None:
+            continue
+        if m < j or (repeated is not None and line in repeated):
+            return None  # pairs that cross (or a line of a paired twice): the matcher's
+        if k > i or m > j:
+            ops.append((_change_tag(i, k, j, m), i, k, j, m))
+        elif ops and ops[-1][0] == "equal":
+            ops[-1] = ("equal", ops[-1][1], k + 1, ops[-1][3], m + 1)
+            i, j = k + 1, m + 1
+            continue
+        ops.append(("equal", k, k + 1, m, m + 1))
+        i, j = k + 1, m + 1
+    if i < a1 or j < b1:
+        ops.append((_change_tag(i, a1, j, b1), i, a1, j, b1))
+    return ops
+
+
+def _repeated(lines: list[str]) -> set[str]:
+    """The lines that stand more than once in ``lines``."""
+    return {line for line, count in Counter(lines).items() if count > 1}
 
 
 def _change_tag(a0: int, a1: int, b0: int, b1: int) -> str:

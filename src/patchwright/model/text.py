@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import codecs
 import re
+from _weakref import ref
 from collections.abc import Iterable, Sequence
 
 from patchwright._records import field, record
@@ -87,6 +88,11 @@ class TextFile:
     bom: bytes = b""
     # Computed once: the engine treats a model as immutable (edits build new ones).
     _newline: str | None = field(default=None, init=False, repr=False, compare=False)
+    # Set by the engine (mark_spliced): the text this one was spliced from, held weakly,
+    # and the blocks replaced; every other line is that text's own, ending included.
+    _spliced: tuple[ref[TextFile], list[tuple[int, int, int, int]]] | None = field(
+        default=None, init=False, repr=False, compare=False
+    )
 
     # construction -------------------------------------------------------------------------
     @classmethod
@@ -223,6 +229,24 @@ class TextFile:
         if self.has_cr:
             return None
         return [*self.lines, ""] if self.ends_with_newline or not self.lines else list(self.lines)
+
+    def mark_spliced(self, source: TextFile, blocks: list[tuple[int, int, int, int]]) -> None:
+        """Record that this text is ``source`` with only ``blocks`` replaced (0-based
+        ``old_start, old_end, new_start, new_end``): every line between them is the same
+        object as the source's, with the same ending. The caller vouches for it."""
+        self._spliced = (ref(source), blocks)
+
+    def spliced_from(self, source: TextFile, blocks: Sequence[tuple[int, int, int, int]]) -> bool:
+        """Whether this text is known to be ``source`` with only ``blocks`` replaced
+        (see :meth:`mark_spliced`): its lines between them need no comparing."""
+        known = self._spliced
+        return known is not None and known[0]() is source and known[1] == blocks
+
+    def __getstate__(self) -> dict[str, object]:
+        """Pickled and copied without the splice mark (a weak reference pickles not)."""
+        state = dict(self.__dict__)
+        state["_spliced"] = None
+        return state
 
     def __len__(self) -> int:
         return len(self.lines)
