@@ -352,3 +352,44 @@ def test_the_lexer_gives_what_one_regular_expression_gives() -> None:
     for source in sources:
         for text in (source, source.replace("\n", "\r\n"), source[: len(source) // 3]):
             assert clean_lines(text) == _lexed_by_one_expression(text)
+
+
+def _compiled_lines(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The line counts of the texts the region check compiles from now on."""
+    import patchwright.syntax.pyregion as pyregion
+
+    counts: list[int] = []
+    real = pyregion.compile_python
+
+    def counted(text: str, *, ast_only: bool, future: int = 0) -> None:
+        counts.append(text.count("\n") + 1)
+        real(text, ast_only=ast_only, future=future)
+
+    monkeypatch.setattr(pyregion, "compile_python", counted)
+    return counts
+
+
+def test_a_run_not_delimited_in_its_block_is_judged_one_block_out(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The last statement of a loop's body deleted: no run of the loop's body holds the
+    # change, and the module level's run would be the whole class. The loop's own block
+    # (the method's body) delimits it in a few lines.
+    body = "".join(f"        total += {n}\n" for n in range(60))
+    source = (
+        "class A:\n    def f(self, items):\n        total = 0\n"
+        "        for x in items:\n            print(x)\n            total += x\n"
+        f"{body}        return total\n"
+    )
+    edited = source.replace("            total += x\n", "", 1)
+    compiled = _compiled_lines(monkeypatch)
+    forget_verdicts()
+    report = check_edit("a.py", source, edited)
+    assert report.scope == "region" and not report.new_errors
+    assert compiled and max(compiled) < 10, compiled
+    # broken the same way, the error is the one the whole file reports
+    broken = source.replace("            print(x)\n            total += x\n", "", 1)
+    forget_verdicts()
+    report = check_edit("a.py", source, broken)
+    (whole,) = python_errors(broken)
+    assert [(i.line, i.message) for i in report.new_errors] == [(whole.line, whole.message)]

@@ -467,11 +467,21 @@ def _one_region(
 
 
 def _verdict(edit: _Edit) -> list[ParseError] | None:
-    """The verdict of the innermost block's run, else of the module level's."""
+    """The verdict of the innermost block's run, else of the enclosing blocks' runs from
+    the inside out, the module level's last.
+
+    A run that cannot be delimited in its own block (the last statement of a loop's
+    body deleted) is usually delimited one block out, and a run of that block is a few
+    statements where the module level's is the whole function or class holding them.
+    """
     indent = edit.block_indent()
     verdict, final = edit.judge(indent) if indent is not None else (None, False)
-    if not final and indent != "":
-        verdict, _ = edit.judge("")
+    if final or indent == "":
+        return verdict
+    for outer in edit.outer_indents(indent):
+        verdict, final = edit.judge(outer)
+        if final:
+            break
     return verdict
 
 
@@ -597,6 +607,19 @@ class _Edit:
         return _block_indent(
             (self.new_view, self.new_end), (self.old_view, self.old_end), self.first
         )
+
+    def outer_indents(self, indent: str | None) -> list[str]:
+        """The indentations of the blocks enclosing the change from the inside out, out
+        of ``indent`` (``None``: unknown) and ending with the module level's ``""``.
+
+        Those of the headers above the change in the text after the edit, when the change
+        starts outside brackets; only ``""`` otherwise.
+        """
+        found: list[str] = []
+        if indent and self.new_view.depth_at_change == 0:
+            headers = _context(self.new_view, self.first, indent)
+            found = [_indent(header) for header in reversed(headers or ())]
+        return [own for own in found if own and len(own) < len(indent or "")] + [""]
 
     def judge(self, indent: str) -> tuple[list[ParseError] | None, bool]:
         """The verdict of the run of statements at ``indent`` around the change.
