@@ -17,8 +17,9 @@ the same run before the edit did, the edit introduced that error, and it is repo
 where the run puts it, unless it lies at the run's end (a body deleted, a decorator left
 dangling): then the run takes in the next statement or two, and if the error still
 depends on what follows, the whole file decides. When the edited block cannot be
-delimited (an edit breaking a method's indentation blurs its block), the module's
-top-level statements around the change are tried instead. An edit that changes only
+delimited (an edit breaking a method's indentation blurs its block, the last statement
+of a loop's body is deleted), the runs of the blocks enclosing it are tried from the
+inside out, the module's top-level statements last. An edit that changes only
 comments and blank lines is proven before any of this, from the lexed lines alone
 (:mod:`.comments`): a comment added to a ``class`` line would otherwise compile the class.
 
@@ -284,7 +285,8 @@ def region_verdict(
 
     The run is looked for first in the innermost block holding the change, then, when
     that block cannot be delimited (an edit that breaks the indentation of a method
-    usually makes its block ambiguous), among the module's top-level statements.
+    usually makes its block ambiguous), in the blocks enclosing it from the inside out,
+    the module's top-level statements last.
 
     Changes far apart (the hunks of a diff) are judged one at a time (:mod:`.steps`),
     each by its own run, rather than as one run spanning everything between them;
