@@ -19,7 +19,7 @@ from patchwright.syntax import check_edit
 from patchwright.syntax.check import _clamped, forget_verdicts
 from patchwright.syntax.compare import split_errors
 from patchwright.syntax.pyregion import clean_lines, edit_is_clean
-from patchwright.syntax.stdlib_parsers import python_errors
+from patchwright.syntax.stdlib_parsers import ParseError, python_errors
 
 SOURCE = '''\
 """Module doc."""
@@ -352,3 +352,106 @@ def test_the_lexer_gives_what_one_regular_expression_gives() -> None:
     for source in sources:
         for text in (source, source.replace("\n", "\r\n"), source[: len(source) // 3]):
             assert clean_lines(text) == _lexed_by_one_expression(text)
+
+
+def _compiled_lines(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The line counts of the texts the region check compiles from now on."""
+    import patchwright.syntax.pyregion as pyregion
+
+    counts: list[int] = []
+    real = pyregion.compile_python
+
+    def counted(text: str, *, ast_only: bool, future: int = 0) -> None:
+        counts.append(text.count("\n") + 1)
+        real(text, ast_only=ast_only, future=future)
+
+    monkeypatch.setattr(pyregion, "compile_python", counted)
+    return counts
+
+
+def test_a_run_not_delimited_in_its_block_is_judged_one_block_out(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The last statement of a loop's body deleted: no run of the loop's body holds the
+    # change, and the module level's run would be the whole class. The loop's own block
+    # (the method's body) delimits it in a few lines.
+    body = "".join(f"        total += {n}\n" for n in range(60))
+    source = (
+        "class A:\n    def f(self, items):\n        total = 0\n"
+        "        for x in items:\n            print(x)\n            total += x\n"
+        f"{body}        return total\n"
+    )
+    edited = source.replace("            total += x\n", "", 1)
+    compiled = _compiled_lines(monkeypatch)
+    forget_verdicts()
+    report = check_edit("a.py", source, edited)
+    assert report.scope == "region" and not report.new_errors
+    assert compiled and max(compiled) < 10, compiled
+    # broken the same way, the error is the one the whole file reports
+    broken = source.replace("            print(x)\n            total += x\n", "", 1)
+    forget_verdicts()
+    report = check_edit("a.py", source, broken)
+    (whole,) = python_errors(broken)
+    assert [(i.line, i.message) for i in report.new_errors] == [(whole.line, whole.message)]
+
+
+def _block_end_deleted(rng: random.Random, lines: list[str]) -> list[str]:
+    """``lines`` without the last line of a nested block (a line followed by a less
+    indented one), or by a random mutation when there is none."""
+    ends = [
+        index
+        for index in range(len(lines) - 1)
+        if lines[index].startswith("        ")
+        and lines[index + 1].strip()
+        and len(_indent_of(lines[index + 1])) < len(_indent_of(lines[index]))
+    ]
+    if not ends:
+        return _mutate(rng, lines)
+    at = rng.choice(ends)
+    return lines[:at] + lines[at + 1 :]
+
+
+def _indent_of(line: str) -> str:
+    return line[: len(line) - len(line.lstrip(" \t"))]
+
+
+def test_runs_one_block_out_judge_as_the_whole_files(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Deleting the last statement of a nested block: the verdict of the runs tried from
+    the inside out is the whole files' (as is, with CRLF endings, cut), and such runs are
+    used."""
+    import patchwright.syntax.pyregion as pyregion
+
+    tried: list[str] = []  # the indentations judged for one region, in turn
+    judged_out = 0  # regions whose verdict came from a run neither innermost nor top level
+    real_judge, real_verdict = pyregion._Edit.judge, pyregion._verdict
+
+    def judge(edit: pyregion._Edit, indent: str) -> tuple[list[ParseError] | None, bool]:
+        tried.append(indent)
+        return real_judge(edit, indent)
+
+    def verdict(edit: pyregion._Edit) -> list[ParseError] | None:
+        nonlocal judged_out
+        del tried[:]
+        found = real_verdict(edit)
+        judged_out += len(tried) > 1 and tried[-1] != "" and found == []
+        return found
+
+    monkeypatch.setattr(pyregion._Edit, "judge", judge)
+    monkeypatch.setattr(pyregion, "_verdict", verdict)
+    rng = random.Random(20261125)
+    sources = [path.read_text(encoding="utf-8") for path in _stdlib_modules()]
+    for _ in range(150):
+        source = rng.choice(sources)
+        for before in (source, source.replace("\n", "\r\n"), source[: rng.randrange(len(source))]):
+            lines = before.split("\n")
+            for _ in range(rng.choice([1, 1, 2])):
+                lines = _block_end_deleted(rng, lines)
+            after = "\n".join(lines)
+            forget_verdicts()
+            report = check_edit("m.py", before, after)
+            found = [(e.line, e.column, e.message) for e in report.new_errors]
+            if not python_errors(before):
+                assert found == _reference(before, after), after
+            elif found:
+                assert python_errors(after)
+    assert judged_out > 20, judged_out

@@ -17,8 +17,9 @@ the same run before the edit did, the edit introduced that error, and it is repo
 where the run puts it, unless it lies at the run's end (a body deleted, a decorator left
 dangling): then the run takes in the next statement or two, and if the error still
 depends on what follows, the whole file decides. When the edited block cannot be
-delimited (an edit breaking a method's indentation blurs its block), the module's
-top-level statements around the change are tried instead. An edit that changes only
+delimited (an edit breaking a method's indentation blurs its block, the last statement
+of a loop's body is deleted), the runs of the blocks enclosing it are tried from the
+inside out, the module's top-level statements last. An edit that changes only
 comments and blank lines is proven before any of this, from the lexed lines alone
 (:mod:`.comments`): a comment added to a ``class`` line would otherwise compile the class.
 
@@ -284,7 +285,8 @@ def region_verdict(
 
     The run is looked for first in the innermost block holding the change, then, when
     that block cannot be delimited (an edit that breaks the indentation of a method
-    usually makes its block ambiguous), among the module's top-level statements.
+    usually makes its block ambiguous), in the blocks enclosing it from the inside out,
+    the module's top-level statements last.
 
     Changes far apart (the hunks of a diff) are judged one at a time (:mod:`.steps`),
     each by its own run, rather than as one run spanning everything between them;
@@ -467,11 +469,21 @@ def _one_region(
 
 
 def _verdict(edit: _Edit) -> list[ParseError] | None:
-    """The verdict of the innermost block's run, else of the module level's."""
+    """The verdict of the innermost block's run, else of the enclosing blocks' runs from
+    the inside out, the module level's last.
+
+    A run that cannot be delimited in its own block (the last statement of a loop's
+    body deleted) is usually delimited one block out, and a run of that block is a few
+    statements where the module level's is the whole function or class holding them.
+    """
     indent = edit.block_indent()
     verdict, final = edit.judge(indent) if indent is not None else (None, False)
-    if not final and indent != "":
-        verdict, _ = edit.judge("")
+    if final or indent == "":
+        return verdict
+    for outer in edit.outer_indents(indent):
+        verdict, final = edit.judge(outer)
+        if final:
+            break
     return verdict
 
 
@@ -597,6 +609,19 @@ class _Edit:
         return _block_indent(
             (self.new_view, self.new_end), (self.old_view, self.old_end), self.first
         )
+
+    def outer_indents(self, indent: str | None) -> list[str]:
+        """The indentations of the blocks enclosing the change from the inside out, out
+        of ``indent`` (``None``: unknown) and ending with the module level's ``""``.
+
+        Those of the headers above the change in the text after the edit, when the change
+        starts outside brackets; only ``""`` otherwise.
+        """
+        found: list[str] = []
+        if indent and self.new_view.depth_at_change == 0:
+            headers = _context(self.new_view, self.first, indent)
+            found = [_indent(header) for header in reversed(headers or ())]
+        return [own for own in found if own and len(own) < len(indent or "")] + [""]
 
     def judge(self, indent: str) -> tuple[list[ParseError] | None, bool]:
         """The verdict of the run of statements at ``indent`` around the change.
