@@ -1,7 +1,5 @@
 """``python -m patchwright`` runs the command line."""
 
-import sys
+from patchwright.adapters.cli import run
 
-from patchwright.adapters.cli import main
-
-sys.exit(main())
+run()

@@ -20,6 +20,7 @@ from importlib import import_module
 TYPE_CHECKING = False  # no ``typing`` import: start-up time
 if TYPE_CHECKING:  # pragma: no cover
     import argparse
+    from typing import NoReturn
 
 # subcommand -> (module, one-line help)
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -73,7 +74,8 @@ EXIT_BROKEN_PIPE = 141
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Entry point of the console script; returns the exit code.
+    """The command line with ``argv`` (default: the process's arguments); returns the
+    exit code (:func:`run` is the console script around it).
 
     Whatever happens below, no traceback reaches the user (see the exit codes above).
     """
@@ -97,6 +99,38 @@ def main(argv: list[str] | None = None) -> int:
             "beyond what a completed commit wrote. Please report it."
         )
         return EXIT_INTERNAL
+
+
+def run() -> NoReturn:
+    """The console script and ``python -m patchwright``: :func:`main`, then the end of
+    the process without the interpreter's teardown.
+
+    Freeing every module and object at exit is about a tenth of a short command's
+    instructions (``bench/startup.py``), and none of it is needed once the command has
+    returned: the exit handlers still run (``atexit``, ``weakref.finalize``: a store
+    left open is closed) and the standard streams are flushed, then the process ends.
+    While a thread other than the main one is alive, the process ends the usual way,
+    which waits for it.
+    """
+    code = main()
+    threading = sys.modules.get("threading")
+    if threading is not None and any(
+        t.is_alive() and not t.daemon and t is not threading.main_thread()
+        for t in threading.enumerate()
+    ):
+        sys.exit(code)
+    import atexit
+    import os
+
+    atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except BrokenPipeError:
+            code = code or EXIT_BROKEN_PIPE  # the reader went away, as main() reports it
+        except (OSError, ValueError, AttributeError):
+            pass  # closed or replaced: nothing of it left to write
+    os._exit(code)
 
 
 def _say(line: str) -> None:
@@ -194,4 +228,4 @@ def _run_one(name: str, rest: list[str], *, program: bool = False) -> int:
 
 
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
+    run()
