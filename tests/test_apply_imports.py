@@ -22,9 +22,12 @@ import pytest
 # models, the tool layer, the fuzzy matcher, asyncio; nor the standard dataclasses and the
 # inspect module they import (patchwright's classes are records, patchwright/_records.py);
 # nor typing (every module of the path names its typing constructs for type checkers only);
-# nor pathlib and the URL and address parsers it imports (paths are text on this path).
+# nor pathlib and the URL and address parsers it imports (paths are text on this path);
+# nor json and struct (the history writes an edit's metadata and a one-range delta
+# without them).
 NEVER = (
-    "dataclasses", "inspect", "typing", "pathlib", "urllib", "ipaddress", "fnmatch",
+    "dataclasses", "inspect", "typing", "pathlib", "urllib", "ipaddress", "fnmatch", "json",
+    "struct",
     "mcp", "pydantic", "pydantic_core", "anyio", "asyncio", "httpx", "starlette", "uvicorn",
     "jsonschema", "rapidfuzz", "patchwright.tools", "patchwright.adapters.mcp_server",
     "patchwright.engine.fuzzy", "patchwright.documents", "concurrent.futures", "email",
@@ -67,12 +70,15 @@ NO_PARSER = (
     "tree_sitter",
 )  # fmt: skip
 
+# json only after the apply: it is one of the modules the apply must not load
 _CHILD = """
-import json, sys
+import sys
 from patchwright.adapters.cli import main
 sys.argv = ["patchwright", "apply", sys.argv[1], "--root", sys.argv[2]]
 code = main()
-sys.stderr.write("\\nMODULES " + json.dumps(sorted(sys.modules)) + "\\n")
+modules = sorted(sys.modules)
+import json
+sys.stderr.write("\\nMODULES " + json.dumps(modules) + "\\n")
 sys.exit(code)
 """
 

@@ -30,7 +30,6 @@ The search is linear, and the bytes are compared in C:
 
 from __future__ import annotations
 
-import struct
 from collections.abc import Sequence
 
 #: Bytes of one side an anchor looks for on the other side.
@@ -185,6 +184,8 @@ def _next_anchor(data: bytes, at: int, end: int) -> int:
 
 def pack(regions: Sequence[tuple[int, int, int]]) -> bytes:
     """The ranges as stored: three little-endian unsigned 64-bit integers each."""
+    import struct  # only for a delta of several ranges
+
     return struct.pack(f"<{3 * len(regions)}Q", *(n for r in regions for n in r))
 
 
@@ -196,6 +197,8 @@ def unpack(packed: bytes) -> list[tuple[int, int, int]]:
     """
     if len(packed) % RANGE_SIZE:
         raise ValueError("a packed list of ranges is a multiple of 24 bytes")
+    import struct
+
     flat = struct.unpack(f"<{len(packed) // 8}Q", packed)
     return list(zip(flat[0::3], flat[1::3], flat[2::3], strict=True))
 

@@ -23,7 +23,6 @@ unless asked for all; undo itself is refused for a batch recorded elsewhere
 
 from __future__ import annotations
 
-import json
 import os
 import threading
 from collections.abc import Iterator, Mapping, Sequence
@@ -206,14 +205,14 @@ class History:
         tx.run(
             f"INSERT INTO batches ({_BATCH_COLUMNS}) VALUES ({_marks(10)})",
             (record.batch_id, record.created_at, record.tool, record.label, record.key,
-             json.dumps(record.meta), record.reverts, scope.machine, scope.workspace,
+             dump_meta(record.meta), record.reverts, scope.machine, scope.workspace,
              scope.session),
         )  # fmt: skip
         tx.run_many(
             f"INSERT INTO files (position, {_FILE_COLUMNS}) VALUES ({_marks(14)})",
             [(position, f.file_id, record.batch_id, f.path, f.move_from, f.action, f.key,
               f.label, f.before_sha256, f.after_sha256, f.before_mode, f.after_mode, f.diff,
-              json.dumps(f.meta))
+              dump_meta(f.meta))
              for position, f in enumerate(record.files)],
         )  # fmt: skip
         dumps = _MetaDumps()
@@ -367,10 +366,48 @@ class _MetaDumps:
             key = (tuple(meta.items()), tuple(map(type, meta.values())))
             found = self.seen.get(key)
         except TypeError:  # a nested value: not hashable, dumped each time
-            return json.dumps(meta)
+            return dump_meta(meta)
         if found is None:
-            found = self.seen[key] = json.dumps(meta)
+            found = self.seen[key] = dump_meta(meta)
         return found
+
+
+def dump_meta(meta: Mapping[str, Any]) -> str:
+    """``json.dumps(meta)``, to the same text. The flat dicts edits record (``{"rung":
+    "exact"}``, ``{"format": "unified"}``: plain ASCII text, whole numbers, ``true``,
+    ``false``, ``null``) are written without importing ``json``, a noticeable part of a
+    short command's start-up; anything else goes through ``json``."""
+    parts = []
+    for key, value in meta.items():
+        # str and int subclasses (the engine's str enums) are written as json writes
+        # them: their plain text and number, not their own str() or repr()
+        name = str.__str__(key) if isinstance(key, str) else None
+        if name is None or not _as_is(name):
+            return _json_dumps(meta)
+        if value is None or value is True or value is False:
+            parts.append(f'"{name}": {_CONSTANTS[value]}')
+        elif isinstance(value, str) and _as_is(text := str.__str__(value)):
+            parts.append(f'"{name}": "{text}"')
+        elif isinstance(value, int):
+            parts.append(f'"{name}": {int.__repr__(value)}')
+        else:
+            return _json_dumps(meta)
+    return "{" + ", ".join(parts) + "}"
+
+
+# what json writes for these, and which text it writes as is (printable ASCII but the
+# quote and the backslash; it escapes the rest, DEL included, with ensure_ascii)
+_CONSTANTS = {None: "null", True: "true", False: "false"}
+
+
+def _as_is(text: str) -> bool:
+    return text.isascii() and text.isprintable() and '"' not in text and "\\" not in text
+
+
+def _json_dumps(meta: Mapping[str, Any]) -> str:
+    import json
+
+    return json.dumps(meta)
 
 
 # row shapes ----------------------------------------------------------------------------------
@@ -397,6 +434,8 @@ def _existing(tx: Tx, ids: Mapping[str, Sequence[str]]) -> set[str]:
 def _plain(row: Row) -> dict[str, Any]:
     data = dict(row)
     if "meta" in data:
+        import json  # reading history only: not on the path of an edit
+
         data["meta"] = json.loads(data["meta"])
     return data
 
