@@ -75,8 +75,12 @@ def load_api() -> tuple[ApplyPatchText | None, str]:
     return cast(ApplyPatchText, func), ""
 
 
-def patchwright_cli() -> list[str] | None:
-    """The ``patchwright`` console script to run, preferring this interpreter's one."""
+def patchwright_cli(baseline: Path | None = None) -> list[str] | None:
+    """The ``patchwright`` console script to run, preferring this interpreter's one;
+    for a ``baseline`` source tree (run with ``PYTHONPATH``), ``_console.py``: that
+    tree's own entry point, whatever this tree's console script names."""
+    if baseline is not None:
+        return [sys.executable, str(Path(__file__).with_name("_console.py"))]
     beside = Path(sys.executable).parent / "patchwright"
     if beside.is_file() and os.access(beside, os.X_OK):
         return [str(beside)]

@@ -196,8 +196,9 @@ def runners(baseline: Path | None = None) -> dict[str, Runner]:
             lambda patch, root: [*cli, "apply", str(patch), "--root", str(root)]
         )
         if baseline is not None:
+            old = patchwright_cli(baseline) or cli
             found["patchwright CLI, baseline"] = process_runner(
-                lambda patch, root: [*cli, "apply", str(patch), "--root", str(root)],
+                lambda patch, root: [*old, "apply", str(patch), "--root", str(root)],
                 {"PYTHONPATH": str(baseline)},
             )
     api = api_runner()
@@ -323,7 +324,8 @@ def syscalls_main(args: argparse.Namespace, tree: Tree, patch_text: str) -> int:
             os.sync()
             state = tempfile.mkdtemp(prefix="state-", dir=tmp)
             env = env_for(src, state)
-            found = count_calls([*cli, "apply", str(patch), "--root", str(root)], root, env)
+            launcher = (patchwright_cli(src) if src is not None else None) or cli
+            found = count_calls([*launcher, "apply", str(patch), "--root", str(root)], root, env)
             stored[name] = history_bytes(Path(state))
             if found is None:
                 raise SystemExit("strace not found: install it to count system calls")

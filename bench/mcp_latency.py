@@ -303,7 +303,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         root = work / name.replace(" ", "_")
         root.mkdir()
         env = {"PYTHONPATH": str(args.baseline)} if name == "pw baseline" else {}
-        servers.append(Server(name, [*cli, "mcp", "--root", str(root), *extra], root, env=env))
+        launcher = (patchwright_cli(args.baseline) if env else None) or cli
+        servers.append(Server(name, [*launcher, "mcp", "--root", str(root), *extra], root, env=env))
     ref_root = work / "reference"
     ref_root.mkdir()
     ref_argv = [node, str(entry), str(ref_root)]

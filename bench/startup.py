@@ -341,17 +341,19 @@ def instruction_table(baseline: Path | None) -> str:
     cli = patchwright_cli()
     if shutil.which("valgrind") is None or cli is None:
         return "valgrind or the patchwright console script not found: no instruction counts"
-    trees = {"apply": os.environ.get("PYTHONPATH")}
+    trees = {"apply": (os.environ.get("PYTHONPATH"), cli)}
     if baseline is not None:
-        trees["apply, baseline"] = str(baseline)
+        trees["apply, baseline"] = (str(baseline), patchwright_cli(baseline) or cli)
     # a folder with few entries: the first import lists sys.path[0], the script's folder
     with tempfile.TemporaryDirectory() as tmp:
         forward, backward = _one_line_patches(tmp)
         base_env = {**os.environ, "PATCHWRIGHT_STATE_DIR": str(Path(tmp) / "state")}
         counts = {"python -c pass": _instructions([sys.executable, "-c", "pass"], tmp, base_env)}
-        for name, path in trees.items():
+        for name, (path, launcher) in trees.items():
             env = {**base_env, "PYTHONPATH": path} if path else base_env
-            apply = [sys.executable, *cli, "apply", "-q"]
+            # the console script through this interpreter (valgrind follows no shebang)
+            head = launcher if launcher[0] == sys.executable else [sys.executable, *launcher]
+            apply = [*head, "apply", "-q"]
             # the first apply creates the history store: a used workspace from then on
             subprocess.run([*apply, str(forward)], cwd=tmp, env=env, check=True)
             subprocess.run([*apply, str(backward)], cwd=tmp, env=env, check=True)
@@ -399,7 +401,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         patching["patchwright apply, one line"] = [*cli, "apply"]
     envs = {}
     if cli is not None and args.baseline is not None:
-        patching["apply, one line, baseline"] = [*cli, "apply"]
+        patching["apply, one line, baseline"] = [*(patchwright_cli(args.baseline) or cli), "apply"]
         envs["apply, one line, baseline"] = {"PYTHONPATH": str(args.baseline)}
     times = time_commands(commands, args.runs, patching, envs)
     base = median(times.get("python -c pass", []))
