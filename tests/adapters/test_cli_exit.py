@@ -124,3 +124,14 @@ def test_a_thread_still_running_is_waited_for(tmp_path: Path) -> None:
     assert done.stdout.startswith("patchwright ")
     assert "ended the usual way" in done.stderr
     assert marker.read_text() == "done"
+
+
+def test_under_a_profiler_the_command_ends_the_usual_way(tmp_path: Path) -> None:
+    stats = tmp_path / "run.prof"
+    done = subprocess.run(
+        [sys.executable, "-m", "cProfile", "-o", str(stats), "-m", "patchwright", "--version"],
+        capture_output=True, text=True, env=_env(tmp_path), timeout=120, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("patchwright ")
+    assert stats.stat().st_size > 0  # written by cProfile once the command returned

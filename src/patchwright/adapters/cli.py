@@ -109,15 +109,18 @@ def run() -> NoReturn:
     instructions (``bench/startup.py``), and none of it is needed once the command has
     returned: the exit handlers still run (``atexit``, ``weakref.finalize``: a store
     left open is closed) and the standard streams are flushed, then the process ends.
-    While a thread other than the main one is alive, the process ends the usual way,
-    which waits for it.
+    While a thread other than the main one is alive, or a profiler or tracer watches
+    (``python -m cProfile``, ``pdb``: they report when the command has returned), the
+    process ends the usual way.
     """
     code = main()
     threading = sys.modules.get("threading")
-    if threading is not None and any(
+    watched = sys.getprofile() is not None or sys.gettrace() is not None
+    busy = threading is not None and any(
         t.is_alive() and not t.daemon and t is not threading.main_thread()
         for t in threading.enumerate()
-    ):
+    )
+    if watched or busy:
         sys.exit(code)
     import atexit
     import os
