@@ -39,7 +39,9 @@ _PUNCT = {
     "\u2026": "...",  # ellipsis
 }
 PUNCT_TABLE = str.maketrans(_PUNCT)
-_SPACES = re.compile(r"[ \t]+")
+# runs of blanks (spaces and tabs) that collapse to one space: a single space is one
+# already, and matching it too costs a match for every word of a large text
+_BLANK_RUNS = re.compile(r"[ \t]{2,}|\t")
 _NUMBER_PREFIX = re.compile(r"^\s*(\d+)(?:\t|\u2192| \| |\|)")
 ELISION_MARKERS = frozenset({"...", "…", "# ...", "// ...", "/* ... */", "<!-- ... -->"})
 
@@ -55,8 +57,19 @@ def strip_key(line: str) -> str:
 
 
 def unicode_key(line: str) -> str:
-    """Key for the unicode rung: typographic punctuation folded, runs of blanks collapsed."""
-    return _SPACES.sub(" ", line.translate(PUNCT_TABLE)).strip()
+    """Key for the unicode rung: typographic punctuation folded, runs of blanks collapsed.
+
+    The same as ``re.sub(r"[ \\t]+", " ", line.translate(PUNCT_TABLE)).strip()``, which
+    the fuzzy rung computes for every line of a file: an ASCII line has nothing to fold,
+    and the blanks at the ends go with the strip, so only a line with a tab or two
+    blanks in a row inside it needs the substitution.
+    """
+    if not line.isascii():
+        line = line.translate(PUNCT_TABLE)
+    key = line.strip()
+    if "\t" in key or "  " in key:
+        return _BLANK_RUNS.sub(" ", key)
+    return key
 
 
 def fold_text(text: str) -> str:
@@ -64,7 +77,7 @@ def fold_text(text: str) -> str:
     blanks collapsed), newlines kept, so its keys can be searched in it. Leading and
     trailing blanks stay (a single one): keys are found as substrings."""
     folded = text if text.isascii() else text.translate(PUNCT_TABLE)
-    return _SPACES.sub(" ", folded)
+    return _BLANK_RUNS.sub(" ", folded)
 
 
 def has_unicode_punct(text: str) -> bool:
