@@ -41,10 +41,40 @@ def too_large(what: str, limit: int, option: str) -> PatchwrightError:
 
 def read_limited(stream: BinaryIO, limit: int, what: str, option: str) -> bytes:
     """All of ``stream``, or :func:`too_large` once it passes ``limit`` bytes."""
-    data = stream.read(limit + 1)
-    if len(data) > limit:
+    # One ``read(limit + 1)`` would allocate the whole limit (64 MiB by default) for a
+    # patch of a few kilobytes (a buffered read allocates what it is asked for, then
+    # shrinks). Asking for what a regular file holds plus one byte, then for chunks,
+    # keeps the buffers about the size of the input.
+    chunks: list[bytes] = []
+    total = 0
+    step = _first_read(stream)
+    while total <= limit:
+        chunk = stream.read(min(step, limit + 1 - total))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        total += len(chunk)
+        # a short read is most likely the end: ask for a little to see it, not a chunk
+        step = _CHUNK if len(chunk) == step else _PROBE
+    if total > limit:
         raise too_large(what, limit, option)
-    return data
+    return b"".join(chunks)
+
+
+_CHUNK = 1 << 20
+_PROBE = 1 << 16
+
+
+def _first_read(stream: BinaryIO) -> int:
+    """How much to ask for first: a regular file's size plus one, else one chunk."""
+    import os
+    import stat
+
+    try:
+        st = os.fstat(stream.fileno())
+    except (OSError, ValueError, io.UnsupportedOperation):
+        return _CHUNK
+    return st.st_size + 1 if stat.S_ISREG(st.st_mode) else _CHUNK
 
 
 class LimitedLines:
