@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from patchwright.syntax.compare import LineMap, Origin, common_ends, split_errors
 from patchwright.syntax.stdlib_parsers import ParseError
 
@@ -116,3 +120,110 @@ def test_a_file_with_several_errors_is_taken_as_a_dialect() -> None:
         old[:2], [*old[:2], error(5, 'missing ";"')], before, after, first_error_only=False
     )
     assert new == [error(5, 'missing ";"')]
+
+
+# -- a line map told from the caller's changed blocks -------------------------------------
+
+_LONG = [f"line {i}" for i in range(400)]
+
+
+Blocks = list[tuple[int, int, int, int]]
+
+
+def _edited(lines: list[str], spots: list[int]) -> tuple[list[str], Blocks]:
+    """Each spot's line changed in place, and the hunk blocks (3 lines of context) a diff
+    of the change would name."""
+    after = list(lines)
+    blocks: Blocks = []
+    for i in spots:
+        after[i] = after[i] + " changed"
+        a0, a1 = max(0, i - 3), min(len(lines), i + 4)
+        if blocks and a0 <= blocks[-1][1]:
+            blocks[-1] = (blocks[-1][0], a1, blocks[-1][0], a1)
+        else:
+            blocks.append((a0, a1, a0, a1))
+    return after, blocks
+
+
+def _origins(lines: LineMap, count: int) -> list[Origin]:
+    return [lines.origin(n) for n in range(1, count + 1)]
+
+
+def test_a_line_map_from_known_blocks_maps_as_the_whole_diff_does() -> None:
+    after, blocks = _edited(_LONG, list(range(5, 400, 9)))
+    told = LineMap(_LONG, after, blocks)
+    found = LineMap(_LONG, after)
+    assert _origins(told, len(after)) == _origins(found, len(after))
+    assert [told.kept(n) for n in range(1, 401)] == [found.kept(n) for n in range(1, 401)]
+
+
+def test_blocks_that_do_not_fit_the_texts_are_ignored() -> None:
+    after, _ = _edited(_LONG, [10, 200])
+    wrong = [(0, 5, 0, 5), (300, 310, 300, 310)]  # the changes lie outside them
+    assert _origins(LineMap(_LONG, after, wrong), 400) == _origins(LineMap(_LONG, after), 400)
+
+
+def test_known_blocks_spare_the_diff_of_everything_between_them(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import patchwright.engine.diff as diff
+
+    after, blocks = _edited(_LONG, list(range(5, 400, 9)))
+    widest: list[int] = []
+    inner = diff._diff_range
+
+    def counted(
+        a: list[str], b: list[str], a0: int, a1: int, b0: int, b1: int
+    ) -> list[diff.Opcode]:
+        widest.append(a1 - a0)
+        return inner(a, b, a0, a1, b0, b1)
+
+    monkeypatch.setattr(diff, "_diff_range", counted)
+    LineMap(_LONG, after, blocks)
+    assert max(widest, default=0) <= 7  # no range wider than one hunk was diffed
+    widest.clear()
+    LineMap(_LONG, after)
+    assert max(widest) > 300  # without them, the range between the first and last change
+
+
+@st.composite
+def _edits(draw: st.DrawFn) -> tuple[list[str], list[str], Blocks]:
+    """Lines all different, edits (replaced, inserted, deleted lines) at spots in order,
+    and the blocks of hunks with up to 3 lines of context around each."""
+    count = draw(st.integers(20, 120))
+    before = [f"line {i}" for i in range(count)]
+    spots = sorted(set(draw(st.lists(st.integers(0, count - 1), min_size=1, max_size=12))))
+    after: list[str] = []
+    blocks: Blocks = []
+    prev = 0
+    for n, i in enumerate(spots):
+        after += before[prev:i]
+        added = draw(st.integers(0, 3))
+        removed = draw(st.integers(0 if added else 1, 2))
+        removed = min(removed, count - i)
+        if n + 1 < len(spots):
+            removed = min(removed, spots[n + 1] - i)
+        a0, b0 = i, len(after)
+        after += [f"new {i}.{k}" for k in range(added)]
+        prev = i + removed
+        lo, hi = min(3, a0, b0), min(3, count - prev)
+        block = (a0 - lo, prev + hi, b0 - lo, len(after) + hi)
+        if blocks and block[0] <= blocks[-1][1]:
+            last = blocks.pop()
+            block = (last[0], block[1], last[2], block[3])
+        blocks.append(block)
+    after += before[prev:]
+    return before, after, blocks
+
+
+@settings(max_examples=200, deadline=None)
+@given(_edits())
+def test_known_blocks_give_the_line_map_of_the_whole_diff(
+    case: tuple[list[str], list[str], Blocks],
+) -> None:
+    before, after, blocks = case
+    told, found = LineMap(before, after, blocks), LineMap(before, after)
+    assert _origins(told, len(after)) == _origins(found, len(after))
+    assert [told.kept(n) for n in range(1, len(before) + 1)] == [
+        found.kept(n) for n in range(1, len(before) + 1)
+    ]

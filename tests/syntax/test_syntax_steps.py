@@ -20,7 +20,7 @@ from patchwright.syntax import check_edit, lexcache, pyregion
 from patchwright.syntax.check import forget_verdicts
 from patchwright.syntax.lexcache import forget_lexed
 from patchwright.syntax.report import SyntaxReport
-from patchwright.syntax.stdlib_parsers import python_errors
+from patchwright.syntax.stdlib_parsers import ParseError, python_errors
 
 
 def _sources() -> list[str]:
@@ -120,3 +120,34 @@ def test_the_apply_path_gives_the_guard_its_texts_split_exactly(before: str, aft
         assert found is not None
         assert found == (old.text.split("\n"), new.text.split("\n"))
         assert (old.text, new.text) == (before, after)
+
+
+def test_more_changes_than_steps_are_not_found_again_from_the_texts(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import patchwright.engine.diff as diff
+    from patchwright.syntax import steps
+    from patchwright.syntax.steps import Step
+
+    before = [f"x{i} = {i}" for i in range(1000)]
+    after = list(before)
+    blocks = []
+    for i in range(5, 1000, 10):  # 100 changes, each named by its block
+        after[i] = f"x{i} = {i} + 1"
+        blocks.append((i, i + 1, i, i + 1))
+    calls: list[int] = []
+    inner = diff.line_opcodes
+
+    def counted(a: list[str], b: list[str]) -> list[diff.Opcode]:
+        calls.append(len(a))
+        return inner(a, b)
+
+    def judge(step: Step) -> list[ParseError]:
+        judged.append(step)
+        return []
+
+    monkeypatch.setattr(diff, "line_opcodes", counted)
+    judged: list[Step] = []
+    verdict = steps.stepwise((before, after), judge, blocks)
+    assert verdict is None  # not proven: the whole edit is judged as one
+    assert calls == [] and judged == []

@@ -182,6 +182,16 @@ def _from_regions(
     return ops
 
 
+def block_opcodes(
+    a: list[str], b: list[str], blocks: Sequence[tuple[int, int, int, int]]
+) -> list[Opcode] | None:
+    """:func:`line_opcodes` of ``a`` and ``b`` told from their changed ``blocks`` when
+    they are known (a diff's hunks: 0-based ``old_start, old_end, new_start, new_end``):
+    the lines between the blocks are compared at C speed and only the blocks diffed.
+    ``None`` when the blocks do not fit the texts (a line between them differs)."""
+    return _from_regions(a, b, blocks)
+
+
 def line_opcodes(a: list[str], b: list[str]) -> list[Opcode]:
     """``difflib``-style opcodes turning lines ``a`` into lines ``b``, linear in practice
     (common ends trimmed, large ranges anchored on lines unique on both sides)."""

@@ -144,7 +144,7 @@ def _judge(
     if not after_errors or before is None:
         return after_errors, 0, "file"
     before_lines = before.split("\n")
-    line_map = LineMap(before_lines, after_lines)
+    line_map = LineMap(before_lines, after_lines, changed)
     if python and _surely_new(before, before_lines, after, line_map, after_errors):
         return after_errors, 0, "file"
     before_errors = _clamped(_VERDICTS.parse(spec, before), before_lines)

@@ -71,19 +71,33 @@ def common_ends(before: Sequence[str], after: Sequence[str]) -> tuple[int, int]:
 
 
 class LineMap:
-    """Maps lines of the text after an edit to the lines they came from."""
+    """Maps lines of the text after an edit to the lines they came from.
 
-    def __init__(self, before: Sequence[str], after: Sequence[str]) -> None:
-        prefix, suffix = common_ends(before, after)
-        blocks = [_Block(0, prefix, 0, prefix, True)]
-        blocks.extend(
-            _middle_blocks(
-                before[prefix : len(before) - suffix], after[prefix : len(after) - suffix], prefix
+    ``changed`` may name the changed blocks when the caller knows them (a diff's hunks,
+    as :func:`.check.check_edit` takes them): only they are diffed then, the lines
+    between them checked equal. Blocks that do not fit the texts are ignored.
+    """
+
+    def __init__(
+        self,
+        before: Sequence[str],
+        after: Sequence[str],
+        changed: Sequence[tuple[int, int, int, int]] | None = None,
+    ) -> None:
+        blocks = _known_blocks(before, after, changed) if changed else None
+        if blocks is None:
+            prefix, suffix = common_ends(before, after)
+            blocks = [_Block(0, prefix, 0, prefix, True)]
+            blocks.extend(
+                _middle_blocks(
+                    before[prefix : len(before) - suffix],
+                    after[prefix : len(after) - suffix],
+                    prefix,
+                )
             )
-        )
-        blocks.append(
-            _Block(len(after) - suffix, len(after), len(before) - suffix, len(before), True)
-        )
+            blocks.append(
+                _Block(len(after) - suffix, len(after), len(before) - suffix, len(before), True)
+            )
         self._blocks = [b for b in blocks if b.a_end > b.a_start or b.b_end > b.b_start]
         located = [b for b in self._blocks if b.a_end > b.a_start]
         self._by_after = located
@@ -122,6 +136,20 @@ def _middle_blocks(before: Sequence[str], after: Sequence[str], offset: int) -> 
         _Block(offset + j1, offset + j2, offset + i1, offset + i2, tag == "equal")
         for tag, i1, i2, j1, j2 in line_opcodes(list(before), list(after))
     ]
+
+
+def _known_blocks(
+    before: Sequence[str], after: Sequence[str], changed: Sequence[tuple[int, int, int, int]]
+) -> list[_Block] | None:
+    """The aligned blocks of the whole texts from the caller's changed blocks, or ``None``
+    when those do not fit the texts. A diff of hundreds of hunks spread over a large
+    file is then diffed hunk by hunk, not as one range (see :func:`_middle_blocks`)."""
+    from patchwright.engine.diff import block_opcodes  # as in _middle_blocks
+
+    ops = block_opcodes(list(before), list(after), changed)
+    if ops is None:
+        return None
+    return [_Block(j1, j2, i1, i2, tag == "equal") for tag, i1, i2, j1, j2 in ops]
 
 
 _LINE_REFERENCE = re.compile(r"\bline \d+")

@@ -72,8 +72,13 @@ def stepwise(
     ``\n``); ``judge(step)`` judges one step (``[]``: it keeps the syntax). ``changed``
     gives the changed blocks when the caller knows them; they are only trusted as far as
     applying them in turn rebuilds the text after exactly. Otherwise they are found
-    between the shared start and end (``shared``: counts of lines).
+    between the shared start and end (``shared``: counts of lines). More than
+    ``_MAX_STEPS`` of them given, or found, is ``None`` at once.
     """
+    if changed is not None and len(changed) > _MAX_STEPS:
+        # too many changes to step through: finding them again from the texts (a line
+        # diff of everything between the first and the last) would only confirm it
+        return None
     first, suffix = shared
     old_lines, new_lines = split
     blocks = _hinted(changed, len(old_lines), len(new_lines))
@@ -119,8 +124,9 @@ def _trimmed(block: Block, old: Sequence[str], new: Sequence[str]) -> Block:
 
 
 def _hinted(changed: Sequence[Block] | None, old: int, new: int) -> list[Block] | None:
-    """The caller's blocks when they are ordered, in range and not too many."""
-    if not changed or len(changed) > _MAX_STEPS:
+    """The caller's blocks when they are ordered and in range (and not too many: see
+    :func:`stepwise`)."""
+    if not changed:
         return None
     blocks = sorted(changed)
     for (_, i2, _, j2), (k1, _, l1, _) in itertools.pairwise(blocks):
