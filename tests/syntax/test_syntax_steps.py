@@ -151,3 +151,32 @@ def test_more_changes_than_steps_are_not_found_again_from_the_texts(
     verdict = steps.stepwise((before, after), judge, blocks)
     assert verdict is None  # not proven: the whole edit is judged as one
     assert calls == [] and judged == []
+
+
+def test_more_changes_than_steps_go_to_the_whole_compile_without_a_region(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    before_lines = [f"x{i} = {i}" for i in range(2000)]
+    after_lines = list(before_lines)
+    blocks = []
+    for i in range(5, 2000, 25):  # 80 changes spread over the whole module
+        after_lines[i] = f"x{i} = {i}  # changed"
+        blocks.append((i, i + 1, i, i + 1))
+    before, after = "\n".join(before_lines), "\n".join(after_lines)
+    regions: list[int] = []
+    inner = pyregion._one_region
+
+    def counted(*args: object) -> list[ParseError] | None:
+        regions.append(1)
+        return inner(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(pyregion, "_one_region", counted)
+    report = check_edit("m.py", before, after, changed=blocks)
+    assert (report.checked, report.new_errors, report.scope) == (True, [], "file")
+    assert regions == []  # one run around all 80 would span the module: not delimited
+    broken = list(after_lines)
+    broken[1000] = "x1000 = ("
+    report = check_edit(
+        "m.py", before, "\n".join(broken), changed=[*blocks, (1000, 1001, 1000, 1001)]
+    )
+    assert [issue.line for issue in report.new_errors] == [1001] and regions == []

@@ -26,8 +26,8 @@ from patchwright.syntax.stdlib_parsers import ParseError
 
 #: Changes spread over more lines than this are judged one at a time.
 SPREAD_LINES = 40
-# More separate changes than this: one whole-file compile is cheaper than the steps.
-_MAX_STEPS = 64
+#: More separate changes than this: one whole-file compile is cheaper than the steps.
+MAX_STEPS = 64
 
 #: The lines of two texts, as split at ``\n``.
 Split = tuple[Sequence[str], Sequence[str]]
@@ -73,9 +73,9 @@ def stepwise(
     gives the changed blocks when the caller knows them; they are only trusted as far as
     applying them in turn rebuilds the text after exactly. Otherwise they are found
     between the shared start and end (``shared``: counts of lines). More than
-    ``_MAX_STEPS`` of them given, or found, is ``None`` at once.
+    ``MAX_STEPS`` of them given, or found, is ``None`` at once.
     """
-    if changed is not None and len(changed) > _MAX_STEPS:
+    if changed is not None and len(changed) > MAX_STEPS:
         # too many changes to step through: finding them again from the texts (a line
         # diff of everything between the first and the last) would only confirm it
         return None
@@ -155,4 +155,4 @@ def _changed_blocks(
         for tag, i1, i2, j1, j2 in line_opcodes(old_mid, new_mid)
         if tag != "equal"
     ]
-    return None if len(blocks) > _MAX_STEPS else blocks
+    return None if len(blocks) > MAX_STEPS else blocks
