@@ -10,6 +10,7 @@ down to one character and compared with :func:`~patchwright.syntax.pyregion.clea
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 import pytest
 from test_syntax_pyregion import _stdlib_modules
@@ -103,3 +104,41 @@ def test_spliced_lines_read_like_the_spliced_list() -> None:
         assert not spliced.shares_tail(list(base), end, tail)
         with pytest.raises(IndexError):
             spliced[len(expected)]
+
+
+def test_splices_of_splices_read_like_the_lists_they_stand_for() -> None:
+    rng = random.Random(7)
+    for _ in range(300):
+        expected = [f"b{i}" for i in range(rng.randrange(0, 30))]
+        lines: Sequence[str] = list(expected)
+        for step in range(rng.randrange(1, 12)):
+            first = rng.randrange(len(expected) + 1)
+            end = rng.randrange(first, len(expected) + 1)
+            middle = [f"s{step}.{i}" for i in range(rng.randrange(0, 4))]
+            spliced = Spliced(lines, first, end, middle)
+            expected = expected[:first] + middle + expected[end:]
+            assert spliced.shares_tail(lines, end, first + len(middle))
+            lines = spliced
+        assert len(lines) == len(expected)
+        assert [lines[i] for i in range(len(expected))] == expected
+        lo = rng.randrange(len(expected) + 1)
+        hi = rng.randrange(lo, len(expected) + 2)
+        assert lines[lo:hi] == expected[lo:hi]
+
+
+def test_a_splice_of_splices_reads_without_going_through_each_step(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    lines: Sequence[str] = [f"b{i}" for i in range(1000)]
+    for step in range(64):  # a diff's steps, top down, each one line replaced
+        lines = Spliced(lines, step * 15, step * 15 + 1, [f"changed {step}"])
+    runs: list[int] = []
+    inner = Spliced._run
+
+    def counted(self: Spliced, start: int, stop: int) -> list[str]:
+        runs.append(stop - start)
+        return inner(self, start, stop)
+
+    monkeypatch.setattr(Spliced, "_run", counted)
+    assert lines[0:1000][945] == "changed 63"
+    assert runs == [1000]  # the last step's splice alone: no step before it is read

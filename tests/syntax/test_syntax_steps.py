@@ -180,3 +180,25 @@ def test_more_changes_than_steps_go_to_the_whole_compile_without_a_region(
         "m.py", before, "\n".join(broken), changed=[*blocks, (1000, 1001, 1000, 1001)]
     )
     assert [issue.line for issue in report.new_errors] == [1001] and regions == []
+
+
+@pytest.mark.parametrize(("lines", "stepped"), [(5_000, False), (20_000, True)])
+def test_a_larger_text_steps_through_more_changes(lines: int, stepped: bool) -> None:
+    from patchwright.syntax import steps
+    from patchwright.syntax.steps import Step
+
+    before = [f"x{i} = {i}" for i in range(lines)]
+    after = list(before)
+    blocks = []
+    for i in range(10, 10 + 150 * 30, 30):  # 150 changes
+        after[i] = f"x{i} = {i} + 1"
+        blocks.append((i, i + 1, i, i + 1))
+    judged: list[Step] = []
+
+    def judge(step: Step) -> list[ParseError]:
+        judged.append(step)
+        return []
+
+    verdict = steps.stepwise((before, after), judge, blocks)
+    assert steps.max_steps(lines) == (200 if stepped else 64)
+    assert (verdict, len(judged)) == (([], 150) if stepped else (None, 0))

@@ -53,7 +53,7 @@ from patchwright.syntax.lexcache import (
 )
 from patchwright.syntax.shared import KeptByText, TextLines, shared
 from patchwright.syntax.stdlib_parsers import ParseError, compile_python, future_flags
-from patchwright.syntax.steps import MAX_STEPS, SPREAD_LINES, Block, Split, Step, stepwise
+from patchwright.syntax.steps import SPREAD_LINES, Block, Split, Step, max_steps, stepwise
 
 # The string forms of the lexer, tried in this order at a quote. A string is kept as a
 # placeholder: a line holding only a string is a statement, and its indentation counts.
@@ -293,7 +293,7 @@ def region_verdict(
     ``changed`` may name those changes (see :func:`.check.check_edit`). ``split`` holds
     both texts' lines as split at ``\\n`` when the caller has them.
     """
-    if changed is not None and len(changed) > MAX_STEPS:
+    if changed is not None and len(changed) > max_steps(before.count("\n") + 1):
         # Too many changes to judge one at a time (a diff of hundreds of hunks): one run
         # around all of them spans most of the file, and delimiting it costs more than
         # the whole compile the caller falls back to.

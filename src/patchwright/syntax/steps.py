@@ -26,8 +26,17 @@ from patchwright.syntax.stdlib_parsers import ParseError
 
 #: Changes spread over more lines than this are judged one at a time.
 SPREAD_LINES = 40
-#: More separate changes than this: one whole-file compile is cheaper than the steps.
-MAX_STEPS = 64
+# Steps judged at most: each costs about as much as compiling a hundred lines of a
+# large text, and a little more the more steps came before it.
+_FEWEST_MAX_STEPS = 64
+_MOST_MAX_STEPS = 200
+
+
+def max_steps(lines: int) -> int:
+    """How many changes of a text of ``lines`` lines are judged one at a time: beyond,
+    one whole-file compile is cheaper than the steps (measured in docs/benchmarks.md)."""
+    return min(max(_FEWEST_MAX_STEPS, lines // 100), _MOST_MAX_STEPS)
+
 
 #: The lines of two texts, as split at ``\n``.
 Split = tuple[Sequence[str], Sequence[str]]
@@ -73,9 +82,10 @@ def stepwise(
     gives the changed blocks when the caller knows them; they are only trusted as far as
     applying them in turn rebuilds the text after exactly. Otherwise they are found
     between the shared start and end (``shared``: counts of lines). More than
-    ``MAX_STEPS`` of them given, or found, is ``None`` at once.
+    :func:`max_steps` of them given, or found, is ``None`` at once.
     """
-    if changed is not None and len(changed) > MAX_STEPS:
+    most = max_steps(len(split[0]))
+    if changed is not None and len(changed) > most:
         # too many changes to step through: finding them again from the texts (a line
         # diff of everything between the first and the last) would only confirm it
         return None
@@ -83,7 +93,7 @@ def stepwise(
     old_lines, new_lines = split
     blocks = _hinted(changed, len(old_lines), len(new_lines))
     if blocks is None:
-        blocks = _changed_blocks(old_lines, new_lines, first, suffix)
+        blocks = _changed_blocks(old_lines, new_lines, first, suffix, most)
     if blocks is None or len(blocks) < 2:
         return None
     steps = [_trimmed(block, old_lines, new_lines) for block in blocks]
@@ -142,7 +152,7 @@ def _hinted(changed: Sequence[Block] | None, old: int, new: int) -> list[Block] 
 
 
 def _changed_blocks(
-    old: Sequence[str], new: Sequence[str], first: int, suffix: int
+    old: Sequence[str], new: Sequence[str], first: int, suffix: int, most: int
 ) -> list[tuple[int, int, int, int]] | None:
     """The changed line blocks between the shared ends, as (old start, old end, new start,
     new end) line indices; ``None`` when there are too many to step through."""
@@ -155,4 +165,4 @@ def _changed_blocks(
         for tag, i1, i2, j1, j2 in line_opcodes(old_mid, new_mid)
         if tag != "equal"
     ]
-    return None if len(blocks) > MAX_STEPS else blocks
+    return None if len(blocks) > most else blocks
