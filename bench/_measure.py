@@ -148,7 +148,25 @@ def measure_api(
     library itself costs beyond the interpreter; it runs separately because tracing
     slows allocation down several times.
     """
-    m = Measurement("patchwright API", fmt, peak_note="traced")
+
+    def run(root: str) -> bool:
+        return func(patch_text, root, max_file_bytes=2**30).applied
+
+    return _in_process(Measurement("patchwright API", fmt, peak_note="traced"), target, run, runs)
+
+
+def measure_floor(case: SynthCase, runs: int) -> Measurement:
+    """Time the least an in-process apply that holds the file as lines and writes it
+    durably does, with ``case``'s edits already located: :func:`durable_rewrite`."""
+    target = Target(case.path, case.before_bytes, case.after_bytes)
+    m = Measurement("floor: durable rewrite", "edits", peak_note="traced")
+    return _in_process(m, target, durable_rewrite(case), runs)
+
+
+def _in_process(
+    m: Measurement, target: Target, run: Callable[[str], bool], runs: int
+) -> Measurement:
+    """``runs`` timed calls of ``run(root)`` on fresh copies of the target, then a traced one."""
     with tempfile.TemporaryDirectory(prefix="pw-bench-") as tmp:
         file = Path(tmp) / target.path
         file.parent.mkdir(parents=True)
@@ -160,7 +178,7 @@ def measure_api(
                 tracemalloc.start()
             start = time.perf_counter()
             try:
-                report = func(patch_text, tmp, max_file_bytes=2**30)
+                applied = run(tmp)
             except Exception as exc:  # an exception is a result to report, not a crash
                 m.error = f"raised {type(exc).__name__}: {str(exc)[:200]}"
                 break
@@ -170,14 +188,74 @@ def measure_api(
                     tracemalloc.stop()
             elapsed = time.perf_counter() - start
             got = _read(file)
-            if not report.applied or got != target.after:
-                m.error = (
-                    "not applied" if not report.applied else _describe_mismatch(got, target.after)
-                )
+            if not applied or got != target.after:
+                m.error = "not applied" if not applied else _describe_mismatch(got, target.after)
                 break
             if not traced:
                 m.times.append(elapsed)
     return m
+
+
+# pieces of about a megabyte: decoded and split, or joined and encoded, while in cache
+_PIECE_BYTES = 1 << 20
+_PIECE_LINES = 16_384
+
+
+def durable_rewrite(case: SynthCase) -> Callable[[str], bool]:
+    """The floor under an in-process apply of ``case`` (UTF-8, LF endings, a final newline).
+
+    What any apply that keeps the file as a list of lines and writes it durably must do,
+    and nothing else: read the file and hash it; decode and split it into lines (a piece
+    of about a megabyte at a time, cut after a line break); replace the edited lines,
+    whose places are given (no patch parsed, nothing located or checked); join and
+    encode the lines (again by pieces) and hash the result; write a temporary file,
+    fsync it, rename it over the file and fsync the folder. No history, no report.
+    """
+    import hashlib
+
+    edits = sorted(case.edits, key=lambda e: e.start, reverse=True)
+
+    def run(root: str) -> bool:
+        path = os.path.join(root, case.path)
+        with open(path, "rb") as fh:
+            data = fh.read()
+        hashlib.sha256(data).digest()
+        lines: list[str] = []
+        start = 0
+        while start < len(data):
+            cut = data.find(b"\n", min(start + _PIECE_BYTES, len(data)) - 1)
+            end = len(data) if cut < 0 else cut + 1
+            lines += data[start:end].decode("utf-8").split("\n")[:-1]
+            start = end
+        del data
+        for edit in edits:  # from the end: the places of the earlier ones stay true
+            lines[edit.start : edit.end] = edit.new
+        pieces = [
+            ("\n".join(lines[i : i + _PIECE_LINES]) + "\n").encode("utf-8")
+            for i in range(0, len(lines), _PIECE_LINES)
+        ]
+        del lines
+        out = b"".join(pieces)
+        del pieces
+        hashlib.sha256(out).digest()
+        temp = path + ".floor-tmp"
+        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+        try:
+            view = memoryview(out)
+            while view:
+                view = view[os.write(fd, view) :]
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(temp, path)
+        folder = os.open(os.path.dirname(path), os.O_RDONLY)
+        try:
+            os.fsync(folder)
+        finally:
+            os.close(folder)
+        return True
+
+    return run
 
 
 def interpreter_rss_kb() -> int:
@@ -221,9 +299,16 @@ def _cli_argv(cli: list[str]) -> Callable[[Path, Path], list[str]]:
 
 
 def measure_case(
-    case: SynthCase, tools: Tools, formats: Sequence[str], runs: int, cutoff: float
+    case: SynthCase,
+    tools: Tools,
+    formats: Sequence[str],
+    runs: int,
+    cutoff: float,
+    *,
+    floor: bool = False,
 ) -> list[Measurement]:
-    """Every wanted tool on every patch of ``case`` it reads."""
+    """Every wanted tool on every patch of ``case`` it reads; with ``floor`` and the API
+    wanted, also :func:`measure_floor`."""
     target = Target(case.path, case.before_bytes, case.after_bytes)
     texts = {"udiff": case.udiff, "v4a": case.v4a, "sr": case.sr}
     out: list[Measurement] = []
@@ -260,4 +345,6 @@ def measure_case(
     for fmt in formats:
         if tools.api is not None:
             out.append(measure_api(fmt, tools.api, texts[fmt], target, runs))
+    if floor and tools.api is not None:
+        out.append(measure_floor(case, runs))
     return out

@@ -29,8 +29,10 @@ their own time (``-X importtime``). Bytecode for the package is compiled first, 
 (``PYTHONDONTWRITEBYTECODE`` would otherwise leave an editable install uncompiled).
 
 ``--instructions`` also counts the instructions of whole processes with valgrind's
-callgrind (its total ``Ir``): ``python -c pass`` and the apply in a used workspace, the
-patch and its reverse (``-R``), and the ``--baseline`` tree's apply. Unlike wall time,
+callgrind (its total ``Ir``): ``python -c pass``, the floor rows, single imports the
+apply cannot do without (``sqlite3`` for the history, ``re``, ``argparse``), and the
+apply in a used workspace, the patch and its reverse (``-R``), and the ``--baseline``
+tree's apply. Unlike wall time,
 the count does not move with the machine's load, so a step of a few percent shows.
 """
 
@@ -336,8 +338,19 @@ def _instructions(argv: list[str], cwd: str, env: dict[str, str]) -> int:
     return int(found.group(1))
 
 
-def instruction_table(baseline: Path | None) -> str:
-    """Instructions of ``python -c pass`` and of the apply (see the module docstring)."""
+# Single imports the apply cannot do without, counted beside it: the history store's
+# driver, the patterns of the parsers and the engine, the command line's parser.
+_SINGLE_FLOORS = {
+    "floor: import sqlite3": "import sqlite3",
+    "floor: import re": "import re",
+    "floor: import argparse": "import argparse",
+}
+
+
+def instruction_table(baseline: Path | None, floors: dict[str, list[str]] | None = None) -> str:
+    """Instructions of ``python -c pass``, of the floors (``floors``, the timed floor
+    commands, and single imports the apply needs) and of the apply (see the module
+    docstring)."""
     cli = patchwright_cli()
     if shutil.which("valgrind") is None or cli is None:
         return "valgrind or the patchwright console script not found: no instruction counts"
@@ -349,6 +362,10 @@ def instruction_table(baseline: Path | None) -> str:
         forward, backward = _one_line_patches(tmp)
         base_env = {**os.environ, "PATCHWRIGHT_STATE_DIR": str(Path(tmp) / "state")}
         counts = {"python -c pass": _instructions([sys.executable, "-c", "pass"], tmp, base_env)}
+        for name, code in _SINGLE_FLOORS.items():
+            counts[name] = _instructions([sys.executable, "-c", code], tmp, base_env)
+        for name, argv in (floors or {}).items():
+            counts[name] = _instructions(argv, tmp, base_env)
         for name, (path, launcher) in trees.items():
             env = {**base_env, "PYTHONPATH": path} if path else base_env
             # the console script through this interpreter (valgrind follows no shebang)
@@ -432,7 +449,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(slowest_imports(args.top))
     if args.instructions:
         print()
-        print(instruction_table(args.baseline))
+        print(instruction_table(args.baseline, floor_commands(applied, shapes)))
     return 1 if args.check and (verdict == "FAIL" or offences) else 0
 
 

@@ -9,12 +9,15 @@ edit of a module-level function, a comment added to a class line (comments only:
 without compiling the class), two edits far apart judged with the blocks of their
 diff's hunks (as ``apply_patch_text`` passes them), a file created from scratch, an edit
 that breaks the indentation (the error path parses both texts and compares), and a
-whole-file compile for reference. Then a value changed in JSON and TOML, and, when the
-``syntax`` extra (tree-sitter) is installed, JavaScript edits both as a first edit (full
-parse) and as a next edit (the tree of the text before is kept, so the parse is
-incremental). Target: a typical edit of a 5,000-line Python file adds under 20 ms, and
-so does an edit that breaks it (the error path); the last lines say PASS or FAIL for
-each. Grammar loading is paid once per process and kept out of the figures.
+whole-file compile for reference. Two diffs of a hundred hunks and more (every module
+function's call changed), one of them over a file that had an error before it, show the
+cost of an edit with more changes than the guard judges one at a time. Then a value
+changed in JSON and TOML, and, when the ``syntax`` extra (tree-sitter) is installed,
+JavaScript edits both as a first edit (full parse) and as a next edit (the tree of the
+text before is kept, so the parse is incremental). Target: a typical edit of a
+5,000-line Python file adds under 20 ms, and so does an edit that breaks it (the error
+path); the last lines say PASS or FAIL for each. Grammar loading is paid once per
+process and kept out of the figures.
 
 Error paths of Python: an edit breaking the indentation, or deleting a closing brace, is
 judged by compiling the edited statements before and after the edit (scope ``region``);
@@ -144,6 +147,15 @@ def python_cases(lines: int) -> list[Case]:
     )
     two_hunks = _replace_nth(two_hunks, "    widget.grow(1)\n", "    widget.grow(2)\n", 3 * quarter)
     hunks = diff_hunks(before, two_hunks)
+    # every module function's call changed: a diff of more hunks than the guard steps
+    # through, judged by one whole compile; then the same over a file broken before it
+    many = before.replace("    widget.grow(1)\n", "    widget.grow(2)\n")
+    many_hunks = diff_hunks(before, many)
+    broken_first = _replace_nth(
+        before, "        self.size += amount\n", "      self.size += amount\n", 0
+    )
+    many_on_broken = broken_first.replace("    widget.grow(1)\n", "    widget.grow(2)\n")
+    broken_hunks = diff_hunks(broken_first, many_on_broken)
 
     def check(after: str | None, old: str | None = before) -> Check:
         return lambda: check_edit("m.py", old, after or "")
@@ -165,6 +177,16 @@ def python_cases(lines: int) -> list[Case]:
         (
             "python: two hunks of a diff, far apart",
             lambda: check_edit("m.py", before, two_hunks, changed=hunks),
+            cold,
+        ),
+        (
+            f"python: {len(many_hunks)} hunks of a diff, all over the file",
+            lambda: check_edit("m.py", before, many, changed=many_hunks),
+            cold,
+        ),
+        (
+            f"python: {len(broken_hunks)} hunks of a diff, a file broken before",
+            lambda: check_edit("m.py", broken_first, many_on_broken, changed=broken_hunks),
             cold,
         ),
         ("python: create the file", check(before, None), cold),
