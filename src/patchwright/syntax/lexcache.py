@@ -120,7 +120,7 @@ class Spliced(LineSequence):
     """
 
     def __init__(self, base: Sequence[str], first: int, base_end: int, middle: list[str]):
-        self._base, self._first, self._middle = base, first, middle
+        self._base = base  # the step before: what shares_tail compares with
         self._after = first + len(middle)  # where the base's tail starts here
         self._shift = base_end - self._after
         self._count = len(base) - self._shift
@@ -144,15 +144,8 @@ class Spliced(LineSequence):
 
     def _run(self, start: int, stop: int) -> list[str]:
         out: list[str] = []
-        starts, pieces = self._starts, self._pieces
-        k = bisect_right(starts, start) - 1
-        while start < stop:
-            source, offset, length = pieces[k]
-            at = start - starts[k]
-            take = min(length - at, stop - start)
-            out += source[offset + at : offset + at + take]
-            start += take
-            k += 1
+        for source, offset, length in _pieces(self, start, stop):
+            out += source[offset : offset + length]
         return out
 
     def shares_tail(self, base: Sequence[str], base_end: int, end: int) -> bool:
