@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import random
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -21,6 +22,7 @@ from patchwright.syntax.check import forget_verdicts
 from patchwright.syntax.lexcache import forget_lexed
 from patchwright.syntax.report import SyntaxReport
 from patchwright.syntax.stdlib_parsers import ParseError, python_errors
+from patchwright.syntax.steps import Block, Step, max_steps, stepwise
 
 
 def _sources() -> list[str]:
@@ -122,19 +124,35 @@ def test_the_apply_path_gives_the_guard_its_texts_split_exactly(before: str, aft
         assert (old.text, new.text) == (before, after)
 
 
+def _changed_module(
+    lines: int, spots: range, change: str = " + 1"
+) -> tuple[list[str], list[str], list[Block]]:
+    """A module of ``lines`` assignments, the same with ``change`` appended at each spot,
+    and each change's block (old start, old end, new start, new end)."""
+    before = [f"x{i} = {i}" for i in range(lines)]
+    after = list(before)
+    for i in spots:
+        after[i] += change
+    return before, after, [(i, i + 1, i, i + 1) for i in spots]
+
+
+def _collecting() -> tuple[Callable[[Step], list[ParseError]], list[Step]]:
+    """A judge that keeps every step it is given and finds each one keeping the syntax."""
+    judged: list[Step] = []
+
+    def judge(step: Step) -> list[ParseError]:
+        judged.append(step)
+        return []
+
+    return judge, judged
+
+
 def test_more_changes_than_steps_are_not_found_again_from_the_texts(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     import patchwright.engine.diff as diff
-    from patchwright.syntax import steps
-    from patchwright.syntax.steps import Step
 
-    before = [f"x{i} = {i}" for i in range(1000)]
-    after = list(before)
-    blocks = []
-    for i in range(5, 1000, 10):  # 100 changes, each named by its block
-        after[i] = f"x{i} = {i} + 1"
-        blocks.append((i, i + 1, i, i + 1))
+    before, after, blocks = _changed_module(1000, range(5, 1000, 10))  # 100 changes
     calls: list[int] = []
     inner = diff.line_opcodes
 
@@ -142,13 +160,9 @@ def test_more_changes_than_steps_are_not_found_again_from_the_texts(
         calls.append(len(a))
         return inner(a, b)
 
-    def judge(step: Step) -> list[ParseError]:
-        judged.append(step)
-        return []
-
     monkeypatch.setattr(diff, "line_opcodes", counted)
-    judged: list[Step] = []
-    verdict = steps.stepwise((before, after), judge, blocks)
+    judge, judged = _collecting()
+    verdict = stepwise((before, after), judge, blocks)
     assert verdict is None  # not proven: the whole edit is judged as one
     assert calls == [] and judged == []
 
@@ -156,12 +170,8 @@ def test_more_changes_than_steps_are_not_found_again_from_the_texts(
 def test_more_changes_than_steps_go_to_the_whole_compile_without_a_region(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    before_lines = [f"x{i} = {i}" for i in range(2000)]
-    after_lines = list(before_lines)
-    blocks = []
-    for i in range(5, 2000, 25):  # 80 changes spread over the whole module
-        after_lines[i] = f"x{i} = {i}  # changed"
-        blocks.append((i, i + 1, i, i + 1))
+    # 80 changes spread over the whole module
+    before_lines, after_lines, blocks = _changed_module(2000, range(5, 2000, 25), "  # changed")
     before, after = "\n".join(before_lines), "\n".join(after_lines)
     regions: list[int] = []
     inner = pyregion._one_region
@@ -184,21 +194,8 @@ def test_more_changes_than_steps_go_to_the_whole_compile_without_a_region(
 
 @pytest.mark.parametrize(("lines", "stepped"), [(5_000, False), (20_000, True)])
 def test_a_larger_text_steps_through_more_changes(lines: int, stepped: bool) -> None:
-    from patchwright.syntax import steps
-    from patchwright.syntax.steps import Step
-
-    before = [f"x{i} = {i}" for i in range(lines)]
-    after = list(before)
-    blocks = []
-    for i in range(10, 10 + 150 * 30, 30):  # 150 changes
-        after[i] = f"x{i} = {i} + 1"
-        blocks.append((i, i + 1, i, i + 1))
-    judged: list[Step] = []
-
-    def judge(step: Step) -> list[ParseError]:
-        judged.append(step)
-        return []
-
-    verdict = steps.stepwise((before, after), judge, blocks)
-    assert steps.max_steps(lines) == (200 if stepped else 64)
+    before, after, blocks = _changed_module(lines, range(10, 10 + 150 * 30, 30))  # 150
+    judge, judged = _collecting()
+    verdict = stepwise((before, after), judge, blocks)
+    assert max_steps(lines) == (200 if stepped else 64)
     assert (verdict, len(judged)) == (([], 150) if stepped else (None, 0))
