@@ -1,4 +1,8 @@
-"""``patchwright.apply_patch_text``: plan everything, then write once (or not at all)."""
+"""``patchwright.apply_patch_text``: plan everything, then write once (or not at all).
+
+Whole-tree behaviour (several files, adds, deletes, moves, refusals leaving the tree as
+it was) lives in the scenario folders of tests/fixtures/scenarios (test_scenarios.py);
+the tests here check the report and the history."""
 
 from __future__ import annotations
 
@@ -58,60 +62,16 @@ def test_one_failing_file_writes_nothing(root: Path) -> None:
     assert "No changes made" in report.summary()
 
 
-def test_dry_run_writes_nothing(root: Path) -> None:
-    report = apply_patch_text(TWO_FILES, workspace=ws(root), dry_run=True)
-    assert report.ok and not report.applied
-    assert (root / "a.txt").read_text() == "one\ntwo\nthree\n"
-    assert "would apply" in report.summary()
 
 
-def test_create_delete_and_move(root: Path) -> None:
-    patch = """\
-*** Begin Patch
-*** Add File: new/c.txt
-+created
-*** Delete File: b.txt
-*** Update File: a.txt
-*** Move to: moved/a.txt
-@@
- one
--two
-+2
-*** End Patch
-"""
-    report = apply_patch_text(patch, workspace=ws(root))
-    assert report.ok, report.error
-    assert (root / "new" / "c.txt").read_text() == "created\n"
-    assert not (root / "b.txt").exists()
-    assert not (root / "a.txt").exists()
-    assert (root / "moved" / "a.txt").read_text() == "one\n2\nthree\n"
 
 
-def test_adding_an_existing_file_is_refused(root: Path) -> None:
-    patch = "*** Begin Patch\n*** Add File: a.txt\n+x\n*** End Patch\n"
-    report = apply_patch_text(patch, workspace=ws(root))
-    assert report.error is not None and report.error.code == ErrorCode.FILE_EXISTS
 
 
-def test_path_escaping_the_root_is_refused(root: Path) -> None:
-    patch = "--- a/../x.txt\n+++ b/../x.txt\n@@ -0,0 +1 @@\n+x\n"
-    report = apply_patch_text(patch, workspace=ws(root))
-    assert report.error is not None and report.error.code == ErrorCode.PATH_OUTSIDE_ROOT
-    assert not (root.parent / "x.txt").exists()
 
 
-def test_search_replace_creates_missing_file(root: Path) -> None:
-    patch = "notes/todo.md\n<<<<<<< SEARCH\n=======\n# Todo\n>>>>>>> REPLACE\n"
-    report = apply_patch_text(patch, workspace=ws(root))
-    assert report.ok, report.error
-    assert (root / "notes" / "todo.md").read_text() == "# Todo\n"
 
 
-def test_crlf_file_with_lf_patch_keeps_crlf(root: Path) -> None:
-    (root / "a.txt").write_bytes(b"one\r\ntwo\r\nthree\r\n")
-    report = apply_patch_text(TWO_FILES.split("--- a/b.txt")[0], workspace=ws(root))
-    assert report.ok
-    assert (root / "a.txt").read_bytes() == b"one\r\nTWO\r\nthree\r\n"
 
 
 def test_bad_options_are_reported_not_raised(root: Path) -> None:
