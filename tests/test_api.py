@@ -62,18 +62,6 @@ def test_one_failing_file_writes_nothing(root: Path) -> None:
     assert "No changes made" in report.summary()
 
 
-
-
-
-
-
-
-
-
-
-
-
-
 def test_bad_options_are_reported_not_raised(root: Path) -> None:
     report = apply_patch_text(TWO_FILES, workspace=ws(root), fuzzy_threshold=2.0)
     assert report.error is not None and report.error.field == "fuzzy_threshold"
