@@ -102,38 +102,18 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def run() -> NoReturn:
-    """The console script and ``python -m patchwright``: :func:`main`, then the end of
-    the process without the interpreter's teardown.
-
-    Freeing every module and object at exit is about a tenth of a short command's
-    instructions (``bench/startup.py``), and none of it is needed once the command has
-    returned: the exit handlers still run (``atexit``, ``weakref.finalize``: a store
-    left open is closed) and the standard streams are flushed, then the process ends.
-    While a thread other than the main one is alive, or a profiler or tracer watches
-    (``python -m cProfile``, ``pdb``: they report when the command has returned), the
-    process ends the usual way.
-    """
+    """The console script and ``python -m patchwright``: :func:`main`, then exit with its
+    code (a reader of standard output that went away meanwhile is told as for SIGPIPE,
+    quietly)."""
     code = main()
-    threading = sys.modules.get("threading")
-    watched = sys.getprofile() is not None or sys.gettrace() is not None
-    busy = threading is not None and any(
-        t.is_alive() and not t.daemon and t is not threading.main_thread()
-        for t in threading.enumerate()
-    )
-    if watched or busy:
-        sys.exit(code)
-    import atexit
-    import os
-
-    atexit._run_exitfuncs()
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            stream.flush()
-        except BrokenPipeError:
-            code = code or EXIT_BROKEN_PIPE  # the reader went away, as main() reports it
-        except (OSError, ValueError, AttributeError):
-            pass  # closed or replaced: nothing of it left to write
-    os._exit(code)
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        _silence_stdout()
+        code = code or EXIT_BROKEN_PIPE
+    except (OSError, ValueError, AttributeError):
+        pass  # closed or replaced: nothing of it left to write
+    sys.exit(code)
 
 
 def _say(line: str) -> None:
@@ -162,7 +142,7 @@ def _main(argv: list[str] | None) -> int:
         print(f"patchwright {_version()}")
         return 0
     if args and args[0] in COMMANDS and not any(a in ("-h", "--help") for a in args[:1]):
-        return _run_one(args[0], args[1:], program=argv is None)
+        return _run_one(args[0], args[1:])
     parser = build_parser()
     if not args:
         parser.print_help()
@@ -192,40 +172,23 @@ def _unmeasured() -> type[argparse.HelpFormatter]:
     return Unmeasured
 
 
-def _run_one(name: str, rest: list[str], *, program: bool = False) -> int:
-    """Parse and run one subcommand, importing only its module.
-
-    A subcommand module may have ``load_<name>()``: the modules its run needs, imported
-    with the rest of start-up. In a process started for the command (``program``: the
-    console script or ``python -m patchwright``, not a caller of :func:`main` with its
-    own arguments), start-up runs with the cyclic garbage collector paused
-    (:func:`patchwright._collector.collector_paused`).
-    """
-    from contextlib import nullcontext  # here, not above: `--version` needs neither
-
-    from patchwright._collector import collector_paused
+def _run_one(name: str, rest: list[str]) -> int:
+    """Parse and run one subcommand, importing only its module."""
+    import argparse
 
     module_name, help_text = COMMANDS[name]
-    # modules and classes made at start-up live as long as the process: no collection
-    # walks them, during start-up or after (only in a process of its own, as what a
-    # caller of main() holds is not ours to freeze)
-    with collector_paused(freeze=True) if program else nullcontext():
-        import argparse
 
-        module = import_module(module_name)
-        parser = argparse.ArgumentParser(
-            prog=f"patchwright {name}", description=help_text, formatter_class=_unmeasured()
-        )
-        getattr(module, f"configure_{name}")(parser)
-        # help, usage and errors measure the terminal, as before
-        parser.formatter_class = argparse.HelpFormatter
-        try:
-            args = parser.parse_args(rest)
-        except SystemExit as exc:
-            return int(exc.code or 0)
-        load = getattr(module, f"load_{name}", None)
-        if load is not None:
-            load()
+    module = import_module(module_name)
+    parser = argparse.ArgumentParser(
+        prog=f"patchwright {name}", description=help_text, formatter_class=_unmeasured()
+    )
+    getattr(module, f"configure_{name}")(parser)
+    # help, usage and errors measure the terminal, as before
+    parser.formatter_class = argparse.HelpFormatter
+    try:
+        args = parser.parse_args(rest)
+    except SystemExit as exc:
+        return int(exc.code or 0)
     code: int = getattr(module, f"run_{name}")(args)
     return code
 

@@ -91,13 +91,6 @@ def configure_apply(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def load_apply() -> None:
-    """Import what every run needs (the caller does so while start-up lasts)."""
-    import patchwright.adapters.limits
-    import patchwright.adapters.terminal
-    import patchwright.api.apply  # noqa: F401
-
-
 def run_apply(args: argparse.Namespace) -> int:
     """Exit 0 when applied (or would apply), 1 when refused, 2 on a usage error."""
     from patchwright.adapters.limits import mb_to_bytes

@@ -21,9 +21,9 @@ a fingerprint too), so one helper checks both.
 
 from __future__ import annotations
 
+import hashlib
 import re
 
-from patchwright._digest import sha256_hex
 from patchwright.model import ErrorCode, PatchwrightError
 
 VERSION_PREFIX = "sha256:"
@@ -37,7 +37,7 @@ TOKEN_PATTERN = "^([sS][hH][aA]256:)?[0-9a-fA-F]{12,64}$"
 def full_digest(text: str) -> str:
     """The full SHA-256 hex digest of ``text`` encoded as UTF-8."""
     # surrogatepass: an editor buffer may hold a lone surrogate; hashing must not fail on it.
-    return sha256_hex(text.encode("utf-8", "surrogatepass"))
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def document_version(text: str) -> str:

@@ -37,13 +37,13 @@ unlinked guards no name, so it is dropped and taken again on the path's current 
 
 from __future__ import annotations
 
+import hashlib
 import os
 import time
 from _thread import get_ident
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager, suppress
 
-from patchwright._digest import sha256_hex
 from patchwright.model.errors import ErrorCode, PatchwrightError
 
 TYPE_CHECKING = False
@@ -164,7 +164,7 @@ class PathLocks:
 
     def lock_file(self, rel: str) -> str:
         """The lock file of a workspace path (its stripe)."""
-        digest = sha256_hex(rel.encode("utf-8", "surrogateescape"))
+        digest = hashlib.sha256(rel.encode("utf-8", "surrogateescape")).hexdigest()
         return os.path.join(self.folder, f"stripe-{int(digest[:8], 16) % STRIPES:03d}.lock")
 
     def owner_file(self, batch_id: str) -> str:

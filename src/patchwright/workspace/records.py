@@ -18,6 +18,7 @@ Every record has ``to_dict()`` giving a JSON-ready view (bytes are left out).
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import threading
@@ -25,7 +26,6 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from datetime import datetime, timezone
 
-from patchwright._digest import sha256_hex as _digest
 from patchwright._lazy import lazy_literals
 from patchwright._records import field, record
 from patchwright.model.errors import ErrorCode, PatchwrightError
@@ -43,6 +43,10 @@ else:
     __getattr__ = lazy_literals(__name__, {"FileAction": FILE_ACTIONS}, globals())
 
 _SHA256 = re.compile(r"[0-9a-fA-F]{64}")
+
+
+def _digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
 
 
 def sha256_hex(data: bytes) -> str:

@@ -23,11 +23,11 @@ and the state folder itself holds ``machine``, this machine's name in the histor
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 from collections.abc import Mapping
 
-from patchwright._digest import sha256_hex
 from patchwright._records import record
 from patchwright.model.errors import ErrorCode, PatchwrightError
 
@@ -91,7 +91,7 @@ def state_paths(real_root: str, base: str | os.PathLike[str] | None) -> StatePat
     """
     base_dir = os.path.expanduser(os.fspath(base)) if base is not None else state_base()
     name = re.sub(r"[^A-Za-z0-9._-]+", "_", os.path.basename(real_root) or "root")[:40]
-    digest = sha256_hex(real_root.encode("utf-8", "surrogateescape"))[:16]
+    digest = hashlib.sha256(real_root.encode("utf-8", "surrogateescape")).hexdigest()[:16]
     # joined to the working folder as it is: ``abspath`` would also fold ``..`` by text,
     # which a symlinked folder makes differ from what the system resolves
     if not os.path.isabs(base_dir):

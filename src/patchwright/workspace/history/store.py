@@ -23,6 +23,7 @@ unless asked for all; undo itself is refused for a batch recorded elsewhere
 
 from __future__ import annotations
 
+import json
 import os
 import threading
 from collections.abc import Iterator, Mapping, Sequence
@@ -373,40 +374,7 @@ class _MetaDumps:
 
 
 def dump_meta(meta: Mapping[str, Any]) -> str:
-    """``json.dumps(meta)``, to the same text. The flat dicts edits record (``{"rung":
-    "exact"}``, ``{"format": "unified"}``: plain ASCII text, whole numbers, ``true``,
-    ``false``, ``null``) are written without importing ``json``, a noticeable part of a
-    short command's start-up; anything else goes through ``json``."""
-    parts = []
-    for key, value in meta.items():
-        # str and int subclasses (the engine's str enums) are written as json writes
-        # them: their plain text and number, not their own str() or repr()
-        name = str.__str__(key) if isinstance(key, str) else None
-        if name is None or not _as_is(name):
-            return _json_dumps(meta)
-        if value is None or value is True or value is False:
-            parts.append(f'"{name}": {_CONSTANTS[value]}')
-        elif isinstance(value, str) and _as_is(text := str.__str__(value)):
-            parts.append(f'"{name}": "{text}"')
-        elif isinstance(value, int):
-            parts.append(f'"{name}": {int.__repr__(value)}')
-        else:
-            return _json_dumps(meta)
-    return "{" + ", ".join(parts) + "}"
-
-
-# what json writes for these, and which text it writes as is (printable ASCII but the
-# quote and the backslash; it escapes the rest, DEL included, with ensure_ascii)
-_CONSTANTS = {None: "null", True: "true", False: "false"}
-
-
-def _as_is(text: str) -> bool:
-    return text.isascii() and text.isprintable() and '"' not in text and "\\" not in text
-
-
-def _json_dumps(meta: Mapping[str, Any]) -> str:
-    import json
-
+    """``json.dumps(meta)``: the text a change's metadata is stored as."""
     return json.dumps(meta)
 
 
@@ -434,8 +402,6 @@ def _existing(tx: Tx, ids: Mapping[str, Sequence[str]]) -> set[str]:
 def _plain(row: Row) -> dict[str, Any]:
     data = dict(row)
     if "meta" in data:
-        import json  # reading history only: not on the path of an edit
-
         data["meta"] = json.loads(data["meta"])
     return data
 
