@@ -1,0 +1,303 @@
+"""Merge a lazy snippet into the original text, deterministically, unique-or-refuse.
+
+Rules (the format is :mod:`patchwright.formats.snippet`):
+
+1. Every literal run is placed, in order, at exactly one span of the original
+   (:mod:`.place`): its first and last lines anchor it through the keyed rungs of the
+   matching ladder, within the window its already placed neighbours leave. Runs that
+   are unique in the whole file are placed first; their places narrow the windows of the
+   others (order settles what a line alone cannot).
+2. Inside its span a run is diffed against the original under the rung that placed it:
+   lines equal there are context and keep the file's bytes; the run's other lines are
+   new; original lines it does not show are deleted, which is only done where the
+   deletion is spelled out beyond doubt (:data:`MAX_DELETED` lines at most between
+   shown lines); a larger unshown stretch could as well be a forgotten marker.
+3. A marker keeps every original line between the spans of its neighbouring runs.
+4. No marker at the snippet's top (bottom): the lines above its first run (below its
+   last run) are kept, and the report says so; a run that opens (closes) with new lines
+   there replaces the lines above (below) its context instead.
+5. Anything undecided (a run placed in several ways, a run placed nowhere, a large
+   deletion) refuses the whole merge with the candidate result as a short diff, the
+   snippet and file lines concerned and what to add.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from patchwright.engine.diff import matcher_opcodes
+from patchwright.engine.index import LineIndex
+from patchwright.engine.normalize import unicode_key
+from patchwright.engine.rungs import KEYED
+from patchwright.engine.snippet.place import Keys, Placement, place_run
+from patchwright.engine.snippet.refuse import Doubt, refusal
+from patchwright.engine.snippet.report import (
+    EDGE_KEPT,
+    KEPT,
+    GapReport,
+    RunReport,
+    SnippetMerge,
+    SnippetReport,
+)
+from patchwright.formats.snippet import Piece, Snippet, parse_snippet
+from patchwright.model.errors import ErrorCode, PatchwrightError
+from patchwright.model.text import TextFile
+
+__all__ = ["MAX_DELETED", "merge_snippet_file"]
+
+#: Original lines a run may drop between two of its shown lines (or at an open edge)
+#: without a marker saying otherwise; beyond this, "delete" and "forgot a marker" look
+#: alike and the merge refuses with the candidate.
+MAX_DELETED = 12
+
+
+def merge_snippet_file(file: TextFile, snippet: str, *, path: str | None = None) -> SnippetMerge:
+    """Merge ``snippet`` into ``file`` and say how.
+
+    Pure: ``file`` is not modified. The result keeps the file's encoding, BOM, each
+    unchanged line's ending and the final newline state; new lines take the file's
+    dominant newline.
+
+    Raises:
+        PatchwrightError: ``invalid_request`` for an empty snippet or one made of markers
+            only; ``not_found`` when a run stands nowhere; ``ambiguous`` when a run fits
+            several places, a new block could go in several places, or a large stretch of
+            original lines would be deleted. Each names the snippet and file lines, shows
+            the candidate result when there is one, and says what to add.
+    """
+    original = {line.strip() for line in file.lines}
+    parsed = parse_snippet(snippet, original)
+    runs = [p for p in parsed.pieces if not p.marker]
+    if not runs:
+        raise PatchwrightError(
+            ErrorCode.INVALID_REQUEST,
+            "The snippet has no lines to merge"
+            + (" (only markers)." if parsed.pieces else " (it is empty)."),
+            "Send the new lines with the unchanged lines around them, and a marker such as "
+            "'// ... existing code ...' for each stretch left out.",
+            path=path,
+        )
+    index = LineIndex(file.lines)
+    keys = Keys(index)
+    places, doubts = _place_all(keys, parsed, runs, len(file.lines))
+    loose = _whitespace_mode(file, runs, places)
+    merged, report, more = _build(file, parsed, runs, places, loose)
+    doubts.extend(more)
+    if doubts:
+        raise refusal(file, merged, parsed, doubts, path)
+    return SnippetMerge(merged, report)
+
+
+def _neighbours(pieces: Sequence[Piece], run: Piece) -> tuple[bool, bool]:
+    """Whether ``run`` has no marker above it and none below it (open edges)."""
+    at = pieces.index(run)
+    return at == 0, at == len(pieces) - 1
+
+
+def _place_all(
+    keys: Keys, parsed: Snippet, runs: list[Piece], n: int
+) -> tuple[list[Placement], list[Doubt]]:
+    """Place every run: unique ones first, then those their places settle; what stays
+    undecided is placed at its first candidate and recorded as a doubt."""
+    placed: list[Placement | None] = [None] * len(runs)
+    doubts: list[Doubt] = []
+    progress = True
+    settle = False
+    while None in placed:
+        progress = False
+        for i, run in enumerate(runs):
+            if placed[i] is not None:
+                continue
+            lo = next((p.end for p in reversed(placed[:i]) if p is not None), 0)
+            hi = next((p.start for p in placed[i + 1 :] if p is not None), n)
+            top, bottom = _neighbours(parsed.pieces, run)
+            where = place_run(keys, run.lines, lo, hi, open_top=top, open_bottom=bottom)
+            if where is None:
+                if not settle:
+                    continue
+                if lo == hi or (top and lo == 0 and n == 0):
+                    where = Placement(lo, lo, KEYED_FIRST, 0, 0)
+                else:
+                    doubts.append(Doubt("nowhere", run, lo, hi))
+                    where = Placement(lo, lo, KEYED_FIRST, 0, 0)
+            elif where.others:
+                if not settle:
+                    continue
+                doubts.append(Doubt("several", run, lo, hi, where))
+            elif not where.head and not where.tail and lo != hi:
+                doubts.append(Doubt("nowhere", run, lo, hi))
+            placed[i] = where
+            progress = True
+            settle = False
+            break
+        if not progress:
+            settle = True  # nothing unique left: the next pass decides (and doubts)
+    return [p for p in placed if p is not None], doubts
+
+
+KEYED_FIRST = next(iter(KEYED))
+
+
+def _whitespace_mode(file: TextFile, runs: list[Piece], places: list[Placement]) -> bool | None:
+    """Whether the snippet's context lines lost their whitespace (``True``: lines equal
+    but for outer blanks are context), kept it (``False``: they are changes), or it
+    cannot be told (``None``). Told by the outermost line of each run, which is
+    context: a file line with outer blanks copied exactly votes ``False``, copied with
+    other blanks ``True``."""
+    exact = slipped = 0
+    for run, place in zip(runs, places):
+        pairs = []
+        if place.head:
+            pairs.append((run.lines[0], file.lines[place.start]))
+        if place.tail:
+            pairs.append((run.lines[-1], file.lines[place.end - 1]))
+        for mine, theirs in pairs:
+            if mine == theirs:
+                exact += theirs != theirs.strip()
+            elif mine.strip() == theirs.strip():
+                slipped += 1
+    if exact and not slipped:
+        return False
+    if slipped and not exact:
+        return True
+    return None
+
+
+def _build(
+    file: TextFile,
+    parsed: Snippet,
+    runs: list[Piece],
+    places: list[Placement],
+    loose: bool | None,
+) -> tuple[TextFile, SnippetReport, list[Doubt]]:
+    """The merged text from the placements, with its report and the deletions in doubt."""
+    lines, endings = file.lines, file.endings
+    nl = file.newline
+    out: list[str] = []
+    out_end: list[str] = []
+    run_reports: list[RunReport] = []
+    gaps: list[GapReport] = []
+    doubts: list[Doubt] = []
+    cursor = 0
+    marker_at = _markers_before(parsed, runs)
+    for run, place, marker in zip(runs, places, marker_at):
+        if place.start < cursor:
+            doubts.append(Doubt("order", run, cursor, place.start, place))
+            continue
+        if place.start > cursor or marker is not None:
+            how = KEPT if marker is not None else EDGE_KEPT
+            gaps.append(GapReport(cursor + 1, place.start, how, marker))
+        out.extend(lines[cursor : place.start])
+        out_end.extend(endings[cursor : place.start])
+        counts = _splice_run(file, run, place, out, out_end, nl, loose)
+        if counts is None:
+            doubts.append(Doubt("whitespace", run, place.start, place.end, place))
+            counts = _splice_run(file, run, place, out, out_end, nl, False)
+            assert counts is not None
+        kept, added, deleted, worst = counts
+        if worst > MAX_DELETED:
+            doubts.append(Doubt("deletion", run, place.start, place.end, place, worst))
+        run_reports.append(
+            RunReport(run.start + 1, run.end, place.start + 1, place.end, place.rung,
+                      kept, added, deleted)
+        )  # fmt: skip
+        cursor = max(cursor, place.end)
+    tail_marker = parsed.pieces[-1].start + 1 if parsed.bottom_marker else None
+    if cursor < len(lines) or tail_marker is not None:
+        gaps.append(
+            GapReport(cursor + 1, len(lines), KEPT if tail_marker else EDGE_KEPT, tail_marker)
+        )
+    out.extend(lines[cursor:])
+    out_end.extend(endings[cursor:])
+    _settle(file, out_end)
+    top = _edge(parsed.top_marker, places[0].start if places else 0, 0)
+    bottom = _edge(parsed.bottom_marker, places[-1].end if places else 0, len(lines))
+    warnings = _warnings(run_reports, gaps)
+    report = SnippetReport(tuple(run_reports), tuple(gaps), top, bottom, warnings)
+    return file.with_lines(out, out_end), report, doubts
+
+
+def _edge(marker: bool, at: int, edge: int) -> str:
+    if marker:
+        return "marker"
+    return "file" if at == edge else "kept"
+
+
+def _markers_before(parsed: Snippet, runs: list[Piece]) -> list[int | None]:
+    """For each run, the 1-based snippet line of the marker just above it, if any."""
+    out: list[int | None] = []
+    previous: Piece | None = None
+    for piece in parsed.pieces:
+        if not piece.marker:
+            out.append(previous.start + 1 if previous is not None and previous.marker else None)
+        previous = piece
+    return out
+
+
+def _splice_run(
+    file: TextFile,
+    run: Piece,
+    place: Placement,
+    out: list[str],
+    out_end: list[str],
+    nl: str,
+    loose: bool | None,
+) -> tuple[int, int, int, int] | None:
+    """Write the run's lines for its span: context from the file (its bytes), the rest
+    from the snippet. Returns kept, added and deleted counts and the largest run of
+    deleted lines; ``None`` (nothing written) when whitespace is undecided
+    (``loose`` is ``None``) and a line differs from the file in outer blanks only."""
+    span = file.lines[place.start : place.end]
+    if loose is None:
+        strict = matcher_opcodes(span, list(run.lines))
+        relaxed = matcher_opcodes([x.strip() for x in span], [x.strip() for x in run.lines])
+        if strict != relaxed:
+            return None
+        ops = strict
+    elif loose:
+        ops = matcher_opcodes([unicode_key(x) for x in span], [unicode_key(x) for x in run.lines])
+    else:
+        ops = matcher_opcodes(span, list(run.lines))
+    kept = added = deleted = worst = 0
+    base = place.start
+    for tag, i1, i2, j1, j2 in ops:
+        if tag == "equal":
+            out.extend(file.lines[base + i1 : base + i2])
+            out_end.extend(file.endings[base + i1 : base + i2])
+            kept += i2 - i1
+            continue
+        out.extend(run.lines[j1:j2])
+        out_end.extend([nl] * (j2 - j1))
+        added += j2 - j1
+        deleted += i2 - i1
+        worst = max(worst, i2 - i1)
+    return kept, added, deleted, worst
+
+
+def _settle(file: TextFile, endings: list[str]) -> None:
+    """Only the last line may lack an ending, and it does exactly when the file's did."""
+    nl = file.newline
+    for i, end in enumerate(endings):
+        if not end:
+            endings[i] = nl
+    if endings and file.endings and not file.ends_with_newline:
+        endings[-1] = ""
+
+
+def _warnings(runs: list[RunReport], gaps: list[GapReport]) -> tuple[str, ...]:
+    out: list[str] = []
+    for r in runs:
+        if r.rung.recovered:
+            out.append(
+                f"snippet lines {r.snippet_start}-{r.snippet_end}: context placed at file "
+                f"lines {r.file_start}-{r.file_end} by {r.rung.words}; the file's own "
+                "text was kept for it"
+            )
+    for g in gaps:
+        if g.how == EDGE_KEPT and g.file_end >= g.file_start:
+            side = "top" if g.file_start == 1 else "bottom"
+            out.append(
+                f"no marker at the snippet's {side}: file lines {g.file_start}-{g.file_end} "
+                "were kept as they are"
+            )
+    return tuple(out)

@@ -1,0 +1,184 @@
+"""Place one literal run of a snippet in the original: the file lines it covers.
+
+A run is the new text of a stretch of the file: context lines (unchanged) at its ends,
+changes and shown lines inside. Its *head* is the longest prefix of the run that stands
+in the file, its *tail* the longest suffix; each is found through the keyed rungs of the
+matching ladder (:data:`patchwright.engine.rungs.KEYED`: exact, trailing whitespace,
+indentation, punctuation; a loose rung only when the whole prefix is shifted alike, as
+the ladder asks of any block). A run's span runs from its head's first line to its
+tail's last line; a placement is unique when exactly one (head, tail) pair fits in the
+window its placed neighbours leave.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from patchwright._records import record
+from patchwright.engine.index import LineIndex
+from patchwright.engine.normalize import is_blank, unicode_key
+from patchwright.engine.reindent import detect_shift
+from patchwright.engine.rungs import KEYED, Comparator
+from patchwright.model.reports import Rung
+
+#: The rungs that place a run's context, in ladder order (each looser than the last).
+RUNGS: tuple[Rung, ...] = tuple(KEYED)
+
+
+@record(frozen=True)
+class End:
+    """The placements of one end (head or tail) of a run.
+
+    Attributes:
+        length: run lines this end covers (0: the run's line at this end is in no
+            candidate place: a new line).
+        rung: the rung that matched them.
+        starts: for a head, the file lines where it starts; for a tail, where it ends
+            (exclusive). Sorted.
+    """
+
+    length: int
+    rung: Rung
+    starts: tuple[int, ...]
+
+
+@record(frozen=True)
+class Placement:
+    """Where a run goes: original lines ``[start, end)`` and the rung of its context.
+
+    Attributes:
+        head / tail: run lines its head and tail cover (0: none anchored there).
+        others: how many other (start, end) pairs fit the window (0: unique).
+    """
+
+    start: int
+    end: int
+    rung: Rung
+    head: int
+    tail: int
+    others: int = 0
+
+
+class Keys:
+    """The file's lines under each keyed rung, and where each punctuation-folded line
+    stands (every rung's equal lines are equal there too), built once per merge."""
+
+    def __init__(self, index: LineIndex) -> None:
+        self.index = index
+        self.lines = index.lines
+        folded = index.keys("unicode", unicode_key)
+        self.where: dict[str, list[int]] = {}
+        for i, key in enumerate(folded):
+            self.where.setdefault(key, []).append(i)
+
+    def of(self, rung: Rung) -> list[str]:
+        """Every file line through ``rung``'s comparison."""
+        return self.index.keys(rung.value, KEYED[rung])
+
+    def positions(self, line: str, lo: int, hi: int) -> list[int]:
+        """File lines in ``[lo, hi)`` equal to ``line`` once punctuation is folded."""
+        found = self.where.get(unicode_key(line), [])
+        return [i for i in found if lo <= i < hi]
+
+
+def _shifted_alike(pattern: Sequence[str], found: Sequence[str]) -> bool:
+    return detect_shift(pattern, found) is not None
+
+
+def _extent(
+    keys: Keys, run: Sequence[str], rung: Rung, at: int, lo: int, hi: int, step: int
+) -> int:
+    """How many run lines from one end match the file from line ``at`` under ``rung``
+    (``step`` 1: the head, run and file read downwards from ``at``; -1: the tail, read
+    upwards from ``at``, which is then the file line of the run's last line)."""
+    fkeys = keys.of(rung)
+    key: Comparator = KEYED[rung]
+    size = len(run)
+    k = 0
+    if step == 1:
+        while k < size and at + k < hi and fkeys[at + k] == key(run[k]):
+            k += 1
+    else:
+        while k < size and at - k >= lo and fkeys[at - k] == key(run[size - 1 - k]):
+            k -= -1
+    if k and rung in (Rung.INDENTATION, Rung.UNICODE):
+        # a loose rung holds only while the lines are shifted alike (re-indented lines
+        # next to unchanged ones are a change, not slipped context)
+        while k:
+            if step == 1:
+                pat, got = run[:k], keys.lines[at : at + k]
+            else:
+                pat, got = run[size - k :], keys.lines[at - k + 1 : at + 1]
+            if _shifted_alike(pat, got):
+                break
+            k -= 1
+    return k
+
+
+def find_end(keys: Keys, run: Sequence[str], lo: int, hi: int, *, tail: bool) -> End:
+    """The longest head (or tail) of ``run`` standing in file lines ``[lo, hi)``: at the
+    strictest rung that reaches that length, every place it stands."""
+    line = run[-1] if tail else run[0]
+    candidates = keys.positions(line, lo, hi)
+    best: End = End(0, Rung.EXACT, ())
+    if not candidates or (is_blank(line) and len(candidates) > 64 and len(run) == 1):
+        return best
+    for rung in RUNGS:
+        lengths = [(_extent(keys, run, rung, c, lo, hi, -1 if tail else 1), c) for c in candidates]
+        longest = max(length for length, _ in lengths)
+        if longest > best.length:
+            starts = tuple(c + 1 if tail else c for length, c in lengths if length == longest)
+            best = End(longest, rung, starts)
+        if best.length == len(run):
+            break
+    return best
+
+
+def _stricter(a: Rung, b: Rung) -> Rung:
+    """The looser of two rungs (a run's context is as loose as its loosest end)."""
+    return a if RUNGS.index(a) >= RUNGS.index(b) else b
+
+
+def place_run(
+    keys: Keys,
+    run: Sequence[str],
+    lo: int,
+    hi: int,
+    *,
+    open_top: bool,
+    open_bottom: bool,
+) -> Placement | None:
+    """Place ``run`` within original lines ``[lo, hi)``.
+
+    ``open_top`` (``open_bottom``): no marker above (below) the run, so lines of the
+    window above its head (below its tail) that it does not show are replaced by it;
+    with a marker there, its new first (last) lines are inserted next to its context.
+
+    Returns ``None`` when neither end stands anywhere in the window; a placement with
+    ``others`` > 0 when several fit (the first of them is given).
+    """
+    size = len(run)
+    head = find_end(keys, run, lo, hi, tail=False)
+    if head.length == size:
+        return Placement(
+            head.starts[0], head.starts[0] + size, head.rung, size, 0, len(head.starts) - 1
+        )
+    tail = find_end(keys, run, lo, hi, tail=True)
+    if head.length and tail.length:
+        rung = _stricter(head.rung, tail.rung)
+        pairs = [(h, t) for h in head.starts for t in tail.starts if h < t]
+        if not pairs:
+            return None
+        h, t = pairs[0]
+        return Placement(h, t, rung, head.length, tail.length, len(pairs) - 1)
+    if head.length:
+        ends = [hi] if open_bottom else [h + head.length for h in head.starts]
+        h = head.starts[0]
+        return Placement(h, max(ends[0], h + head.length), head.rung, head.length, 0,
+                         len(head.starts) - 1)  # fmt: skip
+    if tail.length:
+        t = tail.starts[0]
+        start = lo if open_top else t - tail.length
+        return Placement(min(start, t - tail.length), t, tail.rung, 0, tail.length,
+                         len(tail.starts) - 1)  # fmt: skip
+    return None
