@@ -27,11 +27,11 @@ from collections.abc import Sequence
 
 from patchwright.engine.diff import matcher_opcodes
 from patchwright.engine.index import LineIndex
-from patchwright.engine.normalize import unicode_key
 from patchwright.engine.rungs import KEYED
-from patchwright.engine.snippet.place import Keys, Placement, place_run
+from patchwright.engine.snippet.place import Keys, Placement, place_run, split_reading
 from patchwright.engine.snippet.refuse import Doubt, refusal
 from patchwright.engine.snippet.report import (
+    DELETED,
     EDGE_KEPT,
     KEPT,
     GapReport,
@@ -39,6 +39,7 @@ from patchwright.engine.snippet.report import (
     SnippetMerge,
     SnippetReport,
 )
+from patchwright.engine.snippet.slips import Slips
 from patchwright.formats.snippet import Piece, Snippet, parse_snippet
 from patchwright.model.errors import ErrorCode, PatchwrightError
 from patchwright.model.text import TextFile
@@ -80,8 +81,8 @@ def merge_snippet_file(file: TextFile, snippet: str, *, path: str | None = None)
     index = LineIndex(file.lines)
     keys = Keys(index)
     places, doubts = _place_all(keys, parsed, runs, len(file.lines))
-    loose = _whitespace_mode(file, runs, places)
-    merged, report, more = _build(file, parsed, runs, places, loose)
+    slips = Slips.learn(file.lines, runs, places)
+    merged, report, more = _build(file, parsed, runs, places, slips)
     doubts.extend(more)
     if doubts:
         raise refusal(file, merged, parsed, doubts, path)
@@ -126,6 +127,8 @@ def _place_all(
                 doubts.append(Doubt("several", run, lo, hi, where))
             elif not where.head and not where.tail and lo != hi:
                 doubts.append(Doubt("nowhere", run, lo, hi))
+            elif split_reading(keys, run.lines, lo, hi, where):
+                doubts.append(Doubt("split", run, lo, hi, where))
             placed[i] = where
             progress = True
             settle = False
@@ -138,37 +141,12 @@ def _place_all(
 KEYED_FIRST = next(iter(KEYED))
 
 
-def _whitespace_mode(file: TextFile, runs: list[Piece], places: list[Placement]) -> bool | None:
-    """Whether the snippet's context lines lost their whitespace (``True``: lines equal
-    but for outer blanks are context), kept it (``False``: they are changes), or it
-    cannot be told (``None``). Told by the outermost line of each run, which is
-    context: a file line with outer blanks copied exactly votes ``False``, copied with
-    other blanks ``True``."""
-    exact = slipped = 0
-    for run, place in zip(runs, places):
-        pairs = []
-        if place.head:
-            pairs.append((run.lines[0], file.lines[place.start]))
-        if place.tail:
-            pairs.append((run.lines[-1], file.lines[place.end - 1]))
-        for mine, theirs in pairs:
-            if mine == theirs:
-                exact += theirs != theirs.strip()
-            elif mine.strip() == theirs.strip():
-                slipped += 1
-    if exact and not slipped:
-        return False
-    if slipped and not exact:
-        return True
-    return None
-
-
 def _build(
     file: TextFile,
     parsed: Snippet,
     runs: list[Piece],
     places: list[Placement],
-    loose: bool | None,
+    slips: Slips,
 ) -> tuple[TextFile, SnippetReport, list[Doubt]]:
     """The merged text from the placements, with its report and the deletions in doubt."""
     lines, endings = file.lines, file.endings
@@ -178,23 +156,21 @@ def _build(
     run_reports: list[RunReport] = []
     gaps: list[GapReport] = []
     doubts: list[Doubt] = []
-    cursor = 0
+    top, cursor = _top_edge(parsed, runs[0], places[0], gaps, doubts)
     marker_at = _markers_before(parsed, runs)
     for run, place, marker in zip(runs, places, marker_at):
         if place.start < cursor:
             doubts.append(Doubt("order", run, cursor, place.start, place))
             continue
-        if place.start > cursor or marker is not None:
-            how = KEPT if marker is not None else EDGE_KEPT
-            gaps.append(GapReport(cursor + 1, place.start, how, marker))
+        if marker is not None:
+            gaps.append(GapReport(cursor + 1, place.start, KEPT, marker))
         out.extend(lines[cursor : place.start])
         out_end.extend(endings[cursor : place.start])
-        counts = _splice_run(file, run, place, out, out_end, nl, loose)
-        if counts is None:
+        kept, added, deleted, worst, undecided = _splice_run(
+            file, run, place, out, out_end, nl, slips
+        )
+        if undecided:
             doubts.append(Doubt("whitespace", run, place.start, place.end, place))
-            counts = _splice_run(file, run, place, out, out_end, nl, False)
-            assert counts is not None
-        kept, added, deleted, worst = counts
         if worst > MAX_DELETED:
             doubts.append(Doubt("deletion", run, place.start, place.end, place, worst))
         run_reports.append(
@@ -202,25 +178,63 @@ def _build(
                       kept, added, deleted)
         )  # fmt: skip
         cursor = max(cursor, place.end)
-    tail_marker = parsed.pieces[-1].start + 1 if parsed.bottom_marker else None
-    if cursor < len(lines) or tail_marker is not None:
-        gaps.append(
-            GapReport(cursor + 1, len(lines), KEPT if tail_marker else EDGE_KEPT, tail_marker)
-        )
-    out.extend(lines[cursor:])
-    out_end.extend(endings[cursor:])
+    bottom, stop = _bottom_edge(parsed, runs[-1], places[-1], len(lines), gaps, doubts)
+    out.extend(lines[stop:])
+    out_end.extend(endings[stop:])
     _settle(file, out_end)
-    top = _edge(parsed.top_marker, places[0].start if places else 0, 0)
-    bottom = _edge(parsed.bottom_marker, places[-1].end if places else 0, len(lines))
     warnings = _warnings(run_reports, gaps)
     report = SnippetReport(tuple(run_reports), tuple(gaps), top, bottom, warnings)
     return file.with_lines(out, out_end), report, doubts
 
 
-def _edge(marker: bool, at: int, edge: int) -> str:
-    if marker:
-        return "marker"
-    return "file" if at == edge else "kept"
+def _pure(run: Piece, place: Placement) -> bool:
+    """Whether a run stands whole in the file, changing nothing where it stands."""
+    return place.head == len(run.lines) and place.end - place.start == len(run.lines)
+
+
+def _top_edge(
+    parsed: Snippet, run: Piece, place: Placement, gaps: list[GapReport], doubts: list[Doubt]
+) -> tuple[str, int]:
+    """What becomes of the lines above the first run, and the first original line the
+    merge goes on from: kept (a marker, or none and the run changes something: a
+    dropped marker), or deleted (no marker and the run changes nothing where it
+    stands: it is there to show the lines above it go)."""
+    if parsed.top_marker:
+        return "marker", 0
+    if place.start == 0:
+        return "file", 0
+    if not _pure(run, place):
+        gaps.append(GapReport(1, place.start, EDGE_KEPT))
+        return "kept", 0
+    if place.start > MAX_DELETED:
+        doubts.append(Doubt("deletion", run, 0, place.start, place, place.start))
+    gaps.append(GapReport(1, place.start, DELETED))
+    return "deleted", place.start
+
+
+def _bottom_edge(
+    parsed: Snippet,
+    run: Piece,
+    place: Placement,
+    n: int,
+    gaps: list[GapReport],
+    doubts: list[Doubt],
+) -> tuple[str, int]:
+    """:func:`_top_edge` for the lines below the last run; the original line after which
+    the merge copies the rest."""
+    below = n - place.end
+    if parsed.bottom_marker:
+        gaps.append(GapReport(place.end + 1, n, KEPT, parsed.pieces[-1].start + 1))
+        return "marker", place.end
+    if below <= 0:
+        return "file", place.end
+    if not _pure(run, place):
+        gaps.append(GapReport(place.end + 1, n, EDGE_KEPT))
+        return "kept", place.end
+    if below > MAX_DELETED:
+        doubts.append(Doubt("deletion", run, place.end, n, place, below))
+    gaps.append(GapReport(place.end + 1, n, DELETED))
+    return "deleted", n
 
 
 def _markers_before(parsed: Snippet, runs: list[Piece]) -> list[int | None]:
@@ -241,37 +255,62 @@ def _splice_run(
     out: list[str],
     out_end: list[str],
     nl: str,
-    loose: bool | None,
-) -> tuple[int, int, int, int] | None:
+    slips: Slips,
+) -> tuple[int, int, int, int, bool]:
     """Write the run's lines for its span: context from the file (its bytes), the rest
-    from the snippet. Returns kept, added and deleted counts and the largest run of
-    deleted lines; ``None`` (nothing written) when whitespace is undecided
-    (``loose`` is ``None``) and a line differs from the file in outer blanks only."""
+    from the snippet. Returns kept, added and deleted counts, the largest run of
+    deleted lines, and whether a line differing in whitespace only was undecided
+    (written as a change)."""
     span = file.lines[place.start : place.end]
-    if loose is None:
-        strict = matcher_opcodes(span, list(run.lines))
-        relaxed = matcher_opcodes([x.strip() for x in span], [x.strip() for x in run.lines])
-        if strict != relaxed:
-            return None
-        ops = strict
-    elif loose:
-        ops = matcher_opcodes([unicode_key(x) for x in span], [unicode_key(x) for x in run.lines])
-    else:
-        ops = matcher_opcodes(span, list(run.lines))
+    new = list(run.lines)
+    # the run's anchored ends are its context, as placed: only the lines between them
+    # are diffed (a diff of the whole run could align a new block that repeats the
+    # context's lines with the context itself)
+    head = _common(span, new, min(place.head, len(span), len(new)), slips, 1)
+    tail = _common(span, new, min(place.tail, len(span) - head, len(new) - head), slips, -1)
+    mid_old, mid_new = span[head : len(span) - tail], new[head : len(new) - tail]
+    middle = matcher_opcodes([x.strip() for x in mid_old], [x.strip() for x in mid_new])
+    ops = [("equal", 0, head, 0, head)] if head else []
+    ops += [(t, i1 + head, i2 + head, j1 + head, j2 + head) for t, i1, i2, j1, j2 in middle]
+    if tail:
+        ops.append(("equal", len(span) - tail, len(span), len(new) - tail, len(new)))
     kept = added = deleted = worst = 0
+    undecided = False
     base = place.start
     for tag, i1, i2, j1, j2 in ops:
         if tag == "equal":
-            out.extend(file.lines[base + i1 : base + i2])
-            out_end.extend(file.endings[base + i1 : base + i2])
-            kept += i2 - i1
+            for i, j in zip(range(i1, i2), range(j1, j2)):
+                verdict = slips.same(span[i], new[j])
+                undecided = undecided or verdict is None
+                if verdict:
+                    out.append(span[i])
+                    out_end.append(file.endings[base + i])
+                    kept += 1
+                else:
+                    out.append(new[j])
+                    out_end.append(nl)
+                    added += 1
+                    deleted += 1
+                    worst = max(worst, 1)
             continue
-        out.extend(run.lines[j1:j2])
+        out.extend(new[j1:j2])
         out_end.extend([nl] * (j2 - j1))
         added += j2 - j1
         deleted += i2 - i1
         worst = max(worst, i2 - i1)
-    return kept, added, deleted, worst
+    return kept, added, deleted, worst, undecided
+
+
+def _common(old: list[str], new: list[str], limit: int, slips: Slips, step: int) -> int:
+    """How many lines from the start (``step`` 1) or the end (-1) of ``old`` and ``new``
+    are the same, up to ``limit``."""
+    k = 0
+    while k < limit:
+        a, b = (old[k], new[k]) if step == 1 else (old[-1 - k], new[-1 - k])
+        if not slips.same(a, b):
+            break
+        k += 1
+    return k
 
 
 def _settle(file: TextFile, endings: list[str]) -> None:

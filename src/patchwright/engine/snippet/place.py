@@ -18,7 +18,7 @@ from patchwright._records import record
 from patchwright.engine.index import LineIndex
 from patchwright.engine.normalize import is_blank, unicode_key
 from patchwright.engine.reindent import detect_shift
-from patchwright.engine.rungs import KEYED, Comparator
+from patchwright.engine.rungs import KEYED, Comparator, keyed_matches
 from patchwright.model.reports import Rung
 
 #: The rungs that place a run's context, in ladder order (each looser than the last).
@@ -123,15 +123,25 @@ def find_end(keys: Keys, run: Sequence[str], lo: int, hi: int, *, tail: bool) ->
     best: End = End(0, Rung.EXACT, ())
     if not candidates or (is_blank(line) and len(candidates) > 64 and len(run) == 1):
         return best
+    found: list[End] = []
     for rung in RUNGS:
         lengths = [(_extent(keys, run, rung, c, lo, hi, -1 if tail else 1), c) for c in candidates]
         longest = max(length for length, _ in lengths)
-        if longest > best.length:
+        if longest:
             starts = tuple(c + 1 if tail else c for length, c in lengths if length == longest)
-            best = End(longest, rung, starts)
-        if best.length == len(run):
+            found.append(End(longest, rung, starts))
+        if longest == len(run):
             break
-    return best
+    if not found:
+        return best
+    # The strictest rung that reaches far enough: a looser one may only read changed
+    # lines (re-indented on purpose) as slipped context.
+    enough = min(_ENOUGH, max(end.length for end in found))
+    return next(end for end in found if end.length >= enough)
+
+
+# Context lines that place a run's end as well as any longer reach would.
+_ENOUGH = 3
 
 
 def _stricter(a: Rung, b: Rung) -> Rung:
@@ -182,3 +192,32 @@ def place_run(
         return Placement(min(start, t - tail.length), t, tail.rung, 0, tail.length,
                          len(tail.starts) - 1)  # fmt: skip
     return None
+
+
+def _solid(lines: Sequence[str]) -> bool:
+    """Whether a block says enough to stand for a place: two non-blank lines."""
+    return sum(1 for line in lines if not is_blank(line)) >= 2
+
+
+def split_reading(keys: Keys, run: Sequence[str], lo: int, hi: int, chosen: Placement) -> bool:
+    """Whether ``run`` also reads as its head at one place and its tail further down,
+    the original lines between them deleted: a solid head (two non-blank lines or
+    more) and a solid tail standing apart in the window, other than ``chosen``.
+
+    A run shown next to a marker may have been written around a deletion (its head
+    above the deleted lines, its tail below) or be the unchanged copy standing whole
+    further down; the snippet does not tell which the marker hides.
+    """
+    size = len(run)
+    rung = chosen.rung
+    for h in keys.positions(run[0], lo, hi):
+        reach = _extent(keys, run, rung, h, lo, hi, 1)
+        for k in range(min(reach, size - 2), 1, -1):
+            head, tail = run[:k], run[k:]
+            if not _solid(head) or not _solid(tail):
+                continue
+            for m in keyed_matches(keys.index, tail, rung, h + k + 1):
+                end = m.start + len(tail)
+                if end <= hi and (h, end) != (chosen.start, chosen.end):
+                    return True
+    return False

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 _DIFF_LINES = 40
 
 #: What a doubt can be about.
-DOUBT_KINDS = ("nowhere", "several", "deletion", "order", "whitespace")
+DOUBT_KINDS = ("nowhere", "several", "split", "deletion", "order", "whitespace", "edge")
 
 
 @record(frozen=True)
@@ -56,6 +56,21 @@ class Doubt:
                 f"{lines} (starting {first}) fit {self.place.others + 1} places in "
                 f"{window}; the candidate below takes {_range(self.place.start, self.place.end)}."
             )
+        if self.kind == "split":
+            assert self.place is not None
+            return (
+                f"{lines} (starting {first}) stand whole at "
+                f"{_range(self.place.start, self.place.end)}, but their first lines also "
+                "stand further up and their last lines further down, with original "
+                f"lines between them, in {window}: they may be written around a deletion "
+                "or be the unchanged copy, and the marker next to them does not say which."
+            )
+        if self.kind == "edge":
+            side = "top" if self.lo == 0 else "bottom"
+            return (
+                f"the snippet has no marker at its {side} and leaves out only "
+                f"{_range(self.lo, self.hi)}: they may be deleted or kept."
+            )
         if self.kind == "whitespace":
             return (
                 f"{lines} hold lines that differ from original lines in "
@@ -77,6 +92,12 @@ class Doubt:
                 "If those lines stay, put a marker line (for example '// ... existing "
                 "code ...') where they are; if they must go, send the deletion as a "
                 "diff or a search/replace edit that names them."
+            )
+        if self.kind == "edge":
+            return (
+                "If those lines stay, start (or end) the snippet with a marker line; if "
+                "they must go, show the file's first (last) line above (below) them is "
+                "not possible, so send the deletion as a diff or search/replace edit."
             )
         if self.kind == "whitespace":
             return (
