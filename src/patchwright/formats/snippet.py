@@ -200,14 +200,14 @@ def marker_body(line: str) -> str | None:
         if not text.startswith(opening):
             continue
         inner = text[len(opening) :]
+        if opening == ".." and inner.startswith("."):
+            continue  # "..." itself, read below as a bare ellipsis
         if closing:
             if not inner.endswith(closing):
                 continue
             inner = inner[: -len(closing)]
         # repeated delimiters (``##``, ``///``, ``---``) and a doc-comment star
         inner = inner.lstrip(opening[-1] if not closing else "*").strip()
-        if opening == ".." and inner.startswith("."):
-            continue  # "..." itself, read below as a bare ellipsis
         if _is_body(inner, bare=False):
             return inner
     if _is_body(text, bare=True):

@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from patchwright.engine.diff import matcher_opcodes
 from patchwright.engine.index import LineIndex
 from patchwright.engine.rungs import KEYED
-from patchwright.engine.snippet.place import Keys, Placement, place_run, split_reading
+from patchwright.engine.snippet.place import MAX_DELETED, Keys, Placement, place_run, split_reading
 from patchwright.engine.snippet.refuse import Doubt, refusal
 from patchwright.engine.snippet.report import (
     DELETED,
@@ -45,11 +45,6 @@ from patchwright.model.errors import ErrorCode, PatchwrightError
 from patchwright.model.text import TextFile
 
 __all__ = ["MAX_DELETED", "merge_snippet_file"]
-
-#: Original lines a run may drop between two of its shown lines (or at an open edge)
-#: without a marker saying otherwise; beyond this, "delete" and "forgot a marker" look
-#: alike and the merge refuses with the candidate.
-MAX_DELETED = 12
 
 
 def merge_snippet_file(file: TextFile, snippet: str, *, path: str | None = None) -> SnippetMerge:

@@ -21,6 +21,11 @@ from patchwright.engine.reindent import detect_shift
 from patchwright.engine.rungs import KEYED, Comparator, keyed_matches
 from patchwright.model.reports import Rung
 
+#: Original lines a run may drop between two of its shown lines (or at an open edge)
+#: without a marker saying otherwise; beyond this, "delete" and "forgot a marker" look
+#: alike and the merge refuses with the candidate.
+MAX_DELETED = 12
+
 #: The rungs that place a run's context, in ladder order (each looser than the last).
 RUNGS: tuple[Rung, ...] = tuple(KEYED)
 
@@ -34,12 +39,19 @@ class End:
             candidate place: a new line).
         rung: the rung that matched them.
         starts: for a head, the file lines where it starts; for a tail, where it ends
-            (exclusive). Sorted.
+            (exclusive). Sorted. Every place it reaches ``length`` lines or enough
+            (:data:`ENOUGH`) lines is one.
+        lengths: the run lines it covers at each of ``starts``.
     """
 
     length: int
     rung: Rung
     starts: tuple[int, ...]
+    lengths: tuple[int, ...] = ()
+
+    def at(self, length: int) -> tuple[int, ...]:
+        """The starts where this end covers ``length`` lines or more."""
+        return tuple(s for s, k in zip(self.starts, self.lengths) if k >= length)
 
 
 @record(frozen=True)
@@ -128,20 +140,22 @@ def find_end(keys: Keys, run: Sequence[str], lo: int, hi: int, *, tail: bool) ->
         lengths = [(_extent(keys, run, rung, c, lo, hi, -1 if tail else 1), c) for c in candidates]
         longest = max(length for length, _ in lengths)
         if longest:
-            starts = tuple(c + 1 if tail else c for length, c in lengths if length == longest)
-            found.append(End(longest, rung, starts))
+            floor = min(longest, ENOUGH)
+            kept = [(c + 1 if tail else c, length) for length, c in lengths if length >= floor]
+            found.append(End(longest, rung, tuple(c for c, _ in kept), tuple(k for _, k in kept)))
         if longest == len(run):
             break
     if not found:
         return best
     # The strictest rung that reaches far enough: a looser one may only read changed
     # lines (re-indented on purpose) as slipped context.
-    enough = min(_ENOUGH, max(end.length for end in found))
+    enough = min(ENOUGH, max(end.length for end in found))
     return next(end for end in found if end.length >= enough)
 
 
-# Context lines that place a run's end as well as any longer reach would.
-_ENOUGH = 3
+#: Context lines that place a run's end as well as any longer reach would: every place
+#: an end reaches this far is a candidate, not only the place it reaches farthest.
+ENOUGH = 3
 
 
 def _stricter(a: Rung, b: Rung) -> Rung:
@@ -170,27 +184,43 @@ def place_run(
     size = len(run)
     head = find_end(keys, run, lo, hi, tail=False)
     if head.length == size:
-        return Placement(
-            head.starts[0], head.starts[0] + size, head.rung, size, 0, len(head.starts) - 1
-        )
+        whole = head.at(size)
+        return Placement(whole[0], whole[0] + size, head.rung, size, 0, len(whole) - 1)
     tail = find_end(keys, run, lo, hi, tail=True)
     if head.length and tail.length:
         rung = _stricter(head.rung, tail.rung)
-        pairs = [(h, t) for h in head.starts for t in tail.starts if h < t]
-        if not pairs:
-            return None
-        h, t = pairs[0]
-        return Placement(h, t, rung, head.length, tail.length, len(pairs) - 1)
+        # the tail stands below the head (they may share lines when new lines repeat
+        # the context, but each keeps one of its own); a tail further than the run's
+        # lines plus a deletion the merge would accept is read only when no nearer one
+        # is (the merge then refuses the deletion, showing it)
+        pairs = [
+            (h, hk, t, tk)
+            for h, hk in zip(head.starts, head.lengths)
+            for t, tk in zip(tail.starts, tail.lengths)
+            if h + 1 < t
+        ]
+        near = [p for p in pairs if p[2] <= p[0] + size + MAX_DELETED]
+        if near or pairs:
+            h, hk, t, tk = (near or pairs)[0]
+            return Placement(h, t, rung, hk, tk, len(near or pairs) - 1)
+        # the two ends stand apart: the shorter one is new lines that happen to repeat
+        # lines of the file
+        if head.length >= tail.length:
+            tail = End(0, tail.rung, ())
+        else:
+            head = End(0, head.rung, ())
     if head.length:
-        ends = [hi] if open_bottom else [h + head.length for h in head.starts]
-        h = head.starts[0]
-        return Placement(h, max(ends[0], h + head.length), head.rung, head.length, 0,
-                         len(head.starts) - 1)  # fmt: skip
+        starts = head.at(head.length)
+        h = starts[0]
+        end = hi if open_bottom else h + head.length
+        return Placement(h, max(end, h + head.length), head.rung, head.length, 0,
+                         len(starts) - 1)  # fmt: skip
     if tail.length:
-        t = tail.starts[0]
+        ends = tail.at(tail.length)
+        t = ends[0]
         start = lo if open_top else t - tail.length
         return Placement(min(start, t - tail.length), t, tail.rung, 0, tail.length,
-                         len(tail.starts) - 1)  # fmt: skip
+                         len(ends) - 1)  # fmt: skip
     return None
 
 
