@@ -1,0 +1,253 @@
+"""Place one literal run of a snippet in the original: the file lines it covers.
+
+A run is the new text of a stretch of the file: context lines (unchanged) at its ends,
+changes and shown lines inside. Its *head* is the longest prefix of the run that stands
+in the file, its *tail* the longest suffix; each is found through the keyed rungs of the
+matching ladder (:data:`patchwright.engine.rungs.KEYED`: exact, trailing whitespace,
+indentation, punctuation; a loose rung only when the whole prefix is shifted alike, as
+the ladder asks of any block). A run's span runs from its head's first line to its
+tail's last line; a placement is unique when exactly one (head, tail) pair fits in the
+window its placed neighbours leave.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from patchwright._records import record
+from patchwright.engine.index import LineIndex
+from patchwright.engine.normalize import is_blank, unicode_key
+from patchwright.engine.reindent import detect_shift
+from patchwright.engine.rungs import KEYED, Comparator, keyed_matches
+from patchwright.model.reports import Rung
+
+#: Original lines a run may drop between two of its shown lines (or at an open edge)
+#: without a marker saying otherwise; beyond this, "delete" and "forgot a marker" look
+#: alike and the merge refuses with the candidate.
+MAX_DELETED = 12
+
+#: The rungs that place a run's context, in ladder order (each looser than the last).
+RUNGS: tuple[Rung, ...] = tuple(KEYED)
+
+
+@record(frozen=True)
+class End:
+    """The placements of one end (head or tail) of a run.
+
+    Attributes:
+        length: run lines this end covers (0: the run's line at this end is in no
+            candidate place: a new line).
+        rung: the rung that matched them.
+        starts: for a head, the file lines where it starts; for a tail, where it ends
+            (exclusive). Sorted. Every place it reaches ``length`` lines or enough
+            (:data:`ENOUGH`) lines is one.
+        lengths: the run lines it covers at each of ``starts``.
+    """
+
+    length: int
+    rung: Rung
+    starts: tuple[int, ...]
+    lengths: tuple[int, ...] = ()
+
+    def at(self, length: int) -> tuple[int, ...]:
+        """The starts where this end covers ``length`` lines or more."""
+        return tuple(s for s, k in zip(self.starts, self.lengths) if k >= length)
+
+
+@record(frozen=True)
+class Placement:
+    """Where a run goes: original lines ``[start, end)`` and the rung of its context.
+
+    Attributes:
+        head / tail: run lines its head and tail cover (0: none anchored there).
+        others: how many other (start, end) pairs fit the window (0: unique).
+    """
+
+    start: int
+    end: int
+    rung: Rung
+    head: int
+    tail: int
+    others: int = 0
+
+
+class Keys:
+    """The file's lines under each keyed rung, and where each punctuation-folded line
+    stands (every rung's equal lines are equal there too), built once per merge."""
+
+    def __init__(self, index: LineIndex) -> None:
+        self.index = index
+        self.lines = index.lines
+        folded = index.keys("unicode", unicode_key)
+        self.where: dict[str, list[int]] = {}
+        for i, key in enumerate(folded):
+            self.where.setdefault(key, []).append(i)
+
+    def of(self, rung: Rung) -> list[str]:
+        """Every file line through ``rung``'s comparison."""
+        return self.index.keys(rung.value, KEYED[rung])
+
+    def positions(self, line: str, lo: int, hi: int) -> list[int]:
+        """File lines in ``[lo, hi)`` equal to ``line`` once punctuation is folded."""
+        found = self.where.get(unicode_key(line), [])
+        return [i for i in found if lo <= i < hi]
+
+
+def _shifted_alike(pattern: Sequence[str], found: Sequence[str]) -> bool:
+    return detect_shift(pattern, found) is not None
+
+
+def _extent(
+    keys: Keys, run: Sequence[str], rung: Rung, at: int, lo: int, hi: int, step: int
+) -> int:
+    """How many run lines from one end match the file from line ``at`` under ``rung``
+    (``step`` 1: the head, run and file read downwards from ``at``; -1: the tail, read
+    upwards from ``at``, which is then the file line of the run's last line)."""
+    fkeys = keys.of(rung)
+    key: Comparator = KEYED[rung]
+    size = len(run)
+    k = 0
+    if step == 1:
+        while k < size and at + k < hi and fkeys[at + k] == key(run[k]):
+            k += 1
+    else:
+        while k < size and at - k >= lo and fkeys[at - k] == key(run[size - 1 - k]):
+            k -= -1
+    if k and rung in (Rung.INDENTATION, Rung.UNICODE):
+        # a loose rung holds only while the lines are shifted alike (re-indented lines
+        # next to unchanged ones are a change, not slipped context)
+        while k:
+            if step == 1:
+                pat, got = run[:k], keys.lines[at : at + k]
+            else:
+                pat, got = run[size - k :], keys.lines[at - k + 1 : at + 1]
+            if _shifted_alike(pat, got):
+                break
+            k -= 1
+    return k
+
+
+def find_end(keys: Keys, run: Sequence[str], lo: int, hi: int, *, tail: bool) -> End:
+    """The longest head (or tail) of ``run`` standing in file lines ``[lo, hi)``: at the
+    strictest rung that reaches that length, every place it stands."""
+    line = run[-1] if tail else run[0]
+    candidates = keys.positions(line, lo, hi)
+    best: End = End(0, Rung.EXACT, ())
+    if not candidates or (is_blank(line) and len(candidates) > 64 and len(run) == 1):
+        return best
+    found: list[End] = []
+    for rung in RUNGS:
+        lengths = [(_extent(keys, run, rung, c, lo, hi, -1 if tail else 1), c) for c in candidates]
+        longest = max(length for length, _ in lengths)
+        if longest:
+            floor = min(longest, ENOUGH)
+            kept = [(c + 1 if tail else c, length) for length, c in lengths if length >= floor]
+            found.append(End(longest, rung, tuple(c for c, _ in kept), tuple(k for _, k in kept)))
+        if longest == len(run):
+            break
+    if not found:
+        return best
+    # The strictest rung that reaches far enough: a looser one may only read changed
+    # lines (re-indented on purpose) as slipped context.
+    enough = min(ENOUGH, max(end.length for end in found))
+    return next(end for end in found if end.length >= enough)
+
+
+#: Context lines that place a run's end as well as any longer reach would: every place
+#: an end reaches this far is a candidate, not only the place it reaches farthest.
+ENOUGH = 3
+
+
+def _stricter(a: Rung, b: Rung) -> Rung:
+    """The looser of two rungs (a run's context is as loose as its loosest end)."""
+    return a if RUNGS.index(a) >= RUNGS.index(b) else b
+
+
+def place_run(
+    keys: Keys,
+    run: Sequence[str],
+    lo: int,
+    hi: int,
+    *,
+    open_top: bool,
+    open_bottom: bool,
+) -> Placement | None:
+    """Place ``run`` within original lines ``[lo, hi)``.
+
+    ``open_top`` (``open_bottom``): no marker above (below) the run, so lines of the
+    window above its head (below its tail) that it does not show are replaced by it;
+    with a marker there, its new first (last) lines are inserted next to its context.
+
+    Returns ``None`` when neither end stands anywhere in the window; a placement with
+    ``others`` > 0 when several fit (the first of them is given).
+    """
+    size = len(run)
+    head = find_end(keys, run, lo, hi, tail=False)
+    if head.length == size:
+        whole = head.at(size)
+        return Placement(whole[0], whole[0] + size, head.rung, size, 0, len(whole) - 1)
+    tail = find_end(keys, run, lo, hi, tail=True)
+    if head.length and tail.length:
+        rung = _stricter(head.rung, tail.rung)
+        # the tail stands below the head (they may share lines when new lines repeat
+        # the context, but each keeps one of its own); a tail further than the run's
+        # lines plus a deletion the merge would accept is read only when no nearer one
+        # is (the merge then refuses the deletion, showing it)
+        pairs = [
+            (h, hk, t, tk)
+            for h, hk in zip(head.starts, head.lengths)
+            for t, tk in zip(tail.starts, tail.lengths)
+            if h + 1 < t
+        ]
+        near = [p for p in pairs if p[2] <= p[0] + size + MAX_DELETED]
+        if near or pairs:
+            h, hk, t, tk = (near or pairs)[0]
+            return Placement(h, t, rung, hk, tk, len(near or pairs) - 1)
+        # the two ends stand apart: the shorter one is new lines that happen to repeat
+        # lines of the file
+        if head.length >= tail.length:
+            tail = End(0, tail.rung, ())
+        else:
+            head = End(0, head.rung, ())
+    if head.length:
+        starts = head.at(head.length)
+        h = starts[0]
+        end = hi if open_bottom else h + head.length
+        return Placement(h, max(end, h + head.length), head.rung, head.length, 0,
+                         len(starts) - 1)  # fmt: skip
+    if tail.length:
+        ends = tail.at(tail.length)
+        t = ends[0]
+        start = lo if open_top else t - tail.length
+        return Placement(min(start, t - tail.length), t, tail.rung, 0, tail.length,
+                         len(ends) - 1)  # fmt: skip
+    return None
+
+
+def _solid(lines: Sequence[str]) -> bool:
+    """Whether a block says enough to stand for a place: two non-blank lines."""
+    return sum(1 for line in lines if not is_blank(line)) >= 2
+
+
+def split_reading(keys: Keys, run: Sequence[str], lo: int, hi: int, chosen: Placement) -> bool:
+    """Whether ``run`` also reads as its head at one place and its tail further down,
+    the original lines between them deleted: a solid head (two non-blank lines or
+    more) and a solid tail standing apart in the window, other than ``chosen``.
+
+    A run shown next to a marker may have been written around a deletion (its head
+    above the deleted lines, its tail below) or be the unchanged copy standing whole
+    further down; the snippet does not tell which the marker hides.
+    """
+    size = len(run)
+    rung = chosen.rung
+    for h in keys.positions(run[0], lo, hi):
+        reach = _extent(keys, run, rung, h, lo, hi, 1)
+        for k in range(min(reach, size - 2), 1, -1):
+            head, tail = run[:k], run[k:]
+            if not _solid(head) or not _solid(tail):
+                continue
+            for m in keyed_matches(keys.index, tail, rung, h + k + 1):
+                end = m.start + len(tail)
+                if end <= hi and (h, end) != (chosen.start, chosen.end):
+                    return True
+    return False
