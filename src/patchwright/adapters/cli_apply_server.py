@@ -73,9 +73,7 @@ def run_apply_server(args: argparse.Namespace) -> int:
         return _fail(f"cannot listen on {host}:{port}: {exc.strerror or exc}")
 
     def ready(url: str) -> None:
-        print(
-            f"patchwright apply-server: fast-apply base URL {url}", file=sys.stderr, flush=True
-        )
+        print(f"patchwright apply-server: fast-apply base URL {url}", file=sys.stderr, flush=True)
 
     try:
         with contextlib.suppress(KeyboardInterrupt):

@@ -15,8 +15,7 @@ class CursorEditRequest(BaseModel):
         "code_edit, which then holds no markers) when it does not exist."
     )
     instructions: str = Field(
-        description="One sentence saying what the edit does; it labels the change in the "
-        "history."
+        description="One sentence saying what the edit does; it labels the change in the history."
     )
     code_edit: str = Field(
         description="The new code of the region you change, with a few unchanged lines "
