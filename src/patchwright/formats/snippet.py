@@ -73,20 +73,17 @@ ELLIPSES: tuple[str, ...] = ("[...]", "[…]", "(...)", ". . .", "...", "…")
 #: Phrases that make a comment a marker without an ellipsis ("# rest of the function
 #: unchanged"): each is a regular expression matched against the lower-cased words.
 KEEP_PHRASES: tuple[str, ...] = (
-    r"\bexisting\b",
-    r"\bunchanged\b",
-    r"\bunmodified\b",
-    r"^same\b",
-    r"\bsame as (before|above|original|existing)\b",
-    r"\bas before\b",
-    r"\brest of\b",
-    r"\bremaining\b",
-    r"^keep (the )?(rest|remaining|other|everything|all|as is|original|previous|old)\b",
-    r"\bomitted\b",
-    r"^no changes?\b",
-    r"^snip\b",
-    r"^etc\b",
-    r"^other (code|lines|methods|functions|fields|tests|imports|cases)\b",
+    r"^(the |all )?(existing|unchanged|unmodified|remaining|previous|original|other|"
+    r"same) (code|lines?|content|implementation|methods?|functions?|imports?|fields?|"
+    r"tests?|cases?|logic|body|properties|styles|rules|config|settings|routes|"
+    r"handlers|members|definitions|exports|text|markup|sections?)\b",
+    r"^(the )?rest( of\b|$)",
+    r"\b(unchanged|unmodified|omitted|as before|(stays?|remains?) the same|no changes?)$",
+    r"^(keep|keeps|kept) (the )?(rest|remaining|other|everything|all|as is|existing|"
+    r"original|previous|old)\b",
+    r"^same( as (before|above|original|existing))?$",
+    r"^(snip|snipped|etc)$",
+    r"^existing$",
 )
 
 #: Words a marker's body may hold at most: a longer comment is prose, not a marker.

@@ -174,6 +174,9 @@ def _build(
         )  # fmt: skip
         cursor = max(cursor, place.end)
     bottom, stop = _bottom_edge(parsed, runs[-1], places[-1], len(lines), gaps, doubts)
+    if top == bottom == "deleted" and len(runs) == 1:
+        # one run changing nothing, lines on both sides: which side goes is not said
+        doubts.append(Doubt("edge", runs[0], 0, len(lines), places[0]))
     out.extend(lines[stop:])
     out_end.extend(endings[stop:])
     _settle(file, out_end)

@@ -66,10 +66,12 @@ class Doubt:
                 "or be the unchanged copy, and the marker next to them does not say which."
             )
         if self.kind == "edge":
-            side = "top" if self.lo == 0 else "bottom"
+            assert self.place is not None
             return (
-                f"the snippet has no marker at its {side} and leaves out only "
-                f"{_range(self.lo, self.hi)}: they may be deleted or kept."
+                f"{lines} change nothing where they stand "
+                f"({_range(self.place.start, self.place.end)}) and the snippet has no "
+                "marker above or below them: the lines above them, the lines below "
+                "them, or both may be meant to go."
             )
         if self.kind == "whitespace":
             return (
@@ -95,9 +97,8 @@ class Doubt:
             )
         if self.kind == "edge":
             return (
-                "If those lines stay, start (or end) the snippet with a marker line; if "
-                "they must go, show the file's first (last) line above (below) them is "
-                "not possible, so send the deletion as a diff or search/replace edit."
+                "Put a marker line above or below those lines on the side whose lines "
+                "stay."
             )
         if self.kind == "whitespace":
             return (
