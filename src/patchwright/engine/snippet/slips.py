@@ -1,12 +1,16 @@
 """Whitespace slips in a snippet's context lines: tell them from whitespace changes.
 
-A model copying context may turn tabs into spaces or drop trailing blanks; a commit may
+A model copying context may write tabs as spaces or drop trailing blanks; a commit may
 re-indent lines on purpose. Inside a run the two look alike, so the snippet's own
-evidence decides: the outermost line of each run is context (it anchors the run), and
-how those lines were copied says how the model copies. A line differing from the file
-in whitespace only is then context when its indentation maps to the file's the way the
-evidence does, a change when every anchoring line was copied exactly, and undecided
-otherwise (the merge refuses rather than guess).
+evidence decides: the lines that anchor each run (its head and tail, placed by the
+ladder) are context, and how they were copied says how the model copies. A line that
+differs from the file in outer whitespace only is then:
+
+* context (the file's line is kept) when the evidence shows that very slip (tabs
+  written as N spaces, trailing blanks dropped) and the line is the file's line with it;
+* a change (the snippet's line is written) when the evidence shows such lines copied
+  exactly;
+* undecided otherwise: the merge refuses rather than guess.
 """
 
 from __future__ import annotations
@@ -20,43 +24,61 @@ if TYPE_CHECKING:
     from patchwright.engine.snippet.place import Placement
     from patchwright.formats.snippet import Piece
 
+# Tab widths a model may expand tabs to.
+_TAB_WIDTHS = (4, 8, 2)
+
 
 class Slips:
-    """What the anchoring lines of a snippet say about its whitespace.
+    """What the anchoring lines of a snippet say about how it copies whitespace.
 
     Attributes:
-        exact: anchoring lines with outer blanks that were copied exactly.
-        slipped: anchoring lines copied with other outer blanks.
-        pairs: (snippet indentation, file indentation) seen on anchoring lines.
+        tabs: for file indentation holding tabs: the widths the snippet expanded them
+            to (0: copied as tabs).
+        spaces: for file indentation of spaces only: whether it was copied as is
+            (``True``) or otherwise (``False``).
+        trailing: for file lines with trailing blanks: whether they were kept.
+        pairs: (snippet indentation, file indentation) seen.
     """
 
     def __init__(self) -> None:
-        self.exact = 0
-        self.slipped = 0
+        self.tabs: set[int] = set()
+        self.spaces: set[bool] = set()
+        self.trailing: set[bool] = set()
         self.pairs: set[tuple[str, str]] = set()
 
     @classmethod
     def learn(
         cls, file_lines: Sequence[str], runs: Sequence[Piece], places: Sequence[Placement]
     ) -> Slips:
-        """The evidence of every run's outermost lines (first when its head anchored,
-        last when its tail did)."""
+        """The evidence of every run's anchored head and tail lines."""
         slips = cls()
         for run, place in zip(runs, places):
-            if place.head:
-                slips._see(run.lines[0], file_lines[place.start])
-            if place.tail and place.end > place.start:
-                slips._see(run.lines[-1], file_lines[place.end - 1])
+            span = file_lines[place.start : place.end]
+            head = min(place.head, len(span), len(run.lines))
+            for k in range(head):
+                slips._see(run.lines[k], span[k])
+            tail = min(place.tail, len(span), len(run.lines))
+            for k in range(1, tail + 1):
+                slips._see(run.lines[-k], span[-k])
         return slips
 
     def _see(self, mine: str, theirs: str) -> None:
-        if mine.strip() != theirs.strip() or not theirs.strip():
+        if mine.strip() != theirs.strip():
             return
-        if mine == theirs:
-            self.exact += theirs != theirs.strip()
-        else:
-            self.slipped += 1
-        self.pairs.add((leading(mine), leading(theirs)))
+        if not theirs.strip():
+            if theirs:  # a blank line holding blanks: copied with them or without
+                self.trailing.add(mine == theirs)
+            return
+        mi, ti = leading(mine), leading(theirs)
+        self.pairs.add((mi, ti))
+        if "\t" in ti:
+            width = _expanded(ti, mi)
+            if width is not None:
+                self.tabs.add(width)
+        elif ti:
+            self.spaces.add(mi == ti)
+        if theirs != theirs.rstrip():
+            self.trailing.add(mine.rstrip() != mine)
 
     def same(self, theirs: str, mine: str) -> bool | None:
         """Whether snippet line ``mine`` is the file's line ``theirs`` as context:
@@ -65,11 +87,43 @@ class Slips:
             return True
         if mine.strip() != theirs.strip():
             return False
-        if not self.slipped:
-            return False if self.exact else None
-        if not mine.strip():
-            return True  # a blank line's blanks: what slips drop first
-        pair = (leading(mine), leading(theirs))
-        if pair in self.pairs and mine.rstrip()[len(pair[0]) :] == theirs.rstrip()[len(pair[1]) :]:
+        if not theirs.strip():
+            return self._trailing(mine, theirs)
+        lead = self._leading(leading(mine), leading(theirs))
+        if lead is False:
+            return False
+        end = self._trailing(mine, theirs)
+        if end is False:
+            return False
+        return True if lead and end else None
+
+    def _leading(self, mi: str, ti: str) -> bool | None:
+        if mi == ti or (mi, ti) in self.pairs:
             return True
-        return None
+        if "\t" in ti:
+            width = _expanded(ti, mi)
+            if width is not None and self.tabs == {width}:
+                return True
+            return False if self.tabs == {0} else None
+        return False if self.spaces == {True} else None
+
+    def _trailing(self, mine: str, theirs: str) -> bool | None:
+        mine_end, theirs_end = mine[len(mine.rstrip()) :], theirs[len(theirs.rstrip()) :]
+        if mine_end == theirs_end:
+            return True
+        if mine_end:
+            return False  # blanks the file's line does not have: written on purpose
+        if self.trailing == {False}:
+            return True
+        return False if self.trailing == {True} else None
+
+
+def _expanded(file_indent: str, mine: str) -> int | None:
+    """The tab width under which ``mine`` is ``file_indent`` with its tabs expanded
+    (0: ``mine`` is ``file_indent`` as is), or ``None``."""
+    if mine == file_indent:
+        return 0
+    for width in _TAB_WIDTHS:
+        if file_indent.replace("\t", " " * width) == mine:
+            return width
+    return None
