@@ -305,7 +305,7 @@ def _common(old: list[str], new: list[str], limit: int, slips: Slips, step: int)
     k = 0
     while k < limit:
         a, b = (old[k], new[k]) if step == 1 else (old[-1 - k], new[-1 - k])
-        if not slips.same(a, b):
+        if not slips.anchors(a, b):
             break
         k += 1
     return k

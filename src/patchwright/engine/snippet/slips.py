@@ -50,24 +50,33 @@ class Slips:
     def learn(
         cls, file_lines: Sequence[str], runs: Sequence[Piece], places: Sequence[Placement]
     ) -> Slips:
-        """The evidence of every run's anchored head and tail lines."""
+        """The evidence of every run's anchored head and tail: for each kind of
+        whitespace (tab indentation, space indentation, trailing blanks), the line
+        nearest the run's edge that shows it (lines further in may be new lines that
+        repeat the context)."""
         slips = cls()
         for run, place in zip(runs, places):
             span = file_lines[place.start : place.end]
             head = min(place.head, len(span), len(run.lines))
-            for k in range(head):
-                slips._see(run.lines[k], span[k])
+            slips._see_end([(run.lines[k], span[k]) for k in range(head)])
             tail = min(place.tail, len(span), len(run.lines))
-            for k in range(1, tail + 1):
-                slips._see(run.lines[-k], span[-k])
+            slips._see_end([(run.lines[-k], span[-k]) for k in range(1, tail + 1)])
         return slips
 
+    def _see_end(self, pairs: list[tuple[str, str]]) -> None:
+        """Learn from the lines of one anchored end, edge first."""
+        seen: set[str] = set()
+        for mine, theirs in pairs:
+            if mine.strip() != theirs.strip():
+                continue
+            kind = _kind(theirs)
+            if kind and kind not in seen:
+                seen.add(kind)
+                self._see(mine, theirs)
+
     def _see(self, mine: str, theirs: str) -> None:
-        if mine.strip() != theirs.strip():
-            return
         if not theirs.strip():
-            if theirs:  # a blank line holding blanks: copied with them or without
-                self.trailing.add(mine == theirs)
+            self.trailing.add(mine == theirs)
             return
         mi, ti = leading(mine), leading(theirs)
         self.pairs.add((mi, ti))
@@ -97,6 +106,18 @@ class Slips:
             return False
         return True if lead and end else None
 
+    def anchors(self, theirs: str, mine: str) -> bool:
+        """Whether ``mine`` may extend a run's anchored end over the file's ``theirs``:
+        :meth:`same`, except that a line copied exactly where the evidence shows every
+        such line slipped (tabs always expanded, trailing blanks always dropped) is a
+        new line that repeats the context, not the context itself."""
+        if mine == theirs:
+            ti = leading(theirs)
+            if "\t" in ti and self.tabs and 0 not in self.tabs:
+                return False
+            return not (theirs != theirs.rstrip() and self.trailing == {False})
+        return self.same(theirs, mine) is True
+
     def _leading(self, mi: str, ti: str) -> bool | None:
         if mi == ti or (mi, ti) in self.pairs:
             return True
@@ -116,6 +137,20 @@ class Slips:
         if self.trailing == {False}:
             return True
         return False if self.trailing == {True} else None
+
+
+def _kind(line: str) -> str:
+    """Which whitespace a file line can show a slip of: ``"tabs"`` (tab indentation),
+    ``"spaces"`` (space indentation), ``"trailing"`` (trailing blanks or a blank line
+    holding blanks), or ``""``."""
+    if not line.strip():
+        return "trailing" if line else ""
+    if line != line.rstrip():
+        return "trailing"
+    indent = leading(line)
+    if "\t" in indent:
+        return "tabs"
+    return "spaces" if indent else ""
 
 
 def _expanded(file_indent: str, mine: str) -> int | None:
