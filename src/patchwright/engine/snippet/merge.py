@@ -267,7 +267,9 @@ def _splice_run(
     head = _common(span, new, min(place.head, len(span), len(new)), slips, 1)
     tail = _common(span, new, min(place.tail, len(span) - head, len(new) - head), slips, -1)
     mid_old, mid_new = span[head : len(span) - tail], new[head : len(new) - tail]
-    middle = matcher_opcodes([x.strip() for x in mid_old], [x.strip() for x in mid_new])
+    middle = matcher_opcodes(
+        [slips.file_key(x) for x in mid_old], [slips.snippet_key(x) for x in mid_new]
+    )
     ops = [("equal", 0, head, 0, head)] if head else []
     ops += [(t, i1 + head, i2 + head, j1 + head, j2 + head) for t, i1, i2, j1, j2 in middle]
     if tail:
@@ -279,6 +281,8 @@ def _splice_run(
         if tag == "equal":
             for i, j in zip(range(i1, i2), range(j1, j2)):
                 verdict = slips.same(span[i], new[j])
+                if verdict and not slips.anchors(span[i], new[j]):
+                    verdict = None  # copied exactly where every copy slips: which is it?
                 undecided = undecided or verdict is None
                 if verdict:
                     out.append(span[i])
@@ -295,7 +299,8 @@ def _splice_run(
         out_end.extend([nl] * (j2 - j1))
         added += j2 - j1
         deleted += i2 - i1
-        worst = max(worst, i2 - i1)
+        # lines replaced by as many new ones are spelled out; only those beyond go unshown
+        worst = max(worst, (i2 - i1) - (j2 - j1))
     return kept, added, deleted, worst, undecided
 
 

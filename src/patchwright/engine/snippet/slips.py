@@ -24,8 +24,8 @@ if TYPE_CHECKING:
     from patchwright.engine.snippet.place import Placement
     from patchwright.formats.snippet import Piece
 
-# Tab widths a model may expand tabs to.
-_TAB_WIDTHS = (4, 8, 2)
+# Tab widths a model expands tabs to (narrower indentation is a reformatting, not a slip).
+_TAB_WIDTHS = (4, 8)
 
 
 class Slips:
@@ -97,7 +97,9 @@ class Slips:
         if mine.strip() != theirs.strip():
             return False
         if not theirs.strip():
-            return self._trailing(mine, theirs)
+            # a blank line's blanks: a slip drops them, and so does a clean-up, which
+            # nothing in the snippet tells apart
+            return False if self._trailing(mine, theirs) is False else None
         lead = self._leading(leading(mine), leading(theirs))
         if lead is False:
             return False
@@ -105,6 +107,29 @@ class Slips:
         if end is False:
             return False
         return True if lead and end else None
+
+    def file_key(self, theirs: str) -> str:
+        """A file line as the snippet is expected to copy it (see :meth:`snippet_key`):
+        what the evidence shows (tabs expanded, trailing blanks dropped), so only a
+        line copied that way pairs with it when the run's middle is diffed."""
+        indent = leading(theirs)
+        body = theirs[len(indent) :]
+        if self.trailing == {False} or len(self.trailing) != 1:
+            body = body.rstrip()
+        if "\t" in indent:
+            width = next(iter(self.tabs)) if len(self.tabs) == 1 else 4
+            indent = indent.replace("\t", " " * width)
+        return indent + body if body else ""
+
+    def snippet_key(self, mine: str) -> str:
+        """A snippet line as :meth:`file_key` compares it."""
+        indent = leading(mine)
+        body = mine[len(indent) :]
+        if len(self.trailing) != 1:
+            body = body.rstrip()
+        if "\t" in indent and len(self.tabs) != 1:
+            indent = indent.replace("\t", "    ")
+        return indent + body if body else ("" if len(self.trailing) != 1 else mine)
 
     def anchors(self, theirs: str, mine: str) -> bool:
         """Whether ``mine`` may extend a run's anchored end over the file's ``theirs``:
@@ -119,13 +144,15 @@ class Slips:
         return self.same(theirs, mine) is True
 
     def _leading(self, mi: str, ti: str) -> bool | None:
-        if mi == ti or (mi, ti) in self.pairs:
+        if mi == ti:
             return True
         if "\t" in ti:
             width = _expanded(ti, mi)
             if width is not None and self.tabs == {width}:
                 return True
             return False if self.tabs == {0} else None
+        if (mi, ti) in self.pairs:
+            return True  # the same re-indentation as an anchoring line's
         return False if self.spaces == {True} else None
 
     def _trailing(self, mine: str, theirs: str) -> bool | None:
