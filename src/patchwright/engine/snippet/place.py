@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from patchwright._records import record
+from patchwright.engine.diff import matcher_opcodes
 from patchwright.engine.index import LineIndex
 from patchwright.engine.normalize import is_blank, unicode_key
 from patchwright.engine.reindent import detect_shift
@@ -189,20 +190,24 @@ def place_run(
     tail = find_end(keys, run, lo, hi, tail=True)
     if head.length and tail.length:
         rung = _stricter(head.rung, tail.rung)
-        # the tail stands below the head (they may share lines when new lines repeat
-        # the context, but each keeps one of its own); a tail further than the run's
-        # lines plus a deletion the merge would accept is read only when no nearer one
-        # is (the merge then refuses the deletion, showing it)
+        # the tail stands below the head: each starts and ends below the other's start
+        # and end; they may share lines (new lines that repeat the context), each end
+        # giving up what they share but keeping enough of its own (an end cut down to
+        # a line or two places nothing). A tail further than the run's lines plus a
+        # deletion the merge would accept is read only when no nearer one is (the merge
+        # then refuses the deletion, showing it).
         pairs = [
-            (h, hk, t, tk)
+            (h, min(hk, t - h - 1), t, min(tk, t - h - 1))
             for h, hk in zip(head.starts, head.lengths)
             for t, tk in zip(tail.starts, tail.lengths)
-            if h + 1 < t
+            if min(hk, t - h - 1) >= min(hk, ENOUGH) and min(tk, t - h - 1) >= min(tk, ENOUGH)
         ]
         near = [p for p in pairs if p[2] <= p[0] + size + MAX_DELETED]
-        if near or pairs:
-            h, hk, t, tk = (near or pairs)[0]
-            return Placement(h, t, rung, hk, tk, len(near or pairs) - 1)
+        if near:
+            return _nearest(keys, run, near, rung)
+        if pairs:
+            h, hk, t, tk = pairs[0]
+            return Placement(h, t, rung, hk, tk, len(pairs) - 1)
         # the two ends stand apart: the shorter one is new lines that happen to repeat
         # lines of the file
         if head.length >= tail.length:
@@ -222,6 +227,38 @@ def place_run(
         return Placement(min(start, t - tail.length), t, tail.rung, 0, tail.length,
                          len(ends) - 1)  # fmt: skip
     return None
+
+
+def _nearest(
+    keys: Keys, run: Sequence[str], pairs: list[tuple[int, int, int, int]], rung: Rung
+) -> Placement:
+    """The reading of a run among (head start, head length, tail end, tail length)
+    pairs: when one end stands in one place, the one reading that deletes no original
+    line without showing what takes its place, when every other one does (nothing is
+    deleted that the snippet does not spell out); several otherwise (with both ends
+    repeated, a reading that only inserts is found almost anywhere)."""
+    one_end = len({p[0] for p in pairs}) == 1 or len({p[2] for p in pairs}) == 1
+    if len(pairs) == 1 or len(pairs) > _MAX_READINGS or not one_end:
+        h, hk, t, tk = pairs[0]
+        return Placement(h, t, rung, hk, tk, len(pairs) - 1)
+    scored = sorted(((_score(keys, run, p), p) for p in pairs), reverse=True)
+    (best, (h, hk, t, tk)), (second, _) = scored[0], scored[1]
+    settled = best == 0 and second < 0  # only one reading shows every line it drops
+    return Placement(h, t, rung, hk, tk, 0 if settled else len(pairs) - 1)
+
+
+# Readings of a run compared line by line at most (more: the run is refused as placed
+# in several ways).
+_MAX_READINGS = 16
+
+
+def _score(keys: Keys, run: Sequence[str], pair: tuple[int, int, int, int]) -> int:
+    """Minus the file lines a reading deletes without showing anything in their place
+    (a deleted stretch beyond the new lines that replace it)."""
+    h, _, t, _ = pair
+    span = [line.strip() for line in keys.lines[h:t]]
+    ops = matcher_opcodes(span, [line.strip() for line in run])
+    return -sum(max(0, (i2 - i1) - (j2 - j1)) for tag, i1, i2, j1, j2 in ops if tag != "equal")
 
 
 def _solid(lines: Sequence[str]) -> bool:
