@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from patchwright._records import record
+from patchwright._records import record, replace
 from patchwright.engine.diff import matcher_opcodes
 from patchwright.engine.index import LineIndex
 from patchwright.engine.normalize import is_blank, unicode_key
@@ -43,12 +43,15 @@ class End:
             (exclusive). Sorted. Every place it reaches ``length`` lines or enough
             (:data:`ENOUGH`) lines is one.
         lengths: the run lines it covers at each of ``starts``.
+        anywhere: every place its first line (a head's) or last line (a tail's) stands
+            under the punctuation-folded comparison, as ``starts`` counts them.
     """
 
     length: int
     rung: Rung
     starts: tuple[int, ...]
     lengths: tuple[int, ...] = ()
+    anywhere: tuple[int, ...] = ()
 
     def at(self, length: int) -> tuple[int, ...]:
         """The starts where this end covers ``length`` lines or more."""
@@ -143,7 +146,9 @@ def find_end(keys: Keys, run: Sequence[str], lo: int, hi: int, *, tail: bool) ->
         if longest:
             floor = min(longest, ENOUGH)
             kept = [(c + 1 if tail else c, length) for length, c in lengths if length >= floor]
-            found.append(End(longest, rung, tuple(c for c, _ in kept), tuple(k for _, k in kept)))
+            anywhere = tuple(c + 1 if tail else c for c in candidates)
+            starts, reach = tuple(c for c, _ in kept), tuple(k for _, k in kept)
+            found.append(End(longest, rung, starts, reach, anywhere))
         if longest == len(run):
             break
     if not found:
@@ -203,11 +208,17 @@ def place_run(
             if min(hk, t - h - 1) >= min(hk, ENOUGH) and min(tk, t - h - 1) >= min(tk, ENOUGH)
         ]
         near = [p for p in pairs if p[2] <= p[0] + size + MAX_DELETED]
-        if near:
-            return _nearest(keys, run, near, rung)
-        if pairs:
-            h, hk, t, tk = pairs[0]
-            return Placement(h, t, rung, hk, tk, len(pairs) - 1)
+        if near or pairs:
+            if near:
+                chosen = _nearest(keys, run, near, rung)
+            else:
+                h, hk, t, tk = pairs[0]
+                chosen = Placement(h, t, rung, hk, tk, len(pairs) - 1)
+            if min(chosen.head, chosen.tail) < ENOUGH and _short_readings(head, tail, size) > 1:
+                # an end of a line or two: the run may as well stand where only its
+                # end lines do, the rest of what it shows being new lines
+                return replace(chosen, others=max(chosen.others, 1))
+            return chosen
         # the two ends stand apart: the shorter one is new lines that happen to repeat
         # lines of the file
         if head.length >= tail.length:
@@ -229,6 +240,21 @@ def place_run(
     return None
 
 
+def _short_readings(head: End, tail: End, size: int) -> int:
+    """How many (start, end) spans a run could cover taking only its first and last
+    lines as anchors (capped: many is many)."""
+    if len(head.anywhere) * len(tail.anywhere) > _MAX_READINGS**2:
+        return _MAX_READINGS
+    return len(
+        {
+            (h, t)
+            for h in head.anywhere
+            for t in tail.anywhere
+            if h < t - 1 and t <= h + size + MAX_DELETED
+        }
+    )
+
+
 def _nearest(
     keys: Keys, run: Sequence[str], pairs: list[tuple[int, int, int, int]], rung: Rung
 ) -> Placement:
@@ -243,7 +269,9 @@ def _nearest(
         return Placement(h, t, rung, hk, tk, len(pairs) - 1)
     scored = sorted(((_score(keys, run, p), p) for p in pairs), reverse=True)
     (best, (h, hk, t, tk)), (second, _) = scored[0], scored[1]
-    settled = best == 0 and second < 0  # only one reading shows every line it drops
+    # only one reading shows every line it drops, and it is anchored by more than a
+    # line at each end (a lone line, "}" or a blank, stands anywhere)
+    settled = best == 0 and second < 0 and min(hk, tk) >= 2
     return Placement(h, t, rung, hk, tk, 0 if settled else len(pairs) - 1)
 
 
