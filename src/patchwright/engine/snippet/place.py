@@ -296,8 +296,9 @@ def _solid(lines: Sequence[str]) -> bool:
 
 def split_reading(keys: Keys, run: Sequence[str], lo: int, hi: int, chosen: Placement) -> bool:
     """Whether ``run`` also reads as its head at one place and its tail further down,
-    the original lines between them deleted: a solid head (two non-blank lines or
-    more) and a solid tail standing apart in the window, other than ``chosen``.
+    the original lines between them deleted, other than ``chosen``: a solid head (two
+    non-blank lines or more) and a solid tail, or any head and tail when the run changes
+    nothing where it stands (then it is there only to show a deletion).
 
     A run shown next to a marker may have been written around a deletion (its head
     above the deleted lines, its tail below) or be the unchanged copy standing whole
@@ -305,11 +306,12 @@ def split_reading(keys: Keys, run: Sequence[str], lo: int, hi: int, chosen: Plac
     """
     size = len(run)
     rung = chosen.rung
+    pure = chosen.head == size and chosen.end - chosen.start == size
     for h in keys.positions(run[0], lo, hi):
         reach = _extent(keys, run, rung, h, lo, hi, 1)
-        for k in range(min(reach, size - 2), 1, -1):
+        for k in range(min(reach, size - 1), 0, -1):
             head, tail = run[:k], run[k:]
-            if not _solid(head) or not _solid(tail):
+            if not pure and (not _solid(head) or not _solid(tail)):
                 continue
             for m in keyed_matches(keys.index, tail, rung, h + k + 1):
                 end = m.start + len(tail)
