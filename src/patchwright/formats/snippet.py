@@ -25,7 +25,8 @@ Grammar (one line at a time; a marker is always a whole line)::
   comment syntax is not known here and models indent markers like the lines they hide;
 * wordings beyond "existing code" (:data:`KEEP_PHRASES`: "rest of the function
   unchanged", "keep existing imports", "same as before", "(unchanged)"...);
-* a bare ``...`` or ``[...]`` line: models drop the comment delimiters.
+* a bare ``...`` or ``[...]`` line: models drop the comment delimiters. (A bare
+  ``...`` indented below a line ending in ``:`` is Python's Ellipsis body, literal.)
 
 A line that also stands in the original file (compared without its outer blanks) is a
 literal line whatever it looks like: a Python ``...`` body or a comment that really says
@@ -218,6 +219,17 @@ def is_marker(line: str, original: Collection[str] = ()) -> bool:
     return marker_body(line) is not None and line.strip() not in original
 
 
+def _python_body(lines: list[str], i: int) -> bool:
+    """Whether line ``i`` is a bare ``...`` right below a line opening a block with
+    ``:``: Python's Ellipsis as a body (a stub or protocol method), not a marker."""
+    if lines[i].strip() != "...":
+        return False
+    above = next((line for line in reversed(lines[:i]) if line.strip()), "")
+    return above.rstrip().endswith(":") and len(lines[i]) - len(lines[i].lstrip()) > len(
+        above
+    ) - len(above.lstrip())
+
+
 def parse_snippet(text: str, original: Collection[str] = ()) -> Snippet:
     """Split a snippet into literal runs and markers.
 
@@ -233,7 +245,7 @@ def parse_snippet(text: str, original: Collection[str] = ()) -> Snippet:
     run: list[str] = []
     run_start = 0
     for i, line in enumerate(lines):
-        if is_marker(line, original):
+        if is_marker(line, original) and not _python_body(lines, i):
             if run:
                 pieces.append(Piece(False, run_start, tuple(run)))
                 run = []

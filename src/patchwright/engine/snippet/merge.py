@@ -27,7 +27,7 @@ from collections.abc import Sequence
 
 from patchwright.engine.diff import matcher_opcodes
 from patchwright.engine.index import LineIndex
-from patchwright.engine.rungs import KEYED
+from patchwright.engine.rungs import KEYED, loosely_equal
 from patchwright.engine.snippet.place import MAX_DELETED, Keys, Placement, place_run, split_reading
 from patchwright.engine.snippet.refuse import Doubt, refusal
 from patchwright.engine.snippet.report import (
@@ -166,6 +166,9 @@ def _build(
         )
         if undecided:
             doubts.append(Doubt("whitespace", run, place.start, place.end, place))
+        beside = _beside_marker(file, parsed, run, place)
+        if beside is not None:
+            doubts.append(Doubt("beside", run, beside, beside + 1, place))
         if worst > MAX_DELETED:
             doubts.append(Doubt("deletion", run, place.start, place.end, place, worst))
         run_reports.append(
@@ -183,6 +186,24 @@ def _build(
     warnings = _warnings(run_reports, gaps)
     report = SnippetReport(tuple(run_reports), tuple(gaps), top, bottom, warnings)
     return file.with_lines(out, out_end), report, doubts
+
+
+def _beside_marker(file: TextFile, parsed: Snippet, run: Piece, place: Placement) -> int | None:
+    """The original line a new line at a run's end next to a marker may replace: the
+    run's new last (first) line is like the first (last) line the marker keeps, so it
+    may be that line changed, or a line added next to it. ``None`` when not so."""
+    lines = file.lines
+    at = parsed.pieces.index(run)
+    after = at + 1 < len(parsed.pieces)
+    before = at > 0
+    last, first = run.lines[-1], run.lines[0]
+    below = not place.tail and after and place.end < len(lines) and last.strip()
+    if below and loosely_equal(last, lines[place.end]):
+        return place.end
+    above = not place.head and before and place.start > 0 and first.strip()
+    if above and loosely_equal(first, lines[place.start - 1]):
+        return place.start - 1
+    return None
 
 
 def _pure(run: Piece, place: Placement) -> bool:

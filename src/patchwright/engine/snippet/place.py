@@ -118,6 +118,11 @@ def _extent(
         while k < size and at - k >= lo and fkeys[at - k] == key(run[size - 1 - k]):
             k -= -1
     if k and rung in (Rung.INDENTATION, Rung.UNICODE):
+        # ignoring indentation, one line (a "}") stands for any other: a loose rung
+        # needs two non-blank lines to say where a block is
+        ends = run[:k] if step == 1 else run[size - k :]
+        if sum(1 for line in ends if not is_blank(line)) < 2:
+            return 0
         # a loose rung holds only while the lines are shifted alike (re-indented lines
         # next to unchanged ones are a change, not slipped context)
         while k:

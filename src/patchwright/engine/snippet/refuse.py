@@ -17,7 +17,16 @@ if TYPE_CHECKING:
 _DIFF_LINES = 40
 
 #: What a doubt can be about.
-DOUBT_KINDS = ("nowhere", "several", "split", "deletion", "order", "whitespace", "edge")
+DOUBT_KINDS = (
+    "nowhere",
+    "several",
+    "split",
+    "deletion",
+    "order",
+    "whitespace",
+    "edge",
+    "beside",
+)
 
 
 @record(frozen=True)
@@ -65,6 +74,12 @@ class Doubt:
                 f"lines between them, in {window}: they may be written around a deletion "
                 "or be the unchanged copy, and the marker next to them does not say which."
             )
+        if self.kind == "beside":
+            return (
+                f"{lines} end (or start) with a new line next to a marker, and it is like "
+                f"original line {self.lo + 1}, which the marker keeps: it may be that line "
+                "changed or a line added beside it."
+            )
         if self.kind == "edge":
             assert self.place is not None
             return (
@@ -95,11 +110,13 @@ class Doubt:
                 "code ...') where they are; if they must go, send the deletion as a "
                 "diff or a search/replace edit that names them."
             )
-        if self.kind == "edge":
+        if self.kind == "beside":
             return (
-                "Put a marker line above or below those lines on the side whose lines "
-                "stay."
+                "Show the unchanged line that follows (precedes) the changed line, copied "
+                "from the file, between it and the marker."
             )
+        if self.kind == "edge":
+            return "Put a marker line above or below those lines on the side whose lines stay."
         if self.kind == "whitespace":
             return (
                 "Copy the unchanged lines exactly as the file has them (re-read it), "
