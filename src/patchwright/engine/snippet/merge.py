@@ -166,6 +166,9 @@ def _build(
         )
         if undecided:
             doubts.append(Doubt("whitespace", run, place.start, place.end, place))
+        open_edge = _open_edge_unshown(parsed, run, place)
+        if open_edge > MAX_EDGE_DELETED:
+            doubts.append(Doubt("deletion", run, place.start, place.end, place, open_edge))
         beside = _beside_marker(file, parsed, run, place)
         if beside is not None:
             doubts.append(Doubt("beside", run, beside, beside + 1, place))
@@ -186,6 +189,26 @@ def _build(
     warnings = _warnings(run_reports, gaps)
     report = SnippetReport(tuple(run_reports), tuple(gaps), top, bottom, warnings)
     return file.with_lines(out, out_end), report, doubts
+
+
+#: Original lines a run opening (closing) the snippet with new lines, no marker there,
+#: may drop above (below) its context without showing what takes their place: the
+#: file's edge bounds them, but nothing in the snippet says the model saw them.
+MAX_EDGE_DELETED = 2
+
+
+def _open_edge_unshown(parsed: Snippet, run: Piece, place: Placement) -> int:
+    """How many original lines the run replaces above its head (below its tail) beyond
+    the new lines it puts there, when it opens (closes) the snippet with new lines."""
+    at = parsed.pieces.index(run)
+    unshown = 0
+    if at == 0 and not place.head:
+        above = (place.end - place.tail) - place.start
+        unshown = max(unshown, above - (len(run.lines) - place.tail))
+    if at == len(parsed.pieces) - 1 and not place.tail:
+        below = place.end - (place.start + place.head)
+        unshown = max(unshown, below - (len(run.lines) - place.head))
+    return unshown
 
 
 def _beside_marker(file: TextFile, parsed: Snippet, run: Piece, place: Placement) -> int | None:
