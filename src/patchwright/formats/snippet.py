@@ -36,7 +36,7 @@ literal line whatever it looks like: a Python ``...`` body or a comment that rea
 from __future__ import annotations
 
 import re
-from collections.abc import Collection
+from collections.abc import Container
 
 from patchwright._records import record
 
@@ -213,7 +213,7 @@ def marker_body(line: str) -> str | None:
     return None
 
 
-def is_marker(line: str, original: Collection[str] = ()) -> bool:
+def is_marker(line: str, original: Container[str] = ()) -> bool:
     """Whether ``line`` is a marker: shaped like one and not a line of the original
     (``original`` holds the original's lines without their outer blanks)."""
     return marker_body(line) is not None and line.strip() not in original
@@ -230,7 +230,7 @@ def _python_body(lines: list[str], i: int) -> bool:
     ) - len(above.lstrip())
 
 
-def parse_snippet(text: str, original: Collection[str] = ()) -> Snippet:
+def parse_snippet(text: str, original: Container[str] = ()) -> Snippet:
     """Split a snippet into literal runs and markers.
 
     Args:

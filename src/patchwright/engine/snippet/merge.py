@@ -61,8 +61,9 @@ def merge_snippet_file(file: TextFile, snippet: str, *, path: str | None = None)
             original lines would be deleted. Each names the snippet and file lines, shows
             the candidate result when there is one, and says what to add.
     """
-    original = {line.strip() for line in file.lines}
-    parsed = parse_snippet(snippet, original)
+    index = LineIndex(file.lines)
+    keys = Keys(index)
+    parsed = parse_snippet(snippet, keys)
     runs = [p for p in parsed.pieces if not p.marker]
     if not runs:
         raise PatchwrightError(
@@ -73,8 +74,6 @@ def merge_snippet_file(file: TextFile, snippet: str, *, path: str | None = None)
             "'// ... existing code ...' for each stretch left out.",
             path=path,
         )
-    index = LineIndex(file.lines)
-    keys = Keys(index)
     places, doubts = _place_all(keys, parsed, runs, len(file.lines))
     slips = Slips.learn(file.lines, runs, places)
     merged, report, more = _build(file, parsed, runs, places, slips)
@@ -363,9 +362,10 @@ def _common(old: list[str], new: list[str], limit: int, slips: Slips, step: int)
 def _settle(file: TextFile, endings: list[str]) -> None:
     """Only the last line may lack an ending, and it does exactly when the file's did."""
     nl = file.newline
-    for i, end in enumerate(endings):
-        if not end:
-            endings[i] = nl
+    if "" in endings:
+        for i, end in enumerate(endings):
+            if not end:
+                endings[i] = nl
     if endings and file.endings and not file.ends_with_newline:
         endings[-1] = ""
 

@@ -12,6 +12,7 @@ window its placed neighbours leave.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Sequence
 
 from patchwright._records import record, replace
@@ -76,25 +77,41 @@ class Placement:
 
 
 class Keys:
-    """The file's lines under each keyed rung, and where each punctuation-folded line
-    stands (every rung's equal lines are equal there too), built once per merge."""
+    """Where a line of a run stands in the file, found through the line index's folded
+    text (a C-speed substring search, then each hit's key checked), memoised per merge.
+
+    Every keyed rung's equal lines are equal once punctuation is folded and blanks
+    collapsed (the unicode rung's key), so these positions serve every rung.
+    """
 
     def __init__(self, index: LineIndex) -> None:
         self.index = index
         self.lines = index.lines
-        folded = index.keys("unicode", unicode_key)
-        self.where: dict[str, list[int]] = {}
-        for i, key in enumerate(folded):
-            self.where.setdefault(key, []).append(i)
+        self._found: dict[str, list[int]] = {}
 
-    def of(self, rung: Rung) -> list[str]:
-        """Every file line through ``rung``'s comparison."""
-        return self.index.keys(rung.value, KEYED[rung])
+    def _all(self, key: str) -> list[int]:
+        found = self._found.get(key)
+        if found is None:
+            lines = self.lines
+            if not key:
+                found = [i for i, line in enumerate(lines) if not line.strip()]
+            else:
+                hits = self.index.line_starts(key, self.index.collapsed)
+                found = [i for i in hits if unicode_key(lines[i]) == key]
+            self._found[key] = found
+        return found
 
     def positions(self, line: str, lo: int, hi: int) -> list[int]:
         """File lines in ``[lo, hi)`` equal to ``line`` once punctuation is folded."""
-        found = self.where.get(unicode_key(line), [])
-        return [i for i in found if lo <= i < hi]
+        found = self._all(unicode_key(line))
+        return found[bisect_left(found, lo) : bisect_left(found, hi)]
+
+    def __contains__(self, stripped: object) -> bool:
+        """Whether a line of the file, stripped, is ``stripped`` (the parser asks it of
+        marker-shaped lines: one that is a line of the file is text)."""
+        if not isinstance(stripped, str):
+            return False
+        return any(self.lines[i].strip() == stripped for i in self._all(unicode_key(stripped)))
 
 
 def _shifted_alike(pattern: Sequence[str], found: Sequence[str]) -> bool:
@@ -107,16 +124,17 @@ def _extent(
     """How many run lines from one end match the file from line ``at`` under ``rung``
     (``step`` 1: the head, run and file read downwards from ``at``; -1: the tail, read
     upwards from ``at``, which is then the file line of the run's last line)."""
-    fkeys = keys.of(rung)
+    lines = keys.lines
     key: Comparator = KEYED[rung]
     size = len(run)
     k = 0
+    # keys of the lines looked at only: a run's ends reach a few lines at each candidate
     if step == 1:
-        while k < size and at + k < hi and fkeys[at + k] == key(run[k]):
+        while k < size and at + k < hi and key(lines[at + k]) == key(run[k]):
             k += 1
     else:
-        while k < size and at - k >= lo and fkeys[at - k] == key(run[size - 1 - k]):
-            k -= -1
+        while k < size and at - k >= lo and key(lines[at - k]) == key(run[size - 1 - k]):
+            k += 1
     if k and rung in (Rung.INDENTATION, Rung.UNICODE):
         # ignoring indentation, one line (a "}") stands for any other: a loose rung
         # needs two non-blank lines to say where a block is
