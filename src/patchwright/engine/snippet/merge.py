@@ -27,7 +27,7 @@ from collections.abc import Sequence
 
 from patchwright.engine.diff import matcher_opcodes
 from patchwright.engine.index import LineIndex
-from patchwright.engine.rungs import KEYED, loosely_equal
+from patchwright.engine.rungs import KEYED
 from patchwright.engine.snippet.place import MAX_DELETED, Keys, Placement, place_run, split_reading
 from patchwright.engine.snippet.refuse import Doubt, refusal
 from patchwright.engine.snippet.report import (
@@ -65,11 +65,11 @@ def merge_snippet_file(file: TextFile, snippet: str, *, path: str | None = None)
     keys = Keys(index)
     parsed = parse_snippet(snippet, keys)
     runs = [p for p in parsed.pieces if not p.marker]
-    if not runs:
+    if not runs or (not parsed.markers and not any(line.strip() for line in parsed.lines)):
         raise PatchwrightError(
             ErrorCode.INVALID_REQUEST,
             "The snippet has no lines to merge"
-            + (" (only markers)." if parsed.pieces else " (it is empty)."),
+            + (" (only markers)." if parsed.markers else " (it is empty)."),
             "Send the new lines with the unchanged lines around them, and a marker such as "
             "'// ... existing code ...' for each stretch left out.",
             path=path,
@@ -211,19 +211,20 @@ def _open_edge_unshown(parsed: Snippet, run: Piece, place: Placement) -> int:
 
 
 def _beside_marker(file: TextFile, parsed: Snippet, run: Piece, place: Placement) -> int | None:
-    """The original line a new line at a run's end next to a marker may replace: the
-    run's new last (first) line is like the first (last) line the marker keeps, so it
-    may be that line changed, or a line added next to it. ``None`` when not so."""
+    """The original line a new line at a run's end next to a marker may replace: with
+    no unchanged line between them, the run's new last (first) line may be the first
+    (last) line the marker keeps, changed, or a line added next to it. ``None`` when
+    the run ends (starts) with context there."""
     lines = file.lines
     at = parsed.pieces.index(run)
     after = at + 1 < len(parsed.pieces)
     before = at > 0
     last, first = run.lines[-1], run.lines[0]
-    below = not place.tail and after and place.end < len(lines) and last.strip()
-    if below and loosely_equal(last, lines[place.end]):
+    new_last = not place.tail and place.head < len(run.lines)
+    if new_last and after and place.end < len(lines) and last.strip():
         return place.end
-    above = not place.head and before and place.start > 0 and first.strip()
-    if above and loosely_equal(first, lines[place.start - 1]):
+    new_first = not place.head and place.tail < len(run.lines)
+    if new_first and before and place.start > 0 and first.strip():
         return place.start - 1
     return None
 

@@ -211,6 +211,9 @@ def place_run(
     ``others`` > 0 when several fit (the first of them is given).
     """
     size = len(run)
+    if all(is_blank(line) for line in run) and hi > lo:
+        # blank lines say nothing about where they go
+        return Placement(lo, lo, Rung.EXACT, 0, 0, hi - lo)
     head = find_end(keys, run, lo, hi, tail=False)
     if head.length == size:
         whole = head.at(size)

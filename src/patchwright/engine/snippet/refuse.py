@@ -76,9 +76,9 @@ class Doubt:
             )
         if self.kind == "beside":
             return (
-                f"{lines} end (or start) with a new line next to a marker, and it is like "
-                f"original line {self.lo + 1}, which the marker keeps: it may be that line "
-                "changed or a line added beside it."
+                f"{lines} end (or start) with a new line right next to a marker, and the "
+                f"marker keeps original line {self.lo + 1} there: the new line may be that "
+                "line changed or a line added beside it."
             )
         if self.kind == "edge":
             assert self.place is not None
