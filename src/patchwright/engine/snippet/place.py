@@ -12,7 +12,7 @@ window its placed neighbours leave.
 
 from __future__ import annotations
 
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 
 from patchwright._records import record, replace
@@ -227,19 +227,13 @@ def place_run(
         # a line or two places nothing). A tail further than the run's lines plus a
         # deletion the merge would accept is read only when no nearer one is (the merge
         # then refuses the deletion, showing it).
-        pairs = [
-            (h, min(hk, t - h - 1), t, min(tk, t - h - 1))
-            for h, hk in zip(head.starts, head.lengths)
-            for t, tk in zip(tail.starts, tail.lengths)
-            if min(hk, t - h - 1) >= min(hk, ENOUGH) and min(tk, t - h - 1) >= min(tk, ENOUGH)
-        ]
-        near = [p for p in pairs if p[2] <= p[0] + size + MAX_DELETED]
-        if near or pairs:
+        near, far, first_far = _pairs(head, tail, size)
+        if near or far:
             if near:
                 chosen = _nearest(keys, run, near, rung)
             else:
-                h, hk, t, tk = pairs[0]
-                chosen = Placement(h, t, rung, hk, tk, len(pairs) - 1)
+                h, hk, t, tk = first_far
+                chosen = Placement(h, t, rung, hk, tk, far - 1)
             if min(chosen.head, chosen.tail) < ENOUGH and _short_readings(head, tail, size) > 1:
                 # an end of a line or two: the run may as well stand where only its
                 # end lines do, the rest of what it shows being new lines
@@ -264,6 +258,32 @@ def place_run(
         return Placement(min(start, t - tail.length), t, tail.rung, 0, tail.length,
                          len(ends) - 1)  # fmt: skip
     return None
+
+
+Pair = tuple[int, int, int, int]
+
+
+def _pairs(head: End, tail: End, size: int) -> tuple[list[Pair], int, Pair]:
+    """The (head start, head length, tail end, tail length) readings of a run: those
+    within its size plus :data:`MAX_DELETED` lines (near), how many further ones there
+    are, and the first of those. Tails are looked up by position, not tried one by one
+    against every head (a "}" may stand hundreds of times)."""
+    tails = sorted(zip(tail.starts, tail.lengths))
+    ends = [t for t, _ in tails]
+    near: list[Pair] = []
+    far = 0
+    first_far: Pair = (0, 0, 0, 0)
+    for h, hk in zip(head.starts, head.lengths):
+        reach = bisect_right(ends, h + size + MAX_DELETED)
+        for t, tk in tails[bisect_right(ends, h + 1) : reach]:
+            if min(hk, t - h - 1) >= min(hk, ENOUGH) and min(tk, t - h - 1) >= min(tk, ENOUGH):
+                near.append((h, min(hk, t - h - 1), t, min(tk, t - h - 1)))
+        if reach < len(tails):
+            if not far:
+                t, tk = tails[reach]
+                first_far = (h, hk, t, tk)
+            far += len(tails) - reach
+    return near, far, first_far
 
 
 def _short_readings(head: End, tail: End, size: int) -> int:
