@@ -25,7 +25,8 @@ Grammar (one line at a time; a marker is always a whole line)::
   comment syntax is not known here and models indent markers like the lines they hide;
 * wordings beyond "existing code" (:data:`KEEP_PHRASES`: "rest of the function
   unchanged", "keep existing imports", "same as before", "(unchanged)"...);
-* a bare ``...`` or ``[...]`` line: models drop the comment delimiters.
+* a bare ``...`` or ``[...]`` line: models drop the comment delimiters. (A bare
+  ``...`` indented below a line ending in ``:`` is Python's Ellipsis body, literal.)
 
 A line that also stands in the original file (compared without its outer blanks) is a
 literal line whatever it looks like: a Python ``...`` body or a comment that really says
@@ -35,7 +36,7 @@ literal line whatever it looks like: a Python ``...`` body or a comment that rea
 from __future__ import annotations
 
 import re
-from collections.abc import Collection
+from collections.abc import Container
 
 from patchwright._records import record
 
@@ -73,20 +74,17 @@ ELLIPSES: tuple[str, ...] = ("[...]", "[…]", "(...)", ". . .", "...", "…")
 #: Phrases that make a comment a marker without an ellipsis ("# rest of the function
 #: unchanged"): each is a regular expression matched against the lower-cased words.
 KEEP_PHRASES: tuple[str, ...] = (
-    r"\bexisting\b",
-    r"\bunchanged\b",
-    r"\bunmodified\b",
-    r"^same\b",
-    r"\bsame as (before|above|original|existing)\b",
-    r"\bas before\b",
-    r"\brest of\b",
-    r"\bremaining\b",
-    r"^keep (the )?(rest|remaining|other|everything|all|as is|original|previous|old)\b",
-    r"\bomitted\b",
-    r"^no changes?\b",
-    r"^snip\b",
-    r"^etc\b",
-    r"^other (code|lines|methods|functions|fields|tests|imports|cases)\b",
+    r"^(the |all )?(existing|unchanged|unmodified|remaining|previous|original|other|"
+    r"same) (code|lines?|content|implementation|methods?|functions?|imports?|fields?|"
+    r"tests?|cases?|logic|body|properties|styles|rules|config|settings|routes|"
+    r"handlers|members|definitions|exports|text|markup|sections?)\b",
+    r"^(the )?rest( of\b|$)",
+    r"\b(unchanged|unmodified|omitted|as before|(stays?|remains?) the same|no changes?)$",
+    r"^(keep|keeps|kept) (the )?(rest|remaining|other|everything|all|as is|existing|"
+    r"original|previous|old)\b",
+    r"^same( as (before|above|original|existing))?$",
+    r"^(snip|snipped|etc)$",
+    r"^existing$",
 )
 
 #: Words a marker's body may hold at most: a longer comment is prose, not a marker.
@@ -215,13 +213,24 @@ def marker_body(line: str) -> str | None:
     return None
 
 
-def is_marker(line: str, original: Collection[str] = ()) -> bool:
+def is_marker(line: str, original: Container[str] = ()) -> bool:
     """Whether ``line`` is a marker: shaped like one and not a line of the original
     (``original`` holds the original's lines without their outer blanks)."""
     return marker_body(line) is not None and line.strip() not in original
 
 
-def parse_snippet(text: str, original: Collection[str] = ()) -> Snippet:
+def _python_body(lines: list[str], i: int) -> bool:
+    """Whether line ``i`` is a bare ``...`` right below a line opening a block with
+    ``:``: Python's Ellipsis as a body (a stub or protocol method), not a marker."""
+    if lines[i].strip() != "...":
+        return False
+    above = next((line for line in reversed(lines[:i]) if line.strip()), "")
+    return above.rstrip().endswith(":") and len(lines[i]) - len(lines[i].lstrip()) > len(
+        above
+    ) - len(above.lstrip())
+
+
+def parse_snippet(text: str, original: Container[str] = ()) -> Snippet:
     """Split a snippet into literal runs and markers.
 
     Args:
@@ -236,7 +245,7 @@ def parse_snippet(text: str, original: Collection[str] = ()) -> Snippet:
     run: list[str] = []
     run_start = 0
     for i, line in enumerate(lines):
-        if is_marker(line, original):
+        if is_marker(line, original) and not _python_body(lines, i):
             if run:
                 pieces.append(Piece(False, run_start, tuple(run)))
                 run = []

@@ -61,20 +61,19 @@ def merge_snippet_file(file: TextFile, snippet: str, *, path: str | None = None)
             original lines would be deleted. Each names the snippet and file lines, shows
             the candidate result when there is one, and says what to add.
     """
-    original = {line.strip() for line in file.lines}
-    parsed = parse_snippet(snippet, original)
+    index = LineIndex(file.lines)
+    keys = Keys(index)
+    parsed = parse_snippet(snippet, keys)
     runs = [p for p in parsed.pieces if not p.marker]
-    if not runs:
+    if not runs or (not parsed.markers and not any(line.strip() for line in parsed.lines)):
         raise PatchwrightError(
             ErrorCode.INVALID_REQUEST,
             "The snippet has no lines to merge"
-            + (" (only markers)." if parsed.pieces else " (it is empty)."),
+            + (" (only markers)." if parsed.markers else " (it is empty)."),
             "Send the new lines with the unchanged lines around them, and a marker such as "
             "'// ... existing code ...' for each stretch left out.",
             path=path,
         )
-    index = LineIndex(file.lines)
-    keys = Keys(index)
     places, doubts = _place_all(keys, parsed, runs, len(file.lines))
     slips = Slips.learn(file.lines, runs, places)
     merged, report, more = _build(file, parsed, runs, places, slips)
@@ -166,6 +165,12 @@ def _build(
         )
         if undecided:
             doubts.append(Doubt("whitespace", run, place.start, place.end, place))
+        open_edge = _open_edge_unshown(parsed, run, place)
+        if open_edge > MAX_EDGE_DELETED:
+            doubts.append(Doubt("deletion", run, place.start, place.end, place, open_edge))
+        beside = _beside_marker(file, parsed, run, place)
+        if beside is not None:
+            doubts.append(Doubt("beside", run, beside, beside + 1, place))
         if worst > MAX_DELETED:
             doubts.append(Doubt("deletion", run, place.start, place.end, place, worst))
         run_reports.append(
@@ -174,12 +179,54 @@ def _build(
         )  # fmt: skip
         cursor = max(cursor, place.end)
     bottom, stop = _bottom_edge(parsed, runs[-1], places[-1], len(lines), gaps, doubts)
+    if top == bottom == "deleted" and len(runs) == 1:
+        # one run changing nothing, lines on both sides: which side goes is not said
+        doubts.append(Doubt("edge", runs[0], 0, len(lines), places[0]))
     out.extend(lines[stop:])
     out_end.extend(endings[stop:])
     _settle(file, out_end)
     warnings = _warnings(run_reports, gaps)
     report = SnippetReport(tuple(run_reports), tuple(gaps), top, bottom, warnings)
     return file.with_lines(out, out_end), report, doubts
+
+
+#: Original lines a run opening (closing) the snippet with new lines, no marker there,
+#: may drop above (below) its context without showing what takes their place: the
+#: file's edge bounds them, but nothing in the snippet says the model saw them.
+MAX_EDGE_DELETED = 2
+
+
+def _open_edge_unshown(parsed: Snippet, run: Piece, place: Placement) -> int:
+    """How many original lines the run replaces above its head (below its tail) beyond
+    the new lines it puts there, when it opens (closes) the snippet with new lines."""
+    at = parsed.pieces.index(run)
+    unshown = 0
+    if at == 0 and not place.head:
+        above = (place.end - place.tail) - place.start
+        unshown = max(unshown, above - (len(run.lines) - place.tail))
+    if at == len(parsed.pieces) - 1 and not place.tail:
+        below = place.end - (place.start + place.head)
+        unshown = max(unshown, below - (len(run.lines) - place.head))
+    return unshown
+
+
+def _beside_marker(file: TextFile, parsed: Snippet, run: Piece, place: Placement) -> int | None:
+    """The original line a new line at a run's end next to a marker may replace: with
+    no unchanged line between them, the run's new last (first) line may be the first
+    (last) line the marker keeps, changed, or a line added next to it. ``None`` when
+    the run ends (starts) with context there."""
+    lines = file.lines
+    at = parsed.pieces.index(run)
+    after = at + 1 < len(parsed.pieces)
+    before = at > 0
+    last, first = run.lines[-1], run.lines[0]
+    new_last = not place.tail and place.head < len(run.lines)
+    if new_last and after and place.end < len(lines) and last.strip():
+        return place.end
+    new_first = not place.head and place.tail < len(run.lines)
+    if new_first and before and place.start > 0 and first.strip():
+        return place.start - 1
+    return None
 
 
 def _pure(run: Piece, place: Placement) -> bool:
@@ -264,7 +311,9 @@ def _splice_run(
     head = _common(span, new, min(place.head, len(span), len(new)), slips, 1)
     tail = _common(span, new, min(place.tail, len(span) - head, len(new) - head), slips, -1)
     mid_old, mid_new = span[head : len(span) - tail], new[head : len(new) - tail]
-    middle = matcher_opcodes([x.strip() for x in mid_old], [x.strip() for x in mid_new])
+    middle = matcher_opcodes(
+        [slips.file_key(x) for x in mid_old], [slips.snippet_key(x) for x in mid_new]
+    )
     ops = [("equal", 0, head, 0, head)] if head else []
     ops += [(t, i1 + head, i2 + head, j1 + head, j2 + head) for t, i1, i2, j1, j2 in middle]
     if tail:
@@ -276,6 +325,8 @@ def _splice_run(
         if tag == "equal":
             for i, j in zip(range(i1, i2), range(j1, j2)):
                 verdict = slips.same(span[i], new[j])
+                if verdict and not slips.anchors(span[i], new[j]):
+                    verdict = None  # copied exactly where every copy slips: which is it?
                 undecided = undecided or verdict is None
                 if verdict:
                     out.append(span[i])
@@ -292,7 +343,8 @@ def _splice_run(
         out_end.extend([nl] * (j2 - j1))
         added += j2 - j1
         deleted += i2 - i1
-        worst = max(worst, i2 - i1)
+        # lines replaced by as many new ones are spelled out; only those beyond go unshown
+        worst = max(worst, (i2 - i1) - (j2 - j1))
     return kept, added, deleted, worst, undecided
 
 
@@ -302,7 +354,7 @@ def _common(old: list[str], new: list[str], limit: int, slips: Slips, step: int)
     k = 0
     while k < limit:
         a, b = (old[k], new[k]) if step == 1 else (old[-1 - k], new[-1 - k])
-        if not slips.same(a, b):
+        if not slips.anchors(a, b):
             break
         k += 1
     return k
@@ -311,9 +363,10 @@ def _common(old: list[str], new: list[str], limit: int, slips: Slips, step: int)
 def _settle(file: TextFile, endings: list[str]) -> None:
     """Only the last line may lack an ending, and it does exactly when the file's did."""
     nl = file.newline
-    for i, end in enumerate(endings):
-        if not end:
-            endings[i] = nl
+    if "" in endings:
+        for i, end in enumerate(endings):
+            if not end:
+                endings[i] = nl
     if endings and file.endings and not file.ends_with_newline:
         endings[-1] = ""
 

@@ -12,9 +12,11 @@ window its placed neighbours leave.
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 
-from patchwright._records import record
+from patchwright._records import record, replace
+from patchwright.engine.diff import matcher_opcodes
 from patchwright.engine.index import LineIndex
 from patchwright.engine.normalize import is_blank, unicode_key
 from patchwright.engine.reindent import detect_shift
@@ -42,12 +44,15 @@ class End:
             (exclusive). Sorted. Every place it reaches ``length`` lines or enough
             (:data:`ENOUGH`) lines is one.
         lengths: the run lines it covers at each of ``starts``.
+        anywhere: every place its first line (a head's) or last line (a tail's) stands
+            under the punctuation-folded comparison, as ``starts`` counts them.
     """
 
     length: int
     rung: Rung
     starts: tuple[int, ...]
     lengths: tuple[int, ...] = ()
+    anywhere: tuple[int, ...] = ()
 
     def at(self, length: int) -> tuple[int, ...]:
         """The starts where this end covers ``length`` lines or more."""
@@ -72,25 +77,41 @@ class Placement:
 
 
 class Keys:
-    """The file's lines under each keyed rung, and where each punctuation-folded line
-    stands (every rung's equal lines are equal there too), built once per merge."""
+    """Where a line of a run stands in the file, found through the line index's folded
+    text (a C-speed substring search, then each hit's key checked), memoised per merge.
+
+    Every keyed rung's equal lines are equal once punctuation is folded and blanks
+    collapsed (the unicode rung's key), so these positions serve every rung.
+    """
 
     def __init__(self, index: LineIndex) -> None:
         self.index = index
         self.lines = index.lines
-        folded = index.keys("unicode", unicode_key)
-        self.where: dict[str, list[int]] = {}
-        for i, key in enumerate(folded):
-            self.where.setdefault(key, []).append(i)
+        self._found: dict[str, list[int]] = {}
 
-    def of(self, rung: Rung) -> list[str]:
-        """Every file line through ``rung``'s comparison."""
-        return self.index.keys(rung.value, KEYED[rung])
+    def _all(self, key: str) -> list[int]:
+        found = self._found.get(key)
+        if found is None:
+            lines = self.lines
+            if not key:
+                found = [i for i, line in enumerate(lines) if not line.strip()]
+            else:
+                hits = self.index.line_starts(key, self.index.collapsed)
+                found = [i for i in hits if unicode_key(lines[i]) == key]
+            self._found[key] = found
+        return found
 
     def positions(self, line: str, lo: int, hi: int) -> list[int]:
         """File lines in ``[lo, hi)`` equal to ``line`` once punctuation is folded."""
-        found = self.where.get(unicode_key(line), [])
-        return [i for i in found if lo <= i < hi]
+        found = self._all(unicode_key(line))
+        return found[bisect_left(found, lo) : bisect_left(found, hi)]
+
+    def __contains__(self, stripped: object) -> bool:
+        """Whether a line of the file, stripped, is ``stripped`` (the parser asks it of
+        marker-shaped lines: one that is a line of the file is text)."""
+        if not isinstance(stripped, str):
+            return False
+        return any(self.lines[i].strip() == stripped for i in self._all(unicode_key(stripped)))
 
 
 def _shifted_alike(pattern: Sequence[str], found: Sequence[str]) -> bool:
@@ -103,17 +124,23 @@ def _extent(
     """How many run lines from one end match the file from line ``at`` under ``rung``
     (``step`` 1: the head, run and file read downwards from ``at``; -1: the tail, read
     upwards from ``at``, which is then the file line of the run's last line)."""
-    fkeys = keys.of(rung)
+    lines = keys.lines
     key: Comparator = KEYED[rung]
     size = len(run)
     k = 0
+    # keys of the lines looked at only: a run's ends reach a few lines at each candidate
     if step == 1:
-        while k < size and at + k < hi and fkeys[at + k] == key(run[k]):
+        while k < size and at + k < hi and key(lines[at + k]) == key(run[k]):
             k += 1
     else:
-        while k < size and at - k >= lo and fkeys[at - k] == key(run[size - 1 - k]):
-            k -= -1
+        while k < size and at - k >= lo and key(lines[at - k]) == key(run[size - 1 - k]):
+            k += 1
     if k and rung in (Rung.INDENTATION, Rung.UNICODE):
+        # ignoring indentation, one line (a "}") stands for any other: a loose rung
+        # needs two non-blank lines to say where a block is
+        ends = run[:k] if step == 1 else run[size - k :]
+        if sum(1 for line in ends if not is_blank(line)) < 2:
+            return 0
         # a loose rung holds only while the lines are shifted alike (re-indented lines
         # next to unchanged ones are a change, not slipped context)
         while k:
@@ -142,7 +169,9 @@ def find_end(keys: Keys, run: Sequence[str], lo: int, hi: int, *, tail: bool) ->
         if longest:
             floor = min(longest, ENOUGH)
             kept = [(c + 1 if tail else c, length) for length, c in lengths if length >= floor]
-            found.append(End(longest, rung, tuple(c for c, _ in kept), tuple(k for _, k in kept)))
+            anywhere = tuple(c + 1 if tail else c for c in candidates)
+            starts, reach = tuple(c for c, _ in kept), tuple(k for _, k in kept)
+            found.append(End(longest, rung, starts, reach, anywhere))
         if longest == len(run):
             break
     if not found:
@@ -182,6 +211,9 @@ def place_run(
     ``others`` > 0 when several fit (the first of them is given).
     """
     size = len(run)
+    if all(is_blank(line) for line in run) and hi > lo:
+        # blank lines say nothing about where they go
+        return Placement(lo, lo, Rung.EXACT, 0, 0, hi - lo)
     head = find_end(keys, run, lo, hi, tail=False)
     if head.length == size:
         whole = head.at(size)
@@ -189,20 +221,24 @@ def place_run(
     tail = find_end(keys, run, lo, hi, tail=True)
     if head.length and tail.length:
         rung = _stricter(head.rung, tail.rung)
-        # the tail stands below the head (they may share lines when new lines repeat
-        # the context, but each keeps one of its own); a tail further than the run's
-        # lines plus a deletion the merge would accept is read only when no nearer one
-        # is (the merge then refuses the deletion, showing it)
-        pairs = [
-            (h, hk, t, tk)
-            for h, hk in zip(head.starts, head.lengths)
-            for t, tk in zip(tail.starts, tail.lengths)
-            if h + 1 < t
-        ]
-        near = [p for p in pairs if p[2] <= p[0] + size + MAX_DELETED]
-        if near or pairs:
-            h, hk, t, tk = (near or pairs)[0]
-            return Placement(h, t, rung, hk, tk, len(near or pairs) - 1)
+        # the tail stands below the head: each starts and ends below the other's start
+        # and end; they may share lines (new lines that repeat the context), each end
+        # giving up what they share but keeping enough of its own (an end cut down to
+        # a line or two places nothing). A tail further than the run's lines plus a
+        # deletion the merge would accept is read only when no nearer one is (the merge
+        # then refuses the deletion, showing it).
+        near, far, first_far = _pairs(head, tail, size)
+        if near or far:
+            if near:
+                chosen = _nearest(keys, run, near, rung)
+            else:
+                h, hk, t, tk = first_far
+                chosen = Placement(h, t, rung, hk, tk, far - 1)
+            if min(chosen.head, chosen.tail) < ENOUGH and _short_readings(head, tail, size) > 1:
+                # an end of a line or two: the run may as well stand where only its
+                # end lines do, the rest of what it shows being new lines
+                return replace(chosen, others=max(chosen.others, 1))
+            return chosen
         # the two ends stand apart: the shorter one is new lines that happen to repeat
         # lines of the file
         if head.length >= tail.length:
@@ -224,6 +260,81 @@ def place_run(
     return None
 
 
+Pair = tuple[int, int, int, int]
+
+
+def _pairs(head: End, tail: End, size: int) -> tuple[list[Pair], int, Pair]:
+    """The (head start, head length, tail end, tail length) readings of a run: those
+    within its size plus :data:`MAX_DELETED` lines (near), how many further ones there
+    are, and the first of those. Tails are looked up by position, not tried one by one
+    against every head (a "}" may stand hundreds of times)."""
+    tails = sorted(zip(tail.starts, tail.lengths))
+    ends = [t for t, _ in tails]
+    near: list[Pair] = []
+    far = 0
+    first_far: Pair = (0, 0, 0, 0)
+    for h, hk in zip(head.starts, head.lengths):
+        reach = bisect_right(ends, h + size + MAX_DELETED)
+        for t, tk in tails[bisect_right(ends, h + 1) : reach]:
+            if min(hk, t - h - 1) >= min(hk, ENOUGH) and min(tk, t - h - 1) >= min(tk, ENOUGH):
+                near.append((h, min(hk, t - h - 1), t, min(tk, t - h - 1)))
+        if reach < len(tails):
+            if not far:
+                t, tk = tails[reach]
+                first_far = (h, hk, t, tk)
+            far += len(tails) - reach
+    return near, far, first_far
+
+
+def _short_readings(head: End, tail: End, size: int) -> int:
+    """How many (start, end) spans a run could cover taking only its first and last
+    lines as anchors (capped: many is many)."""
+    if len(head.anywhere) * len(tail.anywhere) > _MAX_READINGS**2:
+        return _MAX_READINGS
+    return len(
+        {
+            (h, t)
+            for h in head.anywhere
+            for t in tail.anywhere
+            if h < t - 1 and t <= h + size + MAX_DELETED
+        }
+    )
+
+
+def _nearest(
+    keys: Keys, run: Sequence[str], pairs: list[tuple[int, int, int, int]], rung: Rung
+) -> Placement:
+    """The reading of a run among (head start, head length, tail end, tail length)
+    pairs: when one end stands in one place, the one reading that deletes no original
+    line without showing what takes its place, when every other one does (nothing is
+    deleted that the snippet does not spell out); several otherwise (with both ends
+    repeated, a reading that only inserts is found almost anywhere)."""
+    one_end = len({p[0] for p in pairs}) == 1 or len({p[2] for p in pairs}) == 1
+    if len(pairs) == 1 or len(pairs) > _MAX_READINGS or not one_end:
+        h, hk, t, tk = pairs[0]
+        return Placement(h, t, rung, hk, tk, len(pairs) - 1)
+    scored = sorted(((_score(keys, run, p), p) for p in pairs), reverse=True)
+    (best, (h, hk, t, tk)), (second, _) = scored[0], scored[1]
+    # only one reading shows every line it drops, and it is anchored by more than a
+    # line at each end (a lone line, "}" or a blank, stands anywhere)
+    settled = best == 0 and second < 0 and min(hk, tk) >= 2
+    return Placement(h, t, rung, hk, tk, 0 if settled else len(pairs) - 1)
+
+
+# Readings of a run compared line by line at most (more: the run is refused as placed
+# in several ways).
+_MAX_READINGS = 16
+
+
+def _score(keys: Keys, run: Sequence[str], pair: tuple[int, int, int, int]) -> int:
+    """Minus the file lines a reading deletes without showing anything in their place
+    (a deleted stretch beyond the new lines that replace it)."""
+    h, _, t, _ = pair
+    span = [line.strip() for line in keys.lines[h:t]]
+    ops = matcher_opcodes(span, [line.strip() for line in run])
+    return -sum(max(0, (i2 - i1) - (j2 - j1)) for tag, i1, i2, j1, j2 in ops if tag != "equal")
+
+
 def _solid(lines: Sequence[str]) -> bool:
     """Whether a block says enough to stand for a place: two non-blank lines."""
     return sum(1 for line in lines if not is_blank(line)) >= 2
@@ -231,8 +342,9 @@ def _solid(lines: Sequence[str]) -> bool:
 
 def split_reading(keys: Keys, run: Sequence[str], lo: int, hi: int, chosen: Placement) -> bool:
     """Whether ``run`` also reads as its head at one place and its tail further down,
-    the original lines between them deleted: a solid head (two non-blank lines or
-    more) and a solid tail standing apart in the window, other than ``chosen``.
+    the original lines between them deleted, other than ``chosen``: a solid head (two
+    non-blank lines or more) and a solid tail, or any head and tail when the run changes
+    nothing where it stands (then it is there only to show a deletion).
 
     A run shown next to a marker may have been written around a deletion (its head
     above the deleted lines, its tail below) or be the unchanged copy standing whole
@@ -240,11 +352,12 @@ def split_reading(keys: Keys, run: Sequence[str], lo: int, hi: int, chosen: Plac
     """
     size = len(run)
     rung = chosen.rung
+    pure = chosen.head == size and chosen.end - chosen.start == size
     for h in keys.positions(run[0], lo, hi):
         reach = _extent(keys, run, rung, h, lo, hi, 1)
-        for k in range(min(reach, size - 2), 1, -1):
+        for k in range(min(reach, size - 1), 0, -1):
             head, tail = run[:k], run[k:]
-            if not _solid(head) or not _solid(tail):
+            if not pure and (not _solid(head) or not _solid(tail)):
                 continue
             for m in keyed_matches(keys.index, tail, rung, h + k + 1):
                 end = m.start + len(tail)

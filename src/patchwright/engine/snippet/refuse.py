@@ -17,7 +17,16 @@ if TYPE_CHECKING:
 _DIFF_LINES = 40
 
 #: What a doubt can be about.
-DOUBT_KINDS = ("nowhere", "several", "split", "deletion", "order", "whitespace", "edge")
+DOUBT_KINDS = (
+    "nowhere",
+    "several",
+    "split",
+    "deletion",
+    "order",
+    "whitespace",
+    "edge",
+    "beside",
+)
 
 
 @record(frozen=True)
@@ -65,11 +74,19 @@ class Doubt:
                 f"lines between them, in {window}: they may be written around a deletion "
                 "or be the unchanged copy, and the marker next to them does not say which."
             )
-        if self.kind == "edge":
-            side = "top" if self.lo == 0 else "bottom"
+        if self.kind == "beside":
             return (
-                f"the snippet has no marker at its {side} and leaves out only "
-                f"{_range(self.lo, self.hi)}: they may be deleted or kept."
+                f"{lines} end (or start) with a new line right next to a marker, and the "
+                f"marker keeps original line {self.lo + 1} there: the new line may be that "
+                "line changed or a line added beside it."
+            )
+        if self.kind == "edge":
+            assert self.place is not None
+            return (
+                f"{lines} change nothing where they stand "
+                f"({_range(self.place.start, self.place.end)}) and the snippet has no "
+                "marker above or below them: the lines above them, the lines below "
+                "them, or both may be meant to go."
             )
         if self.kind == "whitespace":
             return (
@@ -93,12 +110,13 @@ class Doubt:
                 "code ...') where they are; if they must go, send the deletion as a "
                 "diff or a search/replace edit that names them."
             )
-        if self.kind == "edge":
+        if self.kind == "beside":
             return (
-                "If those lines stay, start (or end) the snippet with a marker line; if "
-                "they must go, show the file's first (last) line above (below) them is "
-                "not possible, so send the deletion as a diff or search/replace edit."
+                "Show the unchanged line that follows (precedes) the changed line, copied "
+                "from the file, between it and the marker."
             )
+        if self.kind == "edge":
+            return "Put a marker line above or below those lines on the side whose lines stay."
         if self.kind == "whitespace":
             return (
                 "Copy the unchanged lines exactly as the file has them (re-read it), "
