@@ -136,8 +136,8 @@ def _is_snippet(format: str, path: str | None) -> bool:
         raise PatchwrightError(
             ErrorCode.INVALID_REQUEST,
             "A snippet names no file, and no path was given.",
-            "Pass the path of the file the snippet edits (patchwright apply --format snippet "
-            "--path PATH).",
+            "Pass the path of the file the snippet edits: the path field of apply_patch, or "
+            "--path PATH on the command line.",
             field="path",
         )
     return True
