@@ -29,6 +29,8 @@ EXPECTED = {
     "apply_edits",
     "apply_patch_text",
     "detect_format",
+    "merge_snippet",
+    "merge_snippet_file",
     "parse_patch",
     "unified_diff",
 }

@@ -36,6 +36,8 @@ _EXPORTS: dict[str, str] = {
     "parse_patch": "patchwright.formats",
     "apply_patch_text": "patchwright.api",
     "ApplyReport": "patchwright.api",
+    "merge_snippet": "patchwright.api.snippet",
+    "merge_snippet_file": "patchwright.engine.snippet",
 }
 
 __all__ = [
@@ -60,6 +62,8 @@ __all__ = [
     "apply_edits",
     "apply_patch_text",
     "detect_format",
+    "merge_snippet",
+    "merge_snippet_file",
     "parse_patch",
     "unified_diff",
 ]
@@ -69,8 +73,10 @@ __all__ = [
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover - static view of the lazy exports
     from patchwright.api import ApplyReport, apply_patch_text
+    from patchwright.api.snippet import merge_snippet
     from patchwright.documents import PatchApplyError
     from patchwright.engine import MatchOptions, apply_edits, unified_diff
+    from patchwright.engine.snippet import merge_snippet_file
     from patchwright.formats import detect_format, parse_patch
     from patchwright.model.edits import (
         BeginningOfFile,

@@ -45,6 +45,13 @@ FOUR_FILES = """*** Begin Patch
 +    return "moved"
 *** End Patch
 """
+CURSOR_SNIPPET = """def greet(name):
+    print(f"Hello, {name}!")
+
+
+if __name__ == "__main__":
+# ... existing code ...
+"""
 SEARCH_REPLACE = """app.py
 <<<<<<< SEARCH
 def greet(name):
@@ -217,6 +224,26 @@ SESSIONS: dict[str, Session] = {
                  says=("write docs",)),
         ),
         {"app.py": 'greet("you")', "docs/usage.md": "# Usage"},
+    ),
+    "cursor": Session(
+        (
+            Step("read_file", {"path": "app.py"}, "Read the file to edit.", says=("     2\t",)),
+            Step("edit_file", {"target_file": "app.py", "instructions": "Greet with an f-string",
+                               "code_edit": CURSOR_SNIPPET},
+                 "A lazy snippet: the changed line, its neighbours, a marker for the rest.",
+                 says=("Merged",)),
+            Step("edit_file", {"target_file": "app.py", "instructions": "Greet with an f-string",
+                               "code_edit": CURSOR_SNIPPET},
+                 "The same call again (a retry after a time-out).", says=("already applied",)),
+            Step("edit_file", {"target_file": "app.py", "instructions": "Log the greeting",
+                               "code_edit": "print(1)\n# ... existing code ...\nprint(2)\n"},
+                 "Lines that stand nowhere in the file.", code="not_found",
+                 says=("line",)),
+            Step("edit_file", {"target_file": "docs/usage.md", "instructions": "Add usage notes",
+                               "code_edit": "# Usage\n\nRun app.py.\n"},
+                 "A file that does not exist yet is created.", says=("Created docs/usage.md",)),
+        ),
+        {"app.py": 'print(f"Hello, {name}!")', "docs/usage.md": "# Usage"},
     ),
     "spec": Session(
         (

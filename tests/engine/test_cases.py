@@ -12,7 +12,8 @@ options, then sections opened by ``=== name`` lines:
 With ``escapes: yes`` the physical newlines of the sections are dropped and the bytes
 are written as escapes (``\\r\\n``, ``\\n``, ``\\t``, ``\\u2019``).
 
-Options: ``mode`` (strict / tolerant / fuzzy, default fuzzy), ``path``, ``syntax``
+Options: ``mode`` (strict / tolerant / fuzzy, default fuzzy), ``path``, ``format``
+(default detected; ``snippet`` applies the patch as a lazy edit snippet of ``path``), ``syntax``
 (the guard's policy, default warn), ``escapes`` (see above), ``warning`` (text one of
 the file's warnings must contain). Sections end with their last newline; ``=== end``
 may close the file.
@@ -82,12 +83,15 @@ def test_case(path: Path, tmp_path: Path) -> None:
     target = tmp_path / case.options.get("path", "f.txt")
     before = case.sections["input"].encode("utf-8")
     target.write_bytes(before)
+    fmt = case.options.get("format", "auto")
     report = apply_patch_text(
         case.sections["patch"],
         tmp_path,
         mode=case.options.get("mode", "fuzzy"),
         syntax=case.options.get("syntax", "warn"),
         history=False,
+        format=fmt,
+        path=case.options.get("path", "f.txt") if fmt == "snippet" else None,
     )
     got = target.read_bytes()
     if "expected" in case.sections:

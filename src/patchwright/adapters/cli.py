@@ -5,7 +5,8 @@ subcommand's module (and its heavy dependencies) is imported only when that subc
 runs. ``--version`` answers before anything else is loaded.
 
 Subcommands live in sibling modules ``cli_<name>.py``, each exposing
-``configure(parser)`` and ``run(args) -> int``. Exit codes: 0 success, 1 refused (nothing
+``configure_<name>(parser)`` and ``run_<name>(args) -> int`` (a ``-`` in the command's
+name is ``_`` in the function's). Exit codes: 0 success, 1 refused (nothing
 changed), 2 usage error, 70 internal error (one line on standard error, never a
 traceback), 130 interrupted by Ctrl-C (a commit in progress is rolled back, at the latest
 when the workspace next opens), 141 standard output closed early (``patchwright tools |
@@ -39,6 +40,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "show": ("patchwright.adapters.cli_history", "show one batch, file patch or change by ID"),
     "undo": ("patchwright.adapters.cli_history", "revert a batch (default: the latest)"),
     "review": ("patchwright.adapters.review.cli", "browse, undo and approve changes in a web page"),
+    "apply-server": (
+        "patchwright.adapters.cli_apply_server",
+        "answer fast-apply requests (Morph/Relace-compatible) with the snippet merge",
+    ),
     "pending": ("patchwright.adapters.cli_approval", "list changes waiting for approval"),
     "approve": ("patchwright.adapters.cli_approval", "write a change waiting for approval"),
     "reject": ("patchwright.adapters.cli_approval", "refuse a change waiting for approval"),
@@ -63,7 +68,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (module, help_text) in COMMANDS.items():
         sp = sub.add_parser(name, help=help_text, description=help_text)
-        configure = getattr(import_module(module), f"configure_{name}")
+        configure = getattr(import_module(module), f"configure_{_ident(name)}")
         configure(sp)
     return parser
 
@@ -177,20 +182,24 @@ def _run_one(name: str, rest: list[str]) -> int:
     import argparse
 
     module_name, help_text = COMMANDS[name]
-
     module = import_module(module_name)
     parser = argparse.ArgumentParser(
         prog=f"patchwright {name}", description=help_text, formatter_class=_unmeasured()
     )
-    getattr(module, f"configure_{name}")(parser)
+    getattr(module, f"configure_{_ident(name)}")(parser)
     # help, usage and errors measure the terminal, as before
     parser.formatter_class = argparse.HelpFormatter
     try:
         args = parser.parse_args(rest)
     except SystemExit as exc:
         return int(exc.code or 0)
-    code: int = getattr(module, f"run_{name}")(args)
+    code: int = getattr(module, f"run_{_ident(name)}")(args)
     return code
+
+
+def _ident(name: str) -> str:
+    """The Python name part of a subcommand (``apply-server`` -> ``apply_server``)."""
+    return name.replace("-", "_")
 
 
 if __name__ == "__main__":  # pragma: no cover

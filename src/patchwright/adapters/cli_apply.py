@@ -30,8 +30,15 @@ def configure_apply(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--format",
         default="auto",
-        choices=["auto", "unified", "v4a", "search-replace"],
-        help="patch format (default: detected)",
+        choices=["auto", "unified", "v4a", "search-replace", "snippet"],
+        help="patch format (default: detected); 'snippet' is a lazy edit snippet of the "
+        "file named by --path",
+    )
+    parser.add_argument(
+        "--path",
+        default=None,
+        metavar="PATH",
+        help="with --format snippet: the file the snippet edits (relative to --root)",
     )
     parser.add_argument(
         "--mode",
@@ -109,6 +116,8 @@ def run_apply(args: argparse.Namespace) -> int:
         return 2
     try:
         text = _rewrite(text, args)
+        if args.path is not None and args.format != "snippet":
+            raise ValueError("--path names the file of a snippet: use it with --format snippet")
     except ValueError as exc:
         print(f"patchwright apply: {exc}", file=sys.stderr)
         return 2
@@ -134,7 +143,7 @@ def run_apply(args: argparse.Namespace) -> int:
 
 
 # report.error.field values that name a command-line argument, not part of the patch
-_USAGE_FIELDS = ("mode", "fuzzy_threshold", "root", "syntax")
+_USAGE_FIELDS = ("mode", "fuzzy_threshold", "root", "syntax", "path")
 
 
 def _option(name: str | None) -> str:
@@ -189,6 +198,7 @@ def _apply(text: str, args: argparse.Namespace) -> ApplyReport:
             history=not args.no_history,
             max_file_bytes=max_bytes,
             syntax=args.syntax,
+            path=args.path,
         )
 
     from patchwright.adapters.terminal import use_color
@@ -197,7 +207,7 @@ def _apply(text: str, args: argparse.Namespace) -> ApplyReport:
         return work(None)
     from patchwright.adapters.terminal import files_in, run_with_progress
 
-    return run_with_progress(work, files_in(text), sys.stderr)
+    return run_with_progress(work, 1 if args.path else files_in(text), sys.stderr)
 
 
 def _read_patch(name: str, limit: int) -> str:

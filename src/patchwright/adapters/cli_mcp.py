@@ -92,7 +92,7 @@ def configure_mcp(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def parse_endpoint(value: str) -> tuple[str, int]:
+def parse_endpoint(value: str, option: str = "--http") -> tuple[str, int]:
     """``HOST:PORT``, ``:PORT``, ``PORT`` or ``[IPV6]:PORT`` as (host, port).
 
     Raises:
@@ -107,7 +107,7 @@ def parse_endpoint(value: str) -> tuple[str, int]:
     elif ":" in host:
         raise ValueError(f"write an IPv6 host in brackets, e.g. [::1]:8765 (got {value!r})")
     if not port_text.isdigit() or not 0 <= int(port_text) <= 65535:
-        raise ValueError(f"--http takes HOST:PORT with a port from 0 to 65535 (got {value!r})")
+        raise ValueError(f"{option} takes HOST:PORT with a port from 0 to 65535 (got {value!r})")
     return host or DEFAULT_HOST, int(port_text)
 
 

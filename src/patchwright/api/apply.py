@@ -20,6 +20,7 @@ from patchwright.model import (
     recovered_syntax_error,
 )
 from patchwright.model.errors import ErrorCode
+from patchwright.model.reports import Rung
 from patchwright.syntax import language_for
 from patchwright.workspace import DEFAULT_MAX_FILE_BYTES, ChangeRecord, FileChange, Workspace
 from patchwright.workspace.fs import process_umask
@@ -75,9 +76,13 @@ def apply_patch_text(
     history: bool = True,
     max_file_bytes: int | None = None,
     syntax: str = "warn",
+    path: str | None = None,
 ) -> ApplyReport:
     """Apply ``patch_text`` (unified/git diff, OpenAI patch or SEARCH/REPLACE blocks) to
-    the files under ``root``; all files or none.
+    the files under ``root``; all files or none. With ``format="snippet"`` the text is a
+    lazy edit snippet of the file at ``path`` (merged by
+    :func:`patchwright.engine.snippet.merge_snippet_file`; its report is the file's
+    ``snippet`` entry).
 
     Never raises for a bad patch: the refusal is in ``report.error``, and
     ``report.files`` says per file and per hunk what applied and what failed.
@@ -93,14 +98,19 @@ def apply_patch_text(
         try:
             options = MatchOptions(mode=mode, fuzzy_threshold=fuzzy_threshold)  # type: ignore[arg-type]
             _check_policy(syntax)
-            patch = parse_patch(patch_text, format)
-            report.format = patch.format
-            report.parse_warnings = list(patch.warnings)
+            snippet = _is_snippet(format, path)
+            patch = None if snippet else parse_patch(patch_text, format)
+            report.format = "snippet" if patch is None else patch.format
+            report.parse_warnings = [] if patch is None else list(patch.warnings)
             ws = workspace or _open(root, history, max_file_bytes)
             plan = _Plan(options)
             report.files = plan.outcomes
             with ws.keeping_folders():  # the plan's reads: one walk per folder
-                _plan(ws, plan, patch)
+                if patch is None:
+                    assert path is not None
+                    _plan_snippet(ws, plan, path, patch_text)
+                else:
+                    _plan(ws, plan, patch)
             del patch  # the parsed hunks are no longer needed: free them before encoding
             changes = _changes(plan, syntax)
             if not dry_run:
@@ -116,6 +126,57 @@ def apply_patch_text(
         except PatchwrightError as err:
             report.error = err
     return report
+
+
+def _is_snippet(format: str, path: str | None) -> bool:
+    """Whether the text is a snippet (``format="snippet"``, which needs ``path``)."""
+    if format.strip().lower() != "snippet":
+        return False
+    if not path:
+        raise PatchwrightError(
+            ErrorCode.INVALID_REQUEST,
+            "A snippet names no file, and no path was given.",
+            "Pass the path of the file the snippet edits: the path field of apply_patch, or "
+            "--path PATH on the command line.",
+            field="path",
+        )
+    return True
+
+
+def _plan_snippet(ws: Workspace, plan: _Plan, path: str, text: str) -> None:
+    """Plan the merge of a snippet into the file at ``path``."""
+    from patchwright.engine.snippet import merge_snippet_file  # only for snippets
+
+    where = ws.resolve(path)
+    current = _load(ws, plan, where)
+    if current is None:
+        plan.outcomes.append(FileOutcome(where, "update", status="failed", hunks_total=1))
+        raise PatchwrightError(
+            ErrorCode.FILE_NOT_FOUND,
+            f"{where}: the file does not exist, so a snippet has nothing to merge into.",
+            "Check the path (relative to the root), or create the file with its whole text.",
+            path=where,
+        )
+    try:
+        merged = merge_snippet_file(current, text, path=where)
+    except PatchwrightError as err:
+        plan.outcomes.append(FileOutcome(where, "update", status="failed", hunks_total=1))
+        raise err.with_context(path=where) from None
+    new = merged.file
+    rungs = [r.rung for r in merged.report.runs if r.rung.recovered]
+    match = MatchReport(
+        0, "snippet", rungs[0] if rungs else Rung.EXACT, 1.0, 1, len(current.lines),
+        1, len(current.lines), 1, len(new.lines), warnings=merged.report.warnings,
+    )  # fmt: skip
+    outcome = FileOutcome(where, "update", reports=[match], hunks_total=1)
+    outcome.snippet = merged.report.to_dict()
+    plan.touched[where] = plan.touched.get(where, 0) + 1
+    plan.current[where] = new
+    plan.records.setdefault(where, []).append(
+        ChangeRecord(None, "snippet", "edit", 1, len(current.lines), 1, len(new.lines),
+                     {"rung": match.rung})
+    )  # fmt: skip
+    plan.outcomes.append(outcome)
 
 
 def _check_policy(syntax: str) -> None:

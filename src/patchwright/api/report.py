@@ -28,6 +28,8 @@ class FileOutcome:
         failure: the hunk that failed, when one did.
         old_mode / new_mode: a git mode change the patch asks for.
         syntax: the syntax guard's report (``to_dict()``), when the file was checked.
+        snippet: a snippet merge's report (``SnippetReport.to_dict()``): where each run
+            went, by which rung, what markers and edges kept.
     """
 
     path: str
@@ -42,6 +44,7 @@ class FileOutcome:
     new_mode: str | None = None
     syntax: dict[str, Any] | None = None
     notes: list[str] = field(default_factory=list)
+    snippet: dict[str, Any] | None = None
 
     @property
     def warnings(self) -> list[str]:
@@ -71,6 +74,7 @@ class FileOutcome:
             "syntax": self.syntax,
             "warnings": self.warnings,
             "diff": self.diff,
+            **({"snippet": self.snippet} if self.snippet is not None else {}),
         }
 
 

@@ -17,6 +17,7 @@ from itertools import pairwise
 
 from patchwright.engine.compose import compose_exact
 from patchwright.engine.index import HOT_AFTER, LineIndex
+from patchwright.engine.placeholders import expand_placeholders
 from patchwright.engine.policy import MatchOptions
 from patchwright.engine.resolve import Splice, resolve
 from patchwright.engine.rungs import unique_exact_start
@@ -359,6 +360,7 @@ def _splice_all(
     :func:`_as_seen`)."""
     if as_seen and _one_each_in_order(tagged):
         return _splice_in_order(file, tagged, edits)
+    tagged = expand_placeholders(file, tagged, edits)
     ordered = sorted(tagged, key=lambda t: (t[1].start, t[1].end, t[0]))
     old_lines, old_endings = file.lines, file.endings
     lines: list[str] = []
@@ -417,6 +419,7 @@ def _splice_in_order(
     """:func:`_splice_all` of one splice per edit in file order, reported in sequential
     terms as it goes: each edit moved by exactly the lines the edits above it added or
     removed. The same result, without grouping the splices per edit first."""
+    tagged = expand_placeholders(file, tagged, edits)
     old_lines, old_endings = file.lines, file.endings
     lines: list[str] = []
     endings: list[str] = []

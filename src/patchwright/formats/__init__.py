@@ -18,6 +18,11 @@ from importlib import import_module
 from patchwright._lazy import lazy_exports
 from patchwright.formats._common import require_text, unsupported
 from patchwright.formats.detect import SEARCH_REPLACE, UNIFIED, V4A, detect_format
+from patchwright.model.errors import ErrorCode, PatchwrightError
+
+#: A lazy edit snippet of one file (:mod:`patchwright.formats.snippet`): it names no file,
+#: so it is applied with a path (``apply_patch_text(..., format="snippet", path=...)``).
+SNIPPET = "snippet"
 
 __all__ = [
     "FORMAT_ALIASES",
@@ -64,13 +69,14 @@ else:  # mypy reads the imports above, so it flags an unknown name
 
 
 def normalize_format(format: str) -> str:
-    """The canonical name (``"unified"``, ``"v4a"``, ``"search-replace"``) or ``"auto"``.
+    """The canonical name (``"unified"``, ``"v4a"``, ``"search-replace"``), ``"auto"`` or
+    ``"snippet"`` (a lazy edit snippet, applied with a path, never parsed as a patch).
 
     Raises:
         PatchwrightError: ``UNSUPPORTED`` for an unknown name.
     """
     key = format.strip().lower().replace("_", "-") if isinstance(format, str) else ""
-    if key == "auto":
+    if key in ("auto", SNIPPET):
         return key
     if key in FORMAT_ALIASES:
         return FORMAT_ALIASES[key]
@@ -78,7 +84,8 @@ def normalize_format(format: str) -> str:
         None,
         f"Unknown patch format {format!r}.",
         "Use 'auto', 'unified' (or 'udiff', 'diff', 'git'), 'v4a' (or 'openai', "
-        "'apply_patch') or 'search-replace' (or 'sr', 'search_replace').",
+        "'apply_patch'), 'search-replace' (or 'sr', 'search_replace') or 'snippet' (with "
+        "a path).",
     )
 
 
@@ -94,6 +101,14 @@ def parse_patch(text: str, format: str = "auto") -> PatchSet:
     text = require_text(text)
     if name == "auto":
         name = detect_format(text)
+    if name == SNIPPET:
+        raise PatchwrightError(
+            ErrorCode.INVALID_REQUEST,
+            "A snippet names no file, so it is not parsed as a patch.",
+            "Apply it with the path of the file it edits: apply_patch_text(text, root, "
+            "format='snippet', path=PATH), or patchwright.merge_snippet(original, snippet).",
+            field="format",
+        )
     module, parser = _PARSERS[name]
     parse: Callable[[str], PatchSet] = getattr(import_module(module), parser)
     return parse(text)

@@ -9,6 +9,9 @@
                    hosted tool's operations), with ``read_file``, ``list_files`` and
                    ``search_files`` to look around
 ``claude-code``    ``Read``, ``Edit``, ``MultiEdit``, ``Write``, as Claude Code names them
+``cursor``         ``edit_file`` taking a lazy snippet (``target_file``, ``instructions``,
+                   ``code_edit``), as Cursor's agent writes edits, with ``read_file``,
+                   ``list_files`` and ``search_files``
 ``spec``           the four specified contracts: all eleven spec tools
 =================  ==========================================================================
 
@@ -69,6 +72,12 @@ PRESETS: dict[str, Preset] = {
             "claude-code",
             ("Read", "Edit", "MultiEdit", "Write"),
             "Claude Code's file tools",
+        ),
+        Preset(
+            "cursor",
+            ("read_file", "list_files", "search_files", "cursor_edit_file"),
+            "Cursor's edit_file: lazy snippets merged without a second model",
+            {"cursor_edit_file": "edit_file"},
         ),
         Preset(
             "spec",

@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-PatchFormat = Literal["auto", "unified", "v4a", "search-replace"]
+PatchFormat = Literal["auto", "unified", "v4a", "search-replace", "snippet"]
 MatchMode = Literal["strict", "tolerant", "fuzzy"]
 
 
@@ -19,7 +19,12 @@ class ApplyPatchRequest(BaseModel):
         description="The patch: '*** Begin Patch' ... '*** End Patch', a unified/git diff, "
         "or SEARCH/REPLACE blocks; any number of files."
     )
-    format: PatchFormat | None = Field(None, description="The patch format (default: detected).")
+    format: PatchFormat | None = Field(
+        None,
+        description="The patch format (default: detected); 'snippet' for a lazy edit "
+        "snippet of the file at path.",
+    )
+    path: str | None = Field(None, description="With format 'snippet': the file the snippet edits.")
     mode: MatchMode | None = Field(
         None,
         description="How loosely hunks may match: strict (exact), tolerant (whitespace, "

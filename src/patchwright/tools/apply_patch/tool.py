@@ -10,7 +10,7 @@ stands where its old text was expected is refused as already applied.
 from __future__ import annotations
 
 from patchwright.api import apply_patch_text
-from patchwright.model import ErrorCode, ToolResult
+from patchwright.model import ErrorCode, PatchwrightError, ToolResult
 from patchwright.tools.apply_patch.models import ApplyPatchRequest
 from patchwright.tools.apply_patch.report import refusal, success
 from patchwright.tools.context import ToolContext
@@ -20,7 +20,7 @@ from patchwright.tools.spec import WRITES, ToolSpec
 
 
 def apply(ctx: ToolContext, patch: str, *, format: str = "auto", mode: str = "fuzzy",
-          dry_run: bool = False) -> ToolResult:  # fmt: skip
+          dry_run: bool = False, path: str | None = None) -> ToolResult:  # fmt: skip
     """Apply ``patch`` to the context's workspace (shared by the dialects that take a
     patch text).
 
@@ -34,6 +34,7 @@ def apply(ctx: ToolContext, patch: str, *, format: str = "auto", mode: str = "fu
         mode=mode,
         dry_run=dry_run,
         syntax=ctx.syntax_policy,
+        path=path,
     )
     if report.error is not None:
         err = report.error
@@ -44,10 +45,22 @@ def apply(ctx: ToolContext, patch: str, *, format: str = "auto", mode: str = "fu
 
 
 def run(ctx: ToolContext, req: ApplyPatchRequest) -> ToolResult:
-    """Apply (or, dry run, check) the patch."""
+    """Apply (or, dry run, check) the patch.
+
+    Raises:
+        PatchwrightError: ``invalid_request`` for a ``path`` without ``format: "snippet"``
+            (a patch names its files itself); the patch's refusal.
+    """
+    if req.path is not None and req.format != "snippet":
+        raise PatchwrightError(
+            ErrorCode.INVALID_REQUEST,
+            "path is only read with format 'snippet': a patch names its files itself.",
+            "Leave path out, or set format to 'snippet' if patch is a lazy snippet of that file.",
+            field="path",
+        )
     return apply(
         ctx, req.patch, format=req.format or "auto", mode=req.mode or "fuzzy",
-        dry_run=bool(req.dry_run),
+        dry_run=bool(req.dry_run), path=req.path,
     )  # fmt: skip
 
 

@@ -1,0 +1,21 @@
+"""Lazy edit snippets merged into the original: placement (:mod:`.place`), the merge
+(:mod:`.merge`), its report (:mod:`.report`) and refusals (:mod:`.refuse`)."""
+
+from __future__ import annotations
+
+from patchwright.engine.snippet.merge import MAX_DELETED, merge_snippet_file
+from patchwright.engine.snippet.report import (
+    GapReport,
+    RunReport,
+    SnippetMerge,
+    SnippetReport,
+)
+
+__all__ = [
+    "MAX_DELETED",
+    "GapReport",
+    "RunReport",
+    "SnippetMerge",
+    "SnippetReport",
+    "merge_snippet_file",
+]

@@ -1,0 +1,390 @@
+"""Merge a lazy snippet into the original text, deterministically, unique-or-refuse.
+
+Rules (the format is :mod:`patchwright.formats.snippet`):
+
+1. Every literal run is placed, in order, at exactly one span of the original
+   (:mod:`.place`): its first and last lines anchor it through the keyed rungs of the
+   matching ladder, within the window its already placed neighbours leave. Runs that
+   are unique in the whole file are placed first; their places narrow the windows of the
+   others (order settles what a line alone cannot).
+2. Inside its span a run is diffed against the original under the rung that placed it:
+   lines equal there are context and keep the file's bytes; the run's other lines are
+   new; original lines it does not show are deleted, which is only done where the
+   deletion is spelled out beyond doubt (:data:`MAX_DELETED` lines at most between
+   shown lines); a larger unshown stretch could as well be a forgotten marker.
+3. A marker keeps every original line between the spans of its neighbouring runs.
+4. No marker at the snippet's top (bottom): the lines above its first run (below its
+   last run) are kept, and the report says so; a run that opens (closes) with new lines
+   there replaces the lines above (below) its context instead.
+5. Anything undecided (a run placed in several ways, a run placed nowhere, a large
+   deletion) refuses the whole merge with the candidate result as a short diff, the
+   snippet and file lines concerned and what to add.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from patchwright.engine.diff import matcher_opcodes
+from patchwright.engine.index import LineIndex
+from patchwright.engine.rungs import KEYED
+from patchwright.engine.snippet.place import MAX_DELETED, Keys, Placement, place_run, split_reading
+from patchwright.engine.snippet.refuse import Doubt, refusal
+from patchwright.engine.snippet.report import (
+    DELETED,
+    EDGE_KEPT,
+    KEPT,
+    GapReport,
+    RunReport,
+    SnippetMerge,
+    SnippetReport,
+)
+from patchwright.engine.snippet.slips import Slips
+from patchwright.formats.snippet import Piece, Snippet, parse_snippet
+from patchwright.model.errors import ErrorCode, PatchwrightError
+from patchwright.model.text import TextFile
+
+__all__ = ["MAX_DELETED", "merge_snippet_file"]
+
+
+def merge_snippet_file(file: TextFile, snippet: str, *, path: str | None = None) -> SnippetMerge:
+    """Merge ``snippet`` into ``file`` and say how.
+
+    Pure: ``file`` is not modified. The result keeps the file's encoding, BOM, each
+    unchanged line's ending and the final newline state; new lines take the file's
+    dominant newline.
+
+    Raises:
+        PatchwrightError: ``invalid_request`` for an empty snippet or one made of markers
+            only; ``not_found`` when a run stands nowhere; ``ambiguous`` when a run fits
+            several places, a new block could go in several places, or a large stretch of
+            original lines would be deleted. Each names the snippet and file lines, shows
+            the candidate result when there is one, and says what to add.
+    """
+    index = LineIndex(file.lines)
+    keys = Keys(index)
+    parsed = parse_snippet(snippet, keys)
+    runs = [p for p in parsed.pieces if not p.marker]
+    if not runs or (not parsed.markers and not any(line.strip() for line in parsed.lines)):
+        raise PatchwrightError(
+            ErrorCode.INVALID_REQUEST,
+            "The snippet has no lines to merge"
+            + (" (only markers)." if parsed.markers else " (it is empty)."),
+            "Send the new lines with the unchanged lines around them, and a marker such as "
+            "'// ... existing code ...' for each stretch left out.",
+            path=path,
+        )
+    places, doubts = _place_all(keys, parsed, runs, len(file.lines))
+    slips = Slips.learn(file.lines, runs, places)
+    merged, report, more = _build(file, parsed, runs, places, slips)
+    doubts.extend(more)
+    if doubts:
+        raise refusal(file, merged, parsed, doubts, path)
+    return SnippetMerge(merged, report)
+
+
+def _neighbours(pieces: Sequence[Piece], run: Piece) -> tuple[bool, bool]:
+    """Whether ``run`` has no marker above it and none below it (open edges)."""
+    at = pieces.index(run)
+    return at == 0, at == len(pieces) - 1
+
+
+def _place_all(
+    keys: Keys, parsed: Snippet, runs: list[Piece], n: int
+) -> tuple[list[Placement], list[Doubt]]:
+    """Place every run: unique ones first, then those their places settle; what stays
+    undecided is placed at its first candidate and recorded as a doubt."""
+    placed: list[Placement | None] = [None] * len(runs)
+    doubts: list[Doubt] = []
+    progress = True
+    settle = False
+    while None in placed:
+        progress = False
+        for i, run in enumerate(runs):
+            if placed[i] is not None:
+                continue
+            lo = next((p.end for p in reversed(placed[:i]) if p is not None), 0)
+            hi = next((p.start for p in placed[i + 1 :] if p is not None), n)
+            top, bottom = _neighbours(parsed.pieces, run)
+            where = place_run(keys, run.lines, lo, hi, open_top=top, open_bottom=bottom)
+            if where is None:
+                if not settle:
+                    continue
+                if lo == hi or (top and lo == 0 and n == 0):
+                    where = Placement(lo, lo, KEYED_FIRST, 0, 0)
+                else:
+                    doubts.append(Doubt("nowhere", run, lo, hi))
+                    where = Placement(lo, lo, KEYED_FIRST, 0, 0)
+            elif where.others:
+                if not settle:
+                    continue
+                doubts.append(Doubt("several", run, lo, hi, where))
+            elif not where.head and not where.tail and lo != hi:
+                doubts.append(Doubt("nowhere", run, lo, hi))
+            elif split_reading(keys, run.lines, lo, hi, where):
+                doubts.append(Doubt("split", run, lo, hi, where))
+            placed[i] = where
+            progress = True
+            settle = False
+            break
+        if not progress:
+            settle = True  # nothing unique left: the next pass decides (and doubts)
+    return [p for p in placed if p is not None], doubts
+
+
+KEYED_FIRST = next(iter(KEYED))
+
+
+def _build(
+    file: TextFile,
+    parsed: Snippet,
+    runs: list[Piece],
+    places: list[Placement],
+    slips: Slips,
+) -> tuple[TextFile, SnippetReport, list[Doubt]]:
+    """The merged text from the placements, with its report and the deletions in doubt."""
+    lines, endings = file.lines, file.endings
+    nl = file.newline
+    out: list[str] = []
+    out_end: list[str] = []
+    run_reports: list[RunReport] = []
+    gaps: list[GapReport] = []
+    doubts: list[Doubt] = []
+    top, cursor = _top_edge(parsed, runs[0], places[0], gaps, doubts)
+    marker_at = _markers_before(parsed, runs)
+    for run, place, marker in zip(runs, places, marker_at):
+        if place.start < cursor:
+            doubts.append(Doubt("order", run, cursor, place.start, place))
+            continue
+        if marker is not None:
+            gaps.append(GapReport(cursor + 1, place.start, KEPT, marker))
+        out.extend(lines[cursor : place.start])
+        out_end.extend(endings[cursor : place.start])
+        kept, added, deleted, worst, undecided = _splice_run(
+            file, run, place, out, out_end, nl, slips
+        )
+        if undecided:
+            doubts.append(Doubt("whitespace", run, place.start, place.end, place))
+        open_edge = _open_edge_unshown(parsed, run, place)
+        if open_edge > MAX_EDGE_DELETED:
+            doubts.append(Doubt("deletion", run, place.start, place.end, place, open_edge))
+        beside = _beside_marker(file, parsed, run, place)
+        if beside is not None:
+            doubts.append(Doubt("beside", run, beside, beside + 1, place))
+        if worst > MAX_DELETED:
+            doubts.append(Doubt("deletion", run, place.start, place.end, place, worst))
+        run_reports.append(
+            RunReport(run.start + 1, run.end, place.start + 1, place.end, place.rung,
+                      kept, added, deleted)
+        )  # fmt: skip
+        cursor = max(cursor, place.end)
+    bottom, stop = _bottom_edge(parsed, runs[-1], places[-1], len(lines), gaps, doubts)
+    if top == bottom == "deleted" and len(runs) == 1:
+        # one run changing nothing, lines on both sides: which side goes is not said
+        doubts.append(Doubt("edge", runs[0], 0, len(lines), places[0]))
+    out.extend(lines[stop:])
+    out_end.extend(endings[stop:])
+    _settle(file, out_end)
+    warnings = _warnings(run_reports, gaps)
+    report = SnippetReport(tuple(run_reports), tuple(gaps), top, bottom, warnings)
+    return file.with_lines(out, out_end), report, doubts
+
+
+#: Original lines a run opening (closing) the snippet with new lines, no marker there,
+#: may drop above (below) its context without showing what takes their place: the
+#: file's edge bounds them, but nothing in the snippet says the model saw them.
+MAX_EDGE_DELETED = 2
+
+
+def _open_edge_unshown(parsed: Snippet, run: Piece, place: Placement) -> int:
+    """How many original lines the run replaces above its head (below its tail) beyond
+    the new lines it puts there, when it opens (closes) the snippet with new lines."""
+    at = parsed.pieces.index(run)
+    unshown = 0
+    if at == 0 and not place.head:
+        above = (place.end - place.tail) - place.start
+        unshown = max(unshown, above - (len(run.lines) - place.tail))
+    if at == len(parsed.pieces) - 1 and not place.tail:
+        below = place.end - (place.start + place.head)
+        unshown = max(unshown, below - (len(run.lines) - place.head))
+    return unshown
+
+
+def _beside_marker(file: TextFile, parsed: Snippet, run: Piece, place: Placement) -> int | None:
+    """The original line a new line at a run's end next to a marker may replace: with
+    no unchanged line between them, the run's new last (first) line may be the first
+    (last) line the marker keeps, changed, or a line added next to it. ``None`` when
+    the run ends (starts) with context there."""
+    lines = file.lines
+    at = parsed.pieces.index(run)
+    after = at + 1 < len(parsed.pieces)
+    before = at > 0
+    last, first = run.lines[-1], run.lines[0]
+    new_last = not place.tail and place.head < len(run.lines)
+    if new_last and after and place.end < len(lines) and last.strip():
+        return place.end
+    new_first = not place.head and place.tail < len(run.lines)
+    if new_first and before and place.start > 0 and first.strip():
+        return place.start - 1
+    return None
+
+
+def _pure(run: Piece, place: Placement) -> bool:
+    """Whether a run stands whole in the file, changing nothing where it stands."""
+    return place.head == len(run.lines) and place.end - place.start == len(run.lines)
+
+
+def _top_edge(
+    parsed: Snippet, run: Piece, place: Placement, gaps: list[GapReport], doubts: list[Doubt]
+) -> tuple[str, int]:
+    """What becomes of the lines above the first run, and the first original line the
+    merge goes on from: kept (a marker, or none and the run changes something: a
+    dropped marker), or deleted (no marker and the run changes nothing where it
+    stands: it is there to show the lines above it go)."""
+    if parsed.top_marker:
+        return "marker", 0
+    if place.start == 0:
+        return "file", 0
+    if not _pure(run, place):
+        gaps.append(GapReport(1, place.start, EDGE_KEPT))
+        return "kept", 0
+    if place.start > MAX_DELETED:
+        doubts.append(Doubt("deletion", run, 0, place.start, place, place.start))
+    gaps.append(GapReport(1, place.start, DELETED))
+    return "deleted", place.start
+
+
+def _bottom_edge(
+    parsed: Snippet,
+    run: Piece,
+    place: Placement,
+    n: int,
+    gaps: list[GapReport],
+    doubts: list[Doubt],
+) -> tuple[str, int]:
+    """:func:`_top_edge` for the lines below the last run; the original line after which
+    the merge copies the rest."""
+    below = n - place.end
+    if parsed.bottom_marker:
+        gaps.append(GapReport(place.end + 1, n, KEPT, parsed.pieces[-1].start + 1))
+        return "marker", place.end
+    if below <= 0:
+        return "file", place.end
+    if not _pure(run, place):
+        gaps.append(GapReport(place.end + 1, n, EDGE_KEPT))
+        return "kept", place.end
+    if below > MAX_DELETED:
+        doubts.append(Doubt("deletion", run, place.end, n, place, below))
+    gaps.append(GapReport(place.end + 1, n, DELETED))
+    return "deleted", n
+
+
+def _markers_before(parsed: Snippet, runs: list[Piece]) -> list[int | None]:
+    """For each run, the 1-based snippet line of the marker just above it, if any."""
+    out: list[int | None] = []
+    previous: Piece | None = None
+    for piece in parsed.pieces:
+        if not piece.marker:
+            out.append(previous.start + 1 if previous is not None and previous.marker else None)
+        previous = piece
+    return out
+
+
+def _splice_run(
+    file: TextFile,
+    run: Piece,
+    place: Placement,
+    out: list[str],
+    out_end: list[str],
+    nl: str,
+    slips: Slips,
+) -> tuple[int, int, int, int, bool]:
+    """Write the run's lines for its span: context from the file (its bytes), the rest
+    from the snippet. Returns kept, added and deleted counts, the largest run of
+    deleted lines, and whether a line differing in whitespace only was undecided
+    (written as a change)."""
+    span = file.lines[place.start : place.end]
+    new = list(run.lines)
+    # the run's anchored ends are its context, as placed: only the lines between them
+    # are diffed (a diff of the whole run could align a new block that repeats the
+    # context's lines with the context itself)
+    head = _common(span, new, min(place.head, len(span), len(new)), slips, 1)
+    tail = _common(span, new, min(place.tail, len(span) - head, len(new) - head), slips, -1)
+    mid_old, mid_new = span[head : len(span) - tail], new[head : len(new) - tail]
+    middle = matcher_opcodes(
+        [slips.file_key(x) for x in mid_old], [slips.snippet_key(x) for x in mid_new]
+    )
+    ops = [("equal", 0, head, 0, head)] if head else []
+    ops += [(t, i1 + head, i2 + head, j1 + head, j2 + head) for t, i1, i2, j1, j2 in middle]
+    if tail:
+        ops.append(("equal", len(span) - tail, len(span), len(new) - tail, len(new)))
+    kept = added = deleted = worst = 0
+    undecided = False
+    base = place.start
+    for tag, i1, i2, j1, j2 in ops:
+        if tag == "equal":
+            for i, j in zip(range(i1, i2), range(j1, j2)):
+                verdict = slips.same(span[i], new[j])
+                if verdict and not slips.anchors(span[i], new[j]):
+                    verdict = None  # copied exactly where every copy slips: which is it?
+                undecided = undecided or verdict is None
+                if verdict:
+                    out.append(span[i])
+                    out_end.append(file.endings[base + i])
+                    kept += 1
+                else:
+                    out.append(new[j])
+                    out_end.append(nl)
+                    added += 1
+                    deleted += 1
+                    worst = max(worst, 1)
+            continue
+        out.extend(new[j1:j2])
+        out_end.extend([nl] * (j2 - j1))
+        added += j2 - j1
+        deleted += i2 - i1
+        # lines replaced by as many new ones are spelled out; only those beyond go unshown
+        worst = max(worst, (i2 - i1) - (j2 - j1))
+    return kept, added, deleted, worst, undecided
+
+
+def _common(old: list[str], new: list[str], limit: int, slips: Slips, step: int) -> int:
+    """How many lines from the start (``step`` 1) or the end (-1) of ``old`` and ``new``
+    are the same, up to ``limit``."""
+    k = 0
+    while k < limit:
+        a, b = (old[k], new[k]) if step == 1 else (old[-1 - k], new[-1 - k])
+        if not slips.anchors(a, b):
+            break
+        k += 1
+    return k
+
+
+def _settle(file: TextFile, endings: list[str]) -> None:
+    """Only the last line may lack an ending, and it does exactly when the file's did."""
+    nl = file.newline
+    if "" in endings:
+        for i, end in enumerate(endings):
+            if not end:
+                endings[i] = nl
+    if endings and file.endings and not file.ends_with_newline:
+        endings[-1] = ""
+
+
+def _warnings(runs: list[RunReport], gaps: list[GapReport]) -> tuple[str, ...]:
+    out: list[str] = []
+    for r in runs:
+        if r.rung.recovered:
+            out.append(
+                f"snippet lines {r.snippet_start}-{r.snippet_end}: context placed at file "
+                f"lines {r.file_start}-{r.file_end} by {r.rung.words}; the file's own "
+                "text was kept for it"
+            )
+    for g in gaps:
+        if g.how == EDGE_KEPT and g.file_end >= g.file_start:
+            side = "top" if g.file_start == 1 else "bottom"
+            out.append(
+                f"no marker at the snippet's {side}: file lines {g.file_start}-{g.file_end} "
+                "were kept as they are"
+            )
+    return tuple(out)

@@ -1,0 +1,366 @@
+"""Place one literal run of a snippet in the original: the file lines it covers.
+
+A run is the new text of a stretch of the file: context lines (unchanged) at its ends,
+changes and shown lines inside. Its *head* is the longest prefix of the run that stands
+in the file, its *tail* the longest suffix; each is found through the keyed rungs of the
+matching ladder (:data:`patchwright.engine.rungs.KEYED`: exact, trailing whitespace,
+indentation, punctuation; a loose rung only when the whole prefix is shifted alike, as
+the ladder asks of any block). A run's span runs from its head's first line to its
+tail's last line; a placement is unique when exactly one (head, tail) pair fits in the
+window its placed neighbours leave.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left, bisect_right
+from collections.abc import Sequence
+
+from patchwright._records import record, replace
+from patchwright.engine.diff import matcher_opcodes
+from patchwright.engine.index import LineIndex
+from patchwright.engine.normalize import is_blank, unicode_key
+from patchwright.engine.reindent import detect_shift
+from patchwright.engine.rungs import KEYED, Comparator, keyed_matches
+from patchwright.model.reports import Rung
+
+#: Original lines a run may drop between two of its shown lines (or at an open edge)
+#: without a marker saying otherwise; beyond this, "delete" and "forgot a marker" look
+#: alike and the merge refuses with the candidate.
+MAX_DELETED = 12
+
+#: The rungs that place a run's context, in ladder order (each looser than the last).
+RUNGS: tuple[Rung, ...] = tuple(KEYED)
+
+
+@record(frozen=True)
+class End:
+    """The placements of one end (head or tail) of a run.
+
+    Attributes:
+        length: run lines this end covers (0: the run's line at this end is in no
+            candidate place: a new line).
+        rung: the rung that matched them.
+        starts: for a head, the file lines where it starts; for a tail, where it ends
+            (exclusive). Sorted. Every place it reaches ``length`` lines or enough
+            (:data:`ENOUGH`) lines is one.
+        lengths: the run lines it covers at each of ``starts``.
+        anywhere: every place its first line (a head's) or last line (a tail's) stands
+            under the punctuation-folded comparison, as ``starts`` counts them.
+    """
+
+    length: int
+    rung: Rung
+    starts: tuple[int, ...]
+    lengths: tuple[int, ...] = ()
+    anywhere: tuple[int, ...] = ()
+
+    def at(self, length: int) -> tuple[int, ...]:
+        """The starts where this end covers ``length`` lines or more."""
+        return tuple(s for s, k in zip(self.starts, self.lengths) if k >= length)
+
+
+@record(frozen=True)
+class Placement:
+    """Where a run goes: original lines ``[start, end)`` and the rung of its context.
+
+    Attributes:
+        head / tail: run lines its head and tail cover (0: none anchored there).
+        others: how many other (start, end) pairs fit the window (0: unique).
+    """
+
+    start: int
+    end: int
+    rung: Rung
+    head: int
+    tail: int
+    others: int = 0
+
+
+class Keys:
+    """Where a line of a run stands in the file, found through the line index's folded
+    text (a C-speed substring search, then each hit's key checked), memoised per merge.
+
+    Every keyed rung's equal lines are equal once punctuation is folded and blanks
+    collapsed (the unicode rung's key), so these positions serve every rung.
+    """
+
+    def __init__(self, index: LineIndex) -> None:
+        self.index = index
+        self.lines = index.lines
+        self._found: dict[str, list[int]] = {}
+
+    def _all(self, key: str) -> list[int]:
+        found = self._found.get(key)
+        if found is None:
+            lines = self.lines
+            if not key:
+                found = [i for i, line in enumerate(lines) if not line.strip()]
+            else:
+                hits = self.index.line_starts(key, self.index.collapsed)
+                found = [i for i in hits if unicode_key(lines[i]) == key]
+            self._found[key] = found
+        return found
+
+    def positions(self, line: str, lo: int, hi: int) -> list[int]:
+        """File lines in ``[lo, hi)`` equal to ``line`` once punctuation is folded."""
+        found = self._all(unicode_key(line))
+        return found[bisect_left(found, lo) : bisect_left(found, hi)]
+
+    def __contains__(self, stripped: object) -> bool:
+        """Whether a line of the file, stripped, is ``stripped`` (the parser asks it of
+        marker-shaped lines: one that is a line of the file is text)."""
+        if not isinstance(stripped, str):
+            return False
+        return any(self.lines[i].strip() == stripped for i in self._all(unicode_key(stripped)))
+
+
+def _shifted_alike(pattern: Sequence[str], found: Sequence[str]) -> bool:
+    return detect_shift(pattern, found) is not None
+
+
+def _extent(
+    keys: Keys, run: Sequence[str], rung: Rung, at: int, lo: int, hi: int, step: int
+) -> int:
+    """How many run lines from one end match the file from line ``at`` under ``rung``
+    (``step`` 1: the head, run and file read downwards from ``at``; -1: the tail, read
+    upwards from ``at``, which is then the file line of the run's last line)."""
+    lines = keys.lines
+    key: Comparator = KEYED[rung]
+    size = len(run)
+    k = 0
+    # keys of the lines looked at only: a run's ends reach a few lines at each candidate
+    if step == 1:
+        while k < size and at + k < hi and key(lines[at + k]) == key(run[k]):
+            k += 1
+    else:
+        while k < size and at - k >= lo and key(lines[at - k]) == key(run[size - 1 - k]):
+            k += 1
+    if k and rung in (Rung.INDENTATION, Rung.UNICODE):
+        # ignoring indentation, one line (a "}") stands for any other: a loose rung
+        # needs two non-blank lines to say where a block is
+        ends = run[:k] if step == 1 else run[size - k :]
+        if sum(1 for line in ends if not is_blank(line)) < 2:
+            return 0
+        # a loose rung holds only while the lines are shifted alike (re-indented lines
+        # next to unchanged ones are a change, not slipped context)
+        while k:
+            if step == 1:
+                pat, got = run[:k], keys.lines[at : at + k]
+            else:
+                pat, got = run[size - k :], keys.lines[at - k + 1 : at + 1]
+            if _shifted_alike(pat, got):
+                break
+            k -= 1
+    return k
+
+
+def find_end(keys: Keys, run: Sequence[str], lo: int, hi: int, *, tail: bool) -> End:
+    """The longest head (or tail) of ``run`` standing in file lines ``[lo, hi)``: at the
+    strictest rung that reaches that length, every place it stands."""
+    line = run[-1] if tail else run[0]
+    candidates = keys.positions(line, lo, hi)
+    best: End = End(0, Rung.EXACT, ())
+    if not candidates or (is_blank(line) and len(candidates) > 64 and len(run) == 1):
+        return best
+    found: list[End] = []
+    for rung in RUNGS:
+        lengths = [(_extent(keys, run, rung, c, lo, hi, -1 if tail else 1), c) for c in candidates]
+        longest = max(length for length, _ in lengths)
+        if longest:
+            floor = min(longest, ENOUGH)
+            kept = [(c + 1 if tail else c, length) for length, c in lengths if length >= floor]
+            anywhere = tuple(c + 1 if tail else c for c in candidates)
+            starts, reach = tuple(c for c, _ in kept), tuple(k for _, k in kept)
+            found.append(End(longest, rung, starts, reach, anywhere))
+        if longest == len(run):
+            break
+    if not found:
+        return best
+    # The strictest rung that reaches far enough: a looser one may only read changed
+    # lines (re-indented on purpose) as slipped context.
+    enough = min(ENOUGH, max(end.length for end in found))
+    return next(end for end in found if end.length >= enough)
+
+
+#: Context lines that place a run's end as well as any longer reach would: every place
+#: an end reaches this far is a candidate, not only the place it reaches farthest.
+ENOUGH = 3
+
+
+def _stricter(a: Rung, b: Rung) -> Rung:
+    """The looser of two rungs (a run's context is as loose as its loosest end)."""
+    return a if RUNGS.index(a) >= RUNGS.index(b) else b
+
+
+def place_run(
+    keys: Keys,
+    run: Sequence[str],
+    lo: int,
+    hi: int,
+    *,
+    open_top: bool,
+    open_bottom: bool,
+) -> Placement | None:
+    """Place ``run`` within original lines ``[lo, hi)``.
+
+    ``open_top`` (``open_bottom``): no marker above (below) the run, so lines of the
+    window above its head (below its tail) that it does not show are replaced by it;
+    with a marker there, its new first (last) lines are inserted next to its context.
+
+    Returns ``None`` when neither end stands anywhere in the window; a placement with
+    ``others`` > 0 when several fit (the first of them is given).
+    """
+    size = len(run)
+    if all(is_blank(line) for line in run) and hi > lo:
+        # blank lines say nothing about where they go
+        return Placement(lo, lo, Rung.EXACT, 0, 0, hi - lo)
+    head = find_end(keys, run, lo, hi, tail=False)
+    if head.length == size:
+        whole = head.at(size)
+        return Placement(whole[0], whole[0] + size, head.rung, size, 0, len(whole) - 1)
+    tail = find_end(keys, run, lo, hi, tail=True)
+    if head.length and tail.length:
+        rung = _stricter(head.rung, tail.rung)
+        # the tail stands below the head: each starts and ends below the other's start
+        # and end; they may share lines (new lines that repeat the context), each end
+        # giving up what they share but keeping enough of its own (an end cut down to
+        # a line or two places nothing). A tail further than the run's lines plus a
+        # deletion the merge would accept is read only when no nearer one is (the merge
+        # then refuses the deletion, showing it).
+        near, far, first_far = _pairs(head, tail, size)
+        if near or far:
+            if near:
+                chosen = _nearest(keys, run, near, rung)
+            else:
+                h, hk, t, tk = first_far
+                chosen = Placement(h, t, rung, hk, tk, far - 1)
+            if min(chosen.head, chosen.tail) < ENOUGH and _short_readings(head, tail, size) > 1:
+                # an end of a line or two: the run may as well stand where only its
+                # end lines do, the rest of what it shows being new lines
+                return replace(chosen, others=max(chosen.others, 1))
+            return chosen
+        # the two ends stand apart: the shorter one is new lines that happen to repeat
+        # lines of the file
+        if head.length >= tail.length:
+            tail = End(0, tail.rung, ())
+        else:
+            head = End(0, head.rung, ())
+    if head.length:
+        starts = head.at(head.length)
+        h = starts[0]
+        end = hi if open_bottom else h + head.length
+        return Placement(h, max(end, h + head.length), head.rung, head.length, 0,
+                         len(starts) - 1)  # fmt: skip
+    if tail.length:
+        ends = tail.at(tail.length)
+        t = ends[0]
+        start = lo if open_top else t - tail.length
+        return Placement(min(start, t - tail.length), t, tail.rung, 0, tail.length,
+                         len(ends) - 1)  # fmt: skip
+    return None
+
+
+Pair = tuple[int, int, int, int]
+
+
+def _pairs(head: End, tail: End, size: int) -> tuple[list[Pair], int, Pair]:
+    """The (head start, head length, tail end, tail length) readings of a run: those
+    within its size plus :data:`MAX_DELETED` lines (near), how many further ones there
+    are, and the first of those. Tails are looked up by position, not tried one by one
+    against every head (a "}" may stand hundreds of times)."""
+    tails = sorted(zip(tail.starts, tail.lengths))
+    ends = [t for t, _ in tails]
+    near: list[Pair] = []
+    far = 0
+    first_far: Pair = (0, 0, 0, 0)
+    for h, hk in zip(head.starts, head.lengths):
+        reach = bisect_right(ends, h + size + MAX_DELETED)
+        for t, tk in tails[bisect_right(ends, h + 1) : reach]:
+            if min(hk, t - h - 1) >= min(hk, ENOUGH) and min(tk, t - h - 1) >= min(tk, ENOUGH):
+                near.append((h, min(hk, t - h - 1), t, min(tk, t - h - 1)))
+        if reach < len(tails):
+            if not far:
+                t, tk = tails[reach]
+                first_far = (h, hk, t, tk)
+            far += len(tails) - reach
+    return near, far, first_far
+
+
+def _short_readings(head: End, tail: End, size: int) -> int:
+    """How many (start, end) spans a run could cover taking only its first and last
+    lines as anchors (capped: many is many)."""
+    if len(head.anywhere) * len(tail.anywhere) > _MAX_READINGS**2:
+        return _MAX_READINGS
+    return len(
+        {
+            (h, t)
+            for h in head.anywhere
+            for t in tail.anywhere
+            if h < t - 1 and t <= h + size + MAX_DELETED
+        }
+    )
+
+
+def _nearest(
+    keys: Keys, run: Sequence[str], pairs: list[tuple[int, int, int, int]], rung: Rung
+) -> Placement:
+    """The reading of a run among (head start, head length, tail end, tail length)
+    pairs: when one end stands in one place, the one reading that deletes no original
+    line without showing what takes its place, when every other one does (nothing is
+    deleted that the snippet does not spell out); several otherwise (with both ends
+    repeated, a reading that only inserts is found almost anywhere)."""
+    one_end = len({p[0] for p in pairs}) == 1 or len({p[2] for p in pairs}) == 1
+    if len(pairs) == 1 or len(pairs) > _MAX_READINGS or not one_end:
+        h, hk, t, tk = pairs[0]
+        return Placement(h, t, rung, hk, tk, len(pairs) - 1)
+    scored = sorted(((_score(keys, run, p), p) for p in pairs), reverse=True)
+    (best, (h, hk, t, tk)), (second, _) = scored[0], scored[1]
+    # only one reading shows every line it drops, and it is anchored by more than a
+    # line at each end (a lone line, "}" or a blank, stands anywhere)
+    settled = best == 0 and second < 0 and min(hk, tk) >= 2
+    return Placement(h, t, rung, hk, tk, 0 if settled else len(pairs) - 1)
+
+
+# Readings of a run compared line by line at most (more: the run is refused as placed
+# in several ways).
+_MAX_READINGS = 16
+
+
+def _score(keys: Keys, run: Sequence[str], pair: tuple[int, int, int, int]) -> int:
+    """Minus the file lines a reading deletes without showing anything in their place
+    (a deleted stretch beyond the new lines that replace it)."""
+    h, _, t, _ = pair
+    span = [line.strip() for line in keys.lines[h:t]]
+    ops = matcher_opcodes(span, [line.strip() for line in run])
+    return -sum(max(0, (i2 - i1) - (j2 - j1)) for tag, i1, i2, j1, j2 in ops if tag != "equal")
+
+
+def _solid(lines: Sequence[str]) -> bool:
+    """Whether a block says enough to stand for a place: two non-blank lines."""
+    return sum(1 for line in lines if not is_blank(line)) >= 2
+
+
+def split_reading(keys: Keys, run: Sequence[str], lo: int, hi: int, chosen: Placement) -> bool:
+    """Whether ``run`` also reads as its head at one place and its tail further down,
+    the original lines between them deleted, other than ``chosen``: a solid head (two
+    non-blank lines or more) and a solid tail, or any head and tail when the run changes
+    nothing where it stands (then it is there only to show a deletion).
+
+    A run shown next to a marker may have been written around a deletion (its head
+    above the deleted lines, its tail below) or be the unchanged copy standing whole
+    further down; the snippet does not tell which the marker hides.
+    """
+    size = len(run)
+    rung = chosen.rung
+    pure = chosen.head == size and chosen.end - chosen.start == size
+    for h in keys.positions(run[0], lo, hi):
+        reach = _extent(keys, run, rung, h, lo, hi, 1)
+        for k in range(min(reach, size - 1), 0, -1):
+            head, tail = run[:k], run[k:]
+            if not pure and (not _solid(head) or not _solid(tail)):
+                continue
+            for m in keyed_matches(keys.index, tail, rung, h + k + 1):
+                end = m.start + len(tail)
+                if end <= hi and (h, end) != (chosen.start, chosen.end):
+                    return True
+    return False

@@ -1,0 +1,96 @@
+"""Cursor's ``edit_file``: a lazy snippet merged into the file, or a new file written.
+
+The merge is the engine's (:func:`patchwright.engine.snippet.merge_snippet_file`): every
+literal run placed at exactly one place, markers keeping the file's lines, nothing deleted
+silently. The answer says what was placed where and which edges were kept; a snippet that
+merges to the file as it stands is answered as already applied, nothing written.
+"""
+
+from __future__ import annotations
+
+from patchwright.engine.snippet import merge_snippet_file
+from patchwright.formats.snippet import parse_snippet
+from patchwright.model import ErrorCode, PatchwrightError, ToolResult
+from patchwright.tools.context import ToolContext
+from patchwright.tools.cursor.models import CursorEditRequest
+from patchwright.tools.descriptions import load as description
+from patchwright.tools.files import load
+from patchwright.tools.replace import write_whole
+from patchwright.tools.spec import WRITES, ToolSpec
+from patchwright.tools.writing import PlannedWrite, commit_writes
+
+_PATH_FIELD = "target_file"
+_SNIPPET_FIELD = "code_edit"
+
+
+def run(ctx: ToolContext, req: CursorEditRequest) -> ToolResult:
+    """Merge ``code_edit`` into ``target_file`` (or create it).
+
+    Raises:
+        PatchwrightError: the merge's refusal (``ambiguous``, ``not_found``,
+            ``invalid_request``) naming snippet and file lines; a marker in a file to
+            create; path and workspace refusals.
+    """
+    loaded = load(
+        ctx.workspace, req.target_file, missing_ok=True, field=_PATH_FIELD, session=ctx.session
+    )
+    if not loaded.exists:
+        _refuse_markers_in_new_file(loaded.path, req.code_edit)
+        return write_whole(ctx, req.target_file, req.code_edit, path_field=_PATH_FIELD)
+    try:
+        merged = merge_snippet_file(loaded.current, req.code_edit, path=loaded.path)
+    except PatchwrightError as err:
+        if err.field is None:
+            err.field = _SNIPPET_FIELD
+        raise
+    report = merged.report
+    label = req.instructions.strip() or f"{ctx.tool} {loaded.path}"
+    plan = PlannedWrite(
+        loaded,
+        merged.file,
+        label=label,
+        meta={"snippet": report.to_dict()},
+        rungs=[run.rung.value for run in report.runs],
+    )
+    if not plan.changed:
+        return ToolResult(
+            True,
+            f"{loaded.path} already reads as the snippet says: the edit looks already "
+            "applied. Nothing was written.",
+            data={"path": loaded.path, "already_applied": True, "snippet": report.to_dict()},
+        )
+    outcome = commit_writes(ctx, [plan], label=label)
+    text = [f"Edited {loaded.path}. {report.summary()}"]
+    text += [f"  Warning: {w}" for w in outcome.warnings]
+    data = {"path": loaded.path, "snippet": report.to_dict(), **outcome.data()}
+    return ToolResult(
+        True, "\n".join(text), diff=outcome.diff, warnings=outcome.warnings, data=data
+    )
+
+
+def _refuse_markers_in_new_file(path: str, snippet: str) -> None:
+    """A file to create has nothing for a marker to keep: refuse rather than write one."""
+    parsed = parse_snippet(snippet)
+    if not parsed.markers:
+        return
+    first = next(p for p in parsed.pieces if p.marker)
+    raise PatchwrightError(
+        ErrorCode.FILE_NOT_FOUND,
+        f"{path} does not exist, so the marker on line {first.start + 1} of code_edit has "
+        "no existing code to stand for; nothing was written.",
+        "To create the file, send its whole content without markers; to edit an existing "
+        "file, check the path you gave.",
+        path=path,
+        field=_SNIPPET_FIELD,
+    )
+
+
+SPEC = ToolSpec(
+    name="cursor_edit_file",
+    title="Edit a file with a lazy snippet",
+    description=description("cursor_edit_file"),
+    request_model=CursorEditRequest,
+    handler=run,
+    annotations=WRITES,
+    contract="Cursor edit_file: target_file, instructions, code_edit (a lazy snippet)",
+)

@@ -1,0 +1,64 @@
+"""The snippet merge's report, refusals and public entry points (behaviour by example
+lives in the case files: tests/fixtures/cases/snippet_*.case)."""
+
+from __future__ import annotations
+
+import pytest
+
+import patchwright
+from patchwright import PatchwrightError, TextFile, merge_snippet, merge_snippet_file
+from patchwright.model import ErrorCode
+
+FILE = "".join(f"def f{i}(x):\n    return x + {i}\n\n" for i in range(12))
+
+
+def test_merge_snippet_is_exported_and_merges() -> None:
+    assert "merge_snippet" in patchwright.__all__
+    snippet = "# ... existing code ...\ndef f5(x):\n    return x * 5\n\ndef f6(x):\n# ...\n"
+    assert merge_snippet(FILE, snippet, path="m.py") == FILE.replace("x + 5", "x * 5")
+
+
+def test_the_report_says_where_each_run_went_and_what_was_kept() -> None:
+    snippet = "def f5(x):\n    return x * 5\n\ndef f6(x):\n"
+    merged = merge_snippet_file(TextFile.from_text(FILE), snippet)
+    report = merged.report.to_dict()
+    (run,) = report["runs"]
+    assert run["snippet_lines"] == [1, 4] and run["file_lines"] == [16, 19]
+    assert (run["rung"], run["loose"], run["added"], run["deleted"]) == ("exact", False, 1, 1)
+    assert report["edges"] == {"top": "kept", "bottom": "kept"}
+    assert [g["how"] for g in report["gaps"]] == ["edge_kept", "edge_kept"]
+    assert any("no marker at the snippet's top" in w for w in report["warnings"])
+
+
+def test_a_loose_anchor_is_reported_with_its_rung() -> None:
+    text = "if a:\n\tx = 1\n\ty = 2\n\tz = 3\nend\n"
+    snippet = "if a:\n    x = 1\n    y = 2\n\tw = 0\n    z = 3\nend\n"
+    merged = merge_snippet_file(TextFile.from_text(text), snippet)
+    assert merged.file.text == "if a:\n\tx = 1\n\ty = 2\n\tw = 0\n\tz = 3\nend\n"
+    (run,) = merged.report.runs
+    assert run.rung.recovered and "indentation" in merged.report.warnings[0]
+
+
+def test_a_refusal_names_lines_shows_the_candidate_and_says_what_to_add() -> None:
+    snippet = "# ...\n\ndef g(x):\n# ...\n"  # where among the blank lines?
+    with pytest.raises(PatchwrightError) as info:
+        merge_snippet(FILE, snippet, path="m.py")
+    err = info.value
+    assert err.code is ErrorCode.AMBIGUOUS and err.path == "m.py"
+    assert "snippet lines 2-3" in err.message and "original lines" in err.message
+    assert "Candidate result (not applied):\n--- a/m.py\n+++ b/m.py" in err.message
+    assert err.hint.startswith("Add one more unchanged line")
+    assert err.details["doubts"][0]["kind"] == "several"
+
+
+@pytest.mark.parametrize("snippet", ["", "\n", "// ... existing code ...\n"])
+def test_a_snippet_without_lines_is_refused(snippet: str) -> None:
+    with pytest.raises(PatchwrightError) as info:
+        merge_snippet(FILE, snippet)
+    assert info.value.code is ErrorCode.INVALID_REQUEST
+
+
+def test_unchanged_bytes_stay_and_new_lines_take_the_file_newline() -> None:
+    text = "a\r\nb\nc\r\nd"
+    merged = merge_snippet_file(TextFile.from_text(text), "// ...\nb\nB\nc\n// ...\n")
+    assert merged.file.text == "a\r\nb\nB\r\nc\r\nd"
