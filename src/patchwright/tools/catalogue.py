@@ -10,6 +10,7 @@ Each contract or dialect lives in its own folder and hands the catalogue its spe
 ``anthropic_editor``           ``str_replace_based_edit_tool`` (Anthropic's text editor)
 ``codex``                      ``codex_apply_patch``: Codex CLI's ``apply_patch`` (``input``)
 ``claude_code``                ``Read``, ``Edit``, ``MultiEdit``, ``Write``
+``notebook``                   ``NotebookEdit`` (Claude Code's notebook cell tool)
 =============================  ===============================================================
 
 :func:`select_specs` turns a choice (single tools, or a preset from :mod:`.presets`) and
@@ -55,6 +56,7 @@ TOOL_NAMES: tuple[str, ...] = (
     "Edit",
     "MultiEdit",
     "Write",
+    "NotebookEdit",
 )
 _NAME_RE = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
@@ -71,6 +73,7 @@ def catalogue(*, use_patch_edits: bool = True) -> dict[str, ToolSpec]:
     light.
     """
     from patchwright.tools import anthropic_editor, apply_patch, claude_code, codex, navigation
+    from patchwright.tools.notebook import tool as notebook
     from patchwright.tools.spec000 import tool as spec000
     from patchwright.tools.spec001 import history, read_file, write_patch
     from patchwright.tools.spec002 import apply_diff, edit_file, edit_lines
@@ -93,6 +96,7 @@ def catalogue(*, use_patch_edits: bool = True) -> dict[str, ToolSpec]:
         anthropic_editor.SPEC,
         codex.SPEC,
         *claude_code.SPECS,
+        notebook.SPEC,
     ]
     found = {s.name: s for s in specs}
     return {name: found[name] for name in TOOL_NAMES}

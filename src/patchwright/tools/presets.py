@@ -8,7 +8,8 @@
 ``openai``         ``apply_patch`` taking one ``input`` string (Codex CLI's tool, or the
                    hosted tool's operations), with ``read_file``, ``list_files`` and
                    ``search_files`` to look around
-``claude-code``    ``Read``, ``Edit``, ``MultiEdit``, ``Write``, as Claude Code names them
+``claude-code``    ``Read``, ``Edit``, ``MultiEdit``, ``Write``, ``NotebookEdit``, as Claude
+                   Code names them
 ``spec``           the four specified contracts: all eleven spec tools
 =================  ==========================================================================
 
@@ -67,7 +68,7 @@ PRESETS: dict[str, Preset] = {
         ),
         Preset(
             "claude-code",
-            ("Read", "Edit", "MultiEdit", "Write"),
+            ("Read", "Edit", "MultiEdit", "Write", "NotebookEdit"),
             "Claude Code's file tools",
         ),
         Preset(

@@ -20,6 +20,7 @@ from typing import Any
 
 from patchwright._records import field, record
 from patchwright.engine import unified_diff
+from patchwright.engine.notebook import cell_diff, is_notebook_path
 from patchwright.model import TextFile
 from patchwright.tools.context import ToolContext
 from patchwright.tools.files import Loaded
@@ -114,8 +115,13 @@ class WriteOutcome:
 
 
 def render_diff(loaded: Loaded, after: TextFile) -> str:
-    """The unified diff from the file as read to ``after``."""
+    """The diff from the file as read to ``after``: unified, or per cell for a
+    notebook (:func:`patchwright.engine.notebook.cell_diff`)."""
     old_name = f"a/{loaded.path}" if loaded.exists else "/dev/null"
+    if is_notebook_path(loaded.path):  # a notebook's change is shown cell by cell
+        cells = cell_diff(loaded.text, after, old_name, f"b/{loaded.path}")
+        if cells is not None:
+            return cells
     return unified_diff(loaded.current, after, old_name, f"b/{loaded.path}")
 
 

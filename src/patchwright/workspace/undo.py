@@ -121,17 +121,21 @@ def conflict(batch_id: str, exc: PatchwrightError) -> PatchwrightError:
 
 
 def render_diff(before: bytes | None, after: bytes | None, old_path: str, new_path: str) -> str:
-    """A unified diff between two contents (``None``: the file does not exist)."""
+    """A unified diff between two contents (``None``: the file does not exist); a
+    notebook's is shown cell by cell."""
     from patchwright.engine import unified_diff  # lazy: see module docstring
+    from patchwright.engine.notebook import cell_diff, is_notebook_path
 
     try:
         old = TextFile.decode(before) if before is not None else TextFile()
         new = TextFile.decode(after) if after is not None else TextFile()
     except PatchwrightError:
         return f"Binary files a/{old_path} and b/{new_path} differ\n"
-    return unified_diff(
-        old,
-        new,
-        f"a/{old_path}" if before is not None else "/dev/null",
-        f"b/{new_path}" if after is not None else "/dev/null",
-    )
+    a = f"a/{old_path}" if before is not None else "/dev/null"
+    b = f"b/{new_path}" if after is not None else "/dev/null"
+    if is_notebook_path(new_path):  # a notebook's change is shown cell by cell
+        cells = cell_diff(old if before is not None else None,
+                          new if after is not None else None, a, b)  # fmt: skip
+        if cells is not None:
+            return cells
+    return unified_diff(old, new, a, b)
