@@ -239,13 +239,14 @@ def _apply(
         and fp.edits
         and not any(isinstance(e.anchor, Hunk) for e in fp.edits)
     ):
-        from patchwright.engine.notebook import edit_text
+        from patchwright.engine.notebook import edit_in_cells
 
         try:
-            result = edit_text(path, current, fp.edits, options)
+            result = edit_in_cells(path, current, fp.edits, options)
         except PatchwrightError as err:
             raise err.with_context(path=path) from None
-        return result.file, result.reports
+        if result is not None:
+            return result.file, result.reports
     return apply_file_patch(current, fp, options)
 
 

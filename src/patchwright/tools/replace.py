@@ -22,8 +22,9 @@ from collections.abc import Sequence
 
 from patchwright._records import record
 from patchwright.engine import MatchOptions, apply_edits
-from patchwright.engine.notebook import edit_text
+from patchwright.engine.notebook import edit_in_cells
 from patchwright.model import (
+    Composition,
     Edit,
     ErrorCode,
     LineRange,
@@ -117,7 +118,10 @@ def replace_strings(
         for k, e in enumerate(items, start=1)
     ]  # fmt: skip
     try:
-        result = edit_text(loaded.path, loaded.current, edits, OPTIONS)
+        # a notebook: each edit inside one cell's source
+        result = edit_in_cells(loaded.path, loaded.current, edits, OPTIONS) or apply_edits(
+            loaded.current, edits, composition=Composition.SEQUENTIAL, options=OPTIONS
+        )
     except PatchwrightError as err:
         raise failure(err, items, fields, loaded.path) from None
     records = [
@@ -171,7 +175,9 @@ def failure(
             f'Edit {k}: "{shown}" appears {len(found)} times. Use replace_all=true or provide '
             "more context."
         )
-        extra = f"    Found at lines {', '.join(map(str, found))}."
+        cell = err.details.get("cell")
+        where = f" of cell {cell}" if isinstance(cell, int) else ""
+        extra = f"    Found at lines {', '.join(map(str, found))}{where}."
     else:
         line, extra = f"Edit {k}: {own}", ""
     batch = fields.batch is not None

@@ -26,7 +26,7 @@ _EXPORTS = {
     "parse_notebook": _MODEL,
     "NotebookChange": _EDIT,
     "delete_cell": _EDIT,
-    "edit_text": _EDIT,
+    "edit_in_cells": _EDIT,
     "edit_sources": _EDIT,
     "insert_cell": _EDIT,
     "replace_cell": _EDIT,
@@ -42,8 +42,8 @@ __all__ = [
     "cell_name",
     "cell_source",
     "delete_cell",
+    "edit_in_cells",
     "edit_sources",
-    "edit_text",
     "find_cell",
     "insert_cell",
     "is_notebook_path",
@@ -68,8 +68,8 @@ if TYPE_CHECKING:  # pragma: no cover - static view of the lazy exports
     from patchwright.engine.notebook.edit import (
         NotebookChange,
         delete_cell,
+        edit_in_cells,
         edit_sources,
-        edit_text,
         insert_cell,
         replace_cell,
     )

@@ -6,7 +6,7 @@ inside one cell's source.
   outputs and execution count are kept unless ``clear_outputs`` asks to clear them
   (a cell turned into markdown or raw loses them: those cells have none). A new cell
   gets an id when the notebook's format has ids (4.5 and later).
-* :func:`edit_sources` (and :func:`edit_text`, for any file): text edits (old text ->
+* :func:`edit_sources` (and :func:`edit_in_cells`, given a file's text): text edits (old text ->
   new text) each placed inside one cell's source through the engine's own ladder.
   Each cell is searched as a file of its own, so a match never spans two cells and
   never reaches into outputs or metadata; the cell whose match needs the least
@@ -268,6 +268,18 @@ def _refusal(
         return float(closest.get("similarity", 0.0)) if isinstance(closest, dict) else -1.0
 
     index, err = max(errors, key=closeness)
+    if closeness((index, err)) < 0:
+        # no cell holds anything like it: the refusal is the notebook's, not a cell's
+        return PatchwrightError(
+            err.code,
+            f"{label}: old text not found in the source of any of the notebook's "
+            f"{len(errors)} text cells, nor anything similar enough to show. No change "
+            "was made.",
+            "Read the notebook and copy the lines to change exactly from one cell's source "
+            "(as the read shows it, not its JSON lines).",
+            path=path,
+            details={**err.details, "edit_index": k},
+        )
     return _in_cell(err, cells, index, k, path)
 
 
@@ -291,34 +303,33 @@ def _in_cell(
     )
 
 
-def edit_text(
+def edit_in_cells(
     path: str, text: TextFile, edits: Sequence[Edit], options: MatchOptions
-) -> EngineResult:
-    """``edits`` applied in order to the file ``path`` holding ``text``: inside the cells
-    of a notebook (each report names its ``cell``; the notebook is written back in its
-    own layout), else to the whole text. A notebook whose JSON does not parse is edited
-    as text: the way to repair it.
+) -> EngineResult | None:
+    """``edits`` applied in order inside the cells of the notebook ``path`` holding
+    ``text`` (each report names its ``cell``; the notebook is written back in its own
+    layout); ``None`` when ``path`` is no notebook or its JSON does not parse (its text
+    is then edited as text: the way to repair it).
 
     Raises:
-        PatchwrightError: the engine's refusals (naming the cell in a notebook).
+        PatchwrightError: the engine's refusals, naming the cell.
     """
-    if is_notebook_path(path):
-        try:
-            nb = parse_notebook(text.text, path)
-        except PatchwrightError:
-            nb = None
-        if nb is not None:
-            change = edit_sources(nb, edits, options, path=path)
-            new = TextFile.from_text(change.text, encoding=text.encoding, bom=text.bom)
-            return EngineResult(new, change.reports)
-    return apply_edits(text, edits, composition=Composition.SEQUENTIAL, options=options)
+    if not is_notebook_path(path):
+        return None
+    try:
+        nb = parse_notebook(text.text, path)
+    except PatchwrightError:
+        return None
+    change = edit_sources(nb, edits, options, path=path)
+    new = TextFile.from_text(change.text, encoding=text.encoding, bom=text.bom)
+    return EngineResult(new, change.reports)
 
 
 __all__ = [
     "NotebookChange",
     "delete_cell",
+    "edit_in_cells",
     "edit_sources",
-    "edit_text",
     "insert_cell",
     "new_cell_id",
     "replace_cell",

@@ -6,7 +6,9 @@ keeps its exact bytes, and so does the text between two cells that were neighbou
 before; a changed cell keeps its own text except the values of the keys that changed
 (spliced in the file's layout, see :mod:`.jsontext`); a new cell is written the way its
 neighbours are (indentation, separators, key order, escaping). The result is parsed
-again and compared with the intended notebook before it is returned.
+again and compared with the intended notebook before it is returned, and checked
+against nbformat's schema (a result the schema rejects is refused, unless the original
+was already rejected: a broken notebook may still be repaired).
 """
 
 from __future__ import annotations
@@ -180,6 +182,29 @@ def _check(out: str, nb: Notebook, slots: Sequence[Slot]) -> None:
             "Edit the notebook's JSON with a string replacement instead, or report this "
             "notebook as a bug.",
         )
+    problem = schema_problem(wanted)
+    if problem is not None and schema_problem(nb.data) is None:
+        raise PatchwrightError(
+            ErrorCode.SYNTAX_ERROR,
+            f"The edited notebook would not be valid: nbformat's schema says {problem}. "
+            "No change was made.",
+            "Check the cell type and source sent; read the notebook to see its cells.",
+        )
+
+
+def schema_problem(data: dict[str, Any]) -> str | None:
+    """The first complaint of nbformat's schema about ``data`` (``None``: valid)."""
+    from nbformat.validator import get_validator  # only when a notebook is written
+
+    major, minor = data.get("nbformat"), data.get("nbformat_minor")
+    if not isinstance(major, int) or not isinstance(minor, int):
+        return "nbformat and nbformat_minor must be integers"
+    validator = get_validator(major, minor)  # type: ignore[no-untyped-call]
+    if validator is None:
+        return None
+    for error in validator.iter_errors(data):
+        return str(error.message)
+    return None
 
 
 __all__ = ["Slot", "render"]

@@ -143,15 +143,8 @@ def run(ctx: ToolContext, req: NotebookEditRequest) -> ToolResult:
                       data=data)  # fmt: skip
 
 
-_EXAMPLE = {
-    "notebook_path": "analysis.ipynb",
-    "cell_id": "cell-2",
-    "new_source": "df = pd.read_csv('sales.csv')\ndf.head()",
-    "edit_mode": "replace",
-}
-
 SPEC = ToolSpec(
     "NotebookEdit", "Edit a notebook cell", description("NotebookEdit"), NotebookEditRequest,
     run, WRITES, "Claude Code NotebookEdit: notebook_path, cell_id, new_source, cell_type, "
-    "edit_mode", examples=(_EXAMPLE,),
+    "edit_mode",
 )  # fmt: skip
