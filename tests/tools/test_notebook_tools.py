@@ -278,3 +278,30 @@ def test_anthropic_insert_is_refused_on_a_notebook(bench: Any) -> None:
                      insert_line=1, new_str="x = 1")  # fmt: skip
     assert "str_replace" in result.text
     assert path.read_bytes() == before
+
+
+def test_history_and_review_show_a_notebook_change_per_cell(bench: Any) -> None:
+    from patchwright.adapters.review.render import files_html
+
+    toolbox, ws, path = bench("plot_image_output.ipynb", "default")
+    original = path.read_bytes()
+    result = ok(toolbox, "edit_file", path="nb.ipynb", old_string="ax.plot([1, 2, 3], [4, 1, 9])",
+                new_string="ax.plot([1, 2, 3], [4, 1, 9], marker='o')")  # fmt: skip
+    stored = ws.history.load(result.data["batch_id"])[0].files[0].diff
+    assert stored == result.diff
+    assert stored.splitlines() == [
+        "--- a/nb.ipynb",
+        "+++ b/nb.ipynb",
+        "cell 1 (code, id img01): source changed",
+        "@@ -1,3 +1,3 @@",
+        " fig, ax = plt.subplots()",
+        "-ax.plot([1, 2, 3], [4, 1, 9])",
+        "+ax.plot([1, 2, 3], [4, 1, 9], marker='o')",
+        " plt.show()",
+    ]
+    page = files_html([{"path": "nb.ipynb", "action": "update", "diff": stored}], "unified")
+    assert "cell 1 (code, id img01): source changed" in page and "+1</span>" in page
+    undo = ws.undo(result.data["batch_id"])
+    assert path.read_bytes() == original
+    assert "cell 1 (code, id img01): source changed" in undo.files[0].diff
+    assert "+ax.plot([1, 2, 3], [4, 1, 9])" in undo.files[0].diff.splitlines()
