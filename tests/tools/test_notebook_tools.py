@@ -305,3 +305,49 @@ def test_history_and_review_show_a_notebook_change_per_cell(bench: Any) -> None:
     assert path.read_bytes() == original
     assert "cell 1 (code, id img01): source changed" in undo.files[0].diff
     assert "+ax.plot([1, 2, 3], [4, 1, 9])" in undo.files[0].diff.splitlines()
+
+
+def test_the_same_edit_twice_is_already_applied(bench: Any) -> None:
+    toolbox, _, path = bench("jupyter_45_basic.ipynb", "default")
+    args = {"path": "nb.ipynb", "old_string": "print(len(df))", "new_string": "print(df.shape)"}
+    ok(toolbox, "edit_file", **args)
+    after = path.read_bytes()
+    again = refused(toolbox, "edit_file", **args)
+    assert again.error is not None and again.error.code.value == "already_applied"
+    assert "cell 2 (code, id a1b2c302)" in again.text
+    assert path.read_bytes() == after
+
+
+def test_replace_all_edits_every_cell_that_holds_the_text(bench: Any) -> None:
+    toolbox, _, path = bench("jupyter_45_basic.ipynb", "default")
+    result = ok(toolbox, "edit_file", path="nb.ipynb", old_string="df", new_string="sales",
+                replace_all=True)  # fmt: skip
+    cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+    assert "df" not in cell_source(cells[2]) + cell_source(cells[3])
+    assert "cell 2," in result.text and "cell 3," in result.text
+    assert cells[2]["outputs"][0]["text"] == ["1200\n"]
+
+
+def test_an_empty_old_text_is_refused_in_a_notebook(bench: Any) -> None:
+    toolbox, _, path = bench("jupyter_45_basic.ipynb", "default")
+    before = path.read_bytes()
+    block = "nb.ipynb\n<<<<<<< SEARCH\n=======\nx = 1\n>>>>>>> REPLACE\n"
+    result = refused(toolbox, "apply_patch", patch=block, format="search-replace")
+    assert "the old text is empty" in result.text
+    assert path.read_bytes() == before
+
+
+def test_cells_past_the_page_size_are_named_with_their_json_lines() -> None:
+    from patchwright.tools.notebook.view import render_view
+
+    text = (FIXTURES / "jupyter_45_basic.ipynb").read_text(encoding="utf-8")
+    view = render_view(parse_notebook(text), budget=250)
+    assert view.shown == 2
+    last = view.body.splitlines()[-1]
+    assert last == (
+        "[cells 2-4 not shown (page size): they stand at lines 24-77 of the file's JSON; "
+        "read those lines with a line range]"
+    )
+    lines = text.splitlines()
+    assert lines[23] == "  {" and lines[76] == "  }"
+    assert [c["index"] for c in view.data()["cells"]] == [0, 1, 2, 3, 4]

@@ -193,9 +193,24 @@ def _place(
     """The cells ``edit`` applies in, with each cell's engine result."""
     found: list[tuple[int, int, Any]] = []
     errors: list[tuple[int, PatchwrightError]] = []
-    for index, slot in enumerate(slots):
-        if slot.cell.get("cell_type") not in TEXT_CELLS:
-            continue
+    cells = [i for i, s in enumerate(slots) if s.cell.get("cell_type") in TEXT_CELLS]
+    old = getattr(edit.anchor, "text", None)
+    if isinstance(old, str):
+        if not old:
+            raise PatchwrightError(
+                ErrorCode.EMPTY_SEARCH,
+                f"{edit.label or f'Edit {k + 1}'}: the old text is empty, which in a notebook "
+                "names no place (a cell's source, not the file, is searched). No change was "
+                "made.",
+                "To add lines, send text of the cell to extend as the old text and that text "
+                "with the new lines as the new text.",
+                path=path,
+                details={"edit_index": k},
+            )
+        # a cell that holds the text as written matches exactly, which no tolerant match
+        # elsewhere beats: only those cells need the ladder
+        cells = [i for i in cells if old in sources[i]] or cells
+    for index in cells:
         text = TextFile.from_text(sources[index])
         try:
             result = apply_edits(text, [edit], composition=Composition.SEQUENTIAL,
@@ -204,7 +219,7 @@ def _place(
             errors.append((index, err))
             continue
         found.append((_RANK.get(result.reports[0].rung, 99), index, result))
-    cells = [s.cell for s in slots]
+    everything = [s.cell for s in slots]
     replace_all = bool(getattr(edit.anchor, "replace_all", False))
     if found and replace_all:
         return [(index, result) for _, index, result in found]
@@ -214,8 +229,8 @@ def _place(
         winners = [(index, result) for rank, index, result in found if rank == best]
         if len(winners) == 1 and not _ambiguous_below(exact_ties, best):
             return winners
-        names = [cell_name(cells, i) for i, _ in winners] + [
-            cell_name(cells, i) for i, _ in exact_ties
+        names = [cell_name(everything, i) for i, _ in winners] + [
+            cell_name(everything, i) for i, _ in exact_ties
         ]
         raise PatchwrightError(
             ErrorCode.AMBIGUOUS,
@@ -225,7 +240,7 @@ def _place(
             path=path,
             details={"edit_index": k, "cells": [i for i, _ in winners]},
         )
-    raise _refusal(nb, cells, errors, k, path, edit)
+    raise _refusal(nb, everything, errors, k, path, edit)
 
 
 def _ambiguous_below(ties: list[tuple[int, PatchwrightError]], best: int) -> bool:
