@@ -157,10 +157,8 @@ def detect_layout(text: str, top: list[Member]) -> Layout:
     item_sep = ","
     if indent is None and len(top) > 1:
         item_sep = text[top[0].value_end : top[1].key_start] or ","
-    if any(ord(c) > 127 for c in text):
-        ensure_ascii = False
-    else:
-        ensure_ascii = _ESCAPED_NON_ASCII.search(text) is not None
+    # raw non-ASCII text: not escaped; all ASCII: escaped when an escape of one is seen
+    ensure_ascii = text.isascii() and _ESCAPED_NON_ASCII.search(text) is not None
     return Layout(indent, item_sep, key_sep, ensure_ascii, newline)
 
 

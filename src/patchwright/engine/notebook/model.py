@@ -19,7 +19,6 @@ from patchwright._records import record
 from patchwright.engine.notebook.jsontext import (
     JsonShapeError,
     Layout,
-    Member,
     array_items,
     detect_layout,
     line_indent,
@@ -138,21 +137,18 @@ def parse_notebook(text: str, path: str = "notebook") -> Notebook:
         close=close,
         cells_indent=line_indent(text, cells_member.key_start) or "",
         layout=detect_layout(text, top),
-        sorted_keys=_sorted_keys(text, top, spans),
+        sorted_keys=_sorted_keys(data),
         key_order=_key_order(cells),
         list_sources=sum(isinstance(c.get("source"), list) for c in cells) * 2 >= len(cells),
     )
 
 
-def _sorted_keys(text: str, top: list[Member], spans: list[tuple[int, int]]) -> bool:
-    keys = [m.key for m in top]
-    if keys != sorted(keys):
+def _sorted_keys(data: dict[str, Any]) -> bool:
+    """Whether the notebook and each of its cells list their keys sorted (the parsed
+    objects keep the file's key order)."""
+    if list(data) != sorted(data):
         return False
-    for start, _ in spans:
-        inner = [m.key for m in object_members(text, start)[0]]
-        if inner != sorted(inner):
-            return False
-    return True
+    return all(list(cell) == sorted(cell) for cell in data["cells"])
 
 
 def _key_order(cells: list[dict[str, Any]]) -> tuple[str, ...]:
