@@ -557,11 +557,9 @@ def _diff(
     a = f"a/{old_path}" if old is not None else "/dev/null"
     b = f"b/{new_path}" if new is not None else "/dev/null"
     if is_notebook_path(new_path):  # a notebook's change is shown cell by cell
-        from patchwright.engine.notebook import cell_diff
+        from patchwright.engine.notebook import file_diff
 
-        cells = cell_diff(old, new, a, b)
-        if cells is not None:
-            return cells
+        return file_diff(old, new, a, b, regions=regions)
     return unified_diff(old or TextFile(), new or TextFile(), a, b, regions=regions)
 
 

@@ -19,8 +19,7 @@ from functools import cached_property
 from typing import Any
 
 from patchwright._records import field, record
-from patchwright.engine import unified_diff
-from patchwright.engine.notebook import cell_diff, is_notebook_path
+from patchwright.engine.notebook import file_diff
 from patchwright.model import TextFile
 from patchwright.tools.context import ToolContext
 from patchwright.tools.files import Loaded
@@ -116,13 +115,9 @@ class WriteOutcome:
 
 def render_diff(loaded: Loaded, after: TextFile) -> str:
     """The diff from the file as read to ``after``: unified, or per cell for a
-    notebook (:func:`patchwright.engine.notebook.cell_diff`)."""
+    notebook (:func:`patchwright.engine.notebook.file_diff`)."""
     old_name = f"a/{loaded.path}" if loaded.exists else "/dev/null"
-    if is_notebook_path(loaded.path):  # a notebook's change is shown cell by cell
-        cells = cell_diff(loaded.text, after, old_name, f"b/{loaded.path}")
-        if cells is not None:
-            return cells
-    return unified_diff(loaded.current, after, old_name, f"b/{loaded.path}")
+    return file_diff(loaded.text, after, old_name, f"b/{loaded.path}")
 
 
 def commit_writes(

@@ -31,6 +31,7 @@ _EXPORTS = {
     "insert_cell": _EDIT,
     "replace_cell": _EDIT,
     "cell_diff": "patchwright.engine.notebook.diff",
+    "file_diff": "patchwright.engine.notebook.diff",
     "notebook_diff": "patchwright.engine.notebook.diff",
 }
 
@@ -44,6 +45,7 @@ __all__ = [
     "delete_cell",
     "edit_in_cells",
     "edit_sources",
+    "file_diff",
     "find_cell",
     "insert_cell",
     "is_notebook_path",
@@ -64,7 +66,7 @@ def is_notebook_path(path: str | None) -> bool:
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover - static view of the lazy exports
-    from patchwright.engine.notebook.diff import cell_diff, notebook_diff
+    from patchwright.engine.notebook.diff import cell_diff, file_diff, notebook_diff
     from patchwright.engine.notebook.edit import (
         NotebookChange,
         delete_cell,

@@ -23,6 +23,7 @@ are paired by id when every cell has a distinct one, else by content and positio
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Any
 
 from patchwright.engine.diff import matcher_opcodes, unified_diff
@@ -64,6 +65,23 @@ def cell_diff(
     if old is None or new is None or not is_notebook_path(new_name):
         return None
     return notebook_diff(old.text, new.text, old_name, new_name)
+
+
+def file_diff(
+    old: TextFile | None,
+    new: TextFile | None,
+    old_name: str,
+    new_name: str,
+    *,
+    regions: Sequence[tuple[int, int, int, int]] | None = None,
+) -> str:
+    """The diff the history records for a file (``None``: missing on that side): per
+    cell for a notebook changed in place, else :func:`unified_diff` (``regions`` as it
+    takes them)."""
+    cells = cell_diff(old, new, old_name, new_name)
+    if cells is not None:
+        return cells
+    return unified_diff(old or TextFile(), new or TextFile(), old_name, new_name, regions=regions)
 
 
 def _notebook_fields(a: dict[str, Any], b: dict[str, Any]) -> list[str]:
@@ -157,4 +175,4 @@ def _shown(value: Any) -> str:
     return "null" if value is None else str(value)
 
 
-__all__ = ["cell_diff", "notebook_diff"]
+__all__ = ["cell_diff", "file_diff", "notebook_diff"]
