@@ -14,6 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from patchwright._records import replace
 from patchwright.engine import MatchOptions
 from patchwright.engine.notebook import (
     cell_source,
@@ -164,3 +165,48 @@ def test_any_source_round_trips_in_every_layout(source: str, index: int, as_type
     assert cell_source(again.cells[-1]) == source
     assert again.cells[:-1] == nb.cells
     assert delete_cell(again, len(nb.cells)).text == text
+
+
+ops = st.lists(
+    st.tuples(
+        st.sampled_from(["insert", "delete", "replace", "retype", "clear"]),
+        st.integers(0, 50),
+        sources,
+    ),
+    min_size=1,
+    max_size=6,
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(index=st.integers(0, 11), steps=ops)
+def test_any_sequence_of_cell_edits_gives_the_intended_valid_notebook(
+    index: int, steps: list[tuple[str, int, str]]
+) -> None:
+    from patchwright.engine.notebook.write import schema_problem
+
+    text = NOTEBOOKS[index % len(NOTEBOOKS)].read_bytes().decode("utf-8")
+    nb = parse_notebook(text)
+    for op, at, source in steps:
+        n = len(nb.cells)
+        if op == "insert" or not n:
+            change = insert_cell(nb, at % (n + 1), source, "code" if at % 2 else "markdown")
+            expected = [*nb.cells[: at % (n + 1)], change.cells[at % (n + 1)],
+                        *nb.cells[at % (n + 1):]]  # fmt: skip
+        elif op == "delete":
+            change = delete_cell(nb, at % n)
+            expected = nb.cells[: at % n] + nb.cells[at % n + 1 :]
+        else:
+            kind = {"retype": "raw" if at % 2 else "code"}.get(op)
+            change = replace_cell(nb, at % n, source, kind, clear_outputs=op == "clear")
+            assert cell_source(change.cells[at % n]) == source
+            expected = [*nb.cells[: at % n], change.cells[at % n], *nb.cells[at % n + 1 :]]
+        again = parse_notebook(change.text)
+        assert again.cells == expected == change.cells
+        assert {k: v for k, v in again.data.items() if k != "cells"} == {
+            k: v for k, v in nb.data.items() if k != "cells"
+        }
+        assert schema_problem(again.data) is None
+        # (escaping can only be told while an escaped character is left)
+        assert replace(again.layout, ensure_ascii=nb.layout.ensure_ascii) == nb.layout
+        nb = again
