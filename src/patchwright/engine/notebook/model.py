@@ -91,11 +91,17 @@ class Notebook:
         return "python"
 
 
-def _invalid(path: str, why: str) -> PatchwrightError:
+_REPAIR = (
+    "Read the lines named with a line range and repair the JSON there by replacing text, "
+    "or ask the user to open and save the notebook in Jupyter."
+)
+
+
+def _invalid(path: str, why: str, hint: str = _REPAIR) -> PatchwrightError:
     return PatchwrightError(
         ErrorCode.PARSE_ERROR,
         f"{path} is not a notebook patchwright can edit as cells: {why}. No change was made.",
-        "Repair the notebook's JSON (or open and save it in Jupyter), then read it again.",
+        hint,
         path=path,
     )
 
@@ -120,7 +126,11 @@ def parse_notebook(text: str, path: str = "notebook") -> Notebook:
         raise _invalid(path, "it has no 'cells' array")
     data = json.loads(text)
     if data.get("nbformat") != 4:
-        raise _invalid(path, f"nbformat is {data.get('nbformat')!r}, not 4")
+        raise _invalid(
+            path,
+            f"nbformat is {data.get('nbformat')!r}, not 4",
+            "Ask the user to upgrade it (jupyter nbconvert --to notebook --inplace).",
+        )
     try:
         spans, close = array_items(text, cells_member.value_start)
     except JsonShapeError:
