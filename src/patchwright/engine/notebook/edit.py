@@ -169,7 +169,7 @@ def edit_sources(
     reports: list[MatchReport] = []
     last: int | None = None
     for k, edit in enumerate(edits):
-        placed = _place(nb, slots, sources, edit, options, k, path)
+        placed = _place(slots, sources, edit, options, k, path)
         for index, result in placed:
             sources[index] = result.file.text
             old = slots[index].cell
@@ -182,7 +182,6 @@ def edit_sources(
 
 
 def _place(
-    nb: Notebook,
     slots: list[Slot],
     sources: list[str],
     edit: Edit,
@@ -240,7 +239,7 @@ def _place(
             path=path,
             details={"edit_index": k, "cells": [i for i, _ in winners]},
         )
-    raise _refusal(nb, everything, errors, k, path, edit)
+    raise _refusal(everything, errors, k, path, edit)
 
 
 def _ambiguous_below(ties: list[tuple[int, PatchwrightError]], best: int) -> bool:
@@ -254,7 +253,6 @@ def _ambiguous_below(ties: list[tuple[int, PatchwrightError]], best: int) -> boo
 
 
 def _refusal(
-    nb: Notebook,
     cells: list[dict[str, Any]],
     errors: list[tuple[int, PatchwrightError]],
     k: int,
@@ -269,7 +267,7 @@ def _refusal(
             ErrorCode.NOT_FOUND,
             f"{label}: old text not found: the notebook has no code, markdown or raw cell "
             "to search. No change was made.",
-            "Insert a cell instead (NotebookEdit with edit_mode insert), or read the notebook.",
+            "Add a cell with a cell-level edit first, or ask the user.",
             path=path,
             details={"edit_index": k},
         )
