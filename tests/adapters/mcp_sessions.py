@@ -66,6 +66,12 @@ UNIFIED = """--- a/util.py
 -    return a + b
 +    return b + a
 """
+NOTEBOOK = (
+    '{\n "cells": [\n  {\n   "cell_type": "code",\n   "execution_count": 1,\n'
+    '   "id": "c1",\n   "metadata": {},\n   "outputs": [],\n'
+    '   "source": [\n    "from app import greet\\n",\n    "greet(\\"world\\")"\n   ]\n'
+    '  }\n ],\n "metadata": {},\n "nbformat": 4,\n "nbformat_minor": 5\n}\n'
+)
 HOSTED_UPDATE = {
     "type": "update_file",
     "path": "app.py",
@@ -222,8 +228,22 @@ SESSIONS: dict[str, Session] = {
                  "A misspelt path.", code="file_not_found", says=("Did you mean 'app.py'",)),
             Step("Read", {"file_path": "notes\\todo.txt"}, "Windows separators.",
                  says=("write docs",)),
+            Step("Write", {"file_path": "demo.ipynb", "content": NOTEBOOK},
+                 "Write a small notebook.", says=("Created demo.ipynb",)),
+            Step("Read", {"file_path": "demo.ipynb"}, "A notebook reads as cells.",
+                 says=('<cell id="c1" index=0 type=code',)),
+            Step("NotebookEdit", {"notebook_path": "demo.ipynb", "cell_id": "c1",
+                                  "edit_mode": "insert", "cell_type": "markdown",
+                                  "new_source": "# Demo"},
+                 "Insert a markdown cell after it.", says=("Inserted cell 1 (markdown",)),
+            Step("Edit", {"file_path": "demo.ipynb", "old_string": 'greet("world")',
+                          "new_string": 'greet("notebook")'},
+                 "Edit inside a cell.", says=("cell 0, line 2",)),
+            Step("NotebookEdit", {"notebook_path": "demo.ipynb", "cell_id": "c9",
+                                  "new_source": "x"},
+                 "A cell that does not exist.", code="not_found", says=("Its cell ids: c1",)),
         ),
-        {"app.py": 'greet("you")', "docs/usage.md": "# Usage"},
+        {"app.py": 'greet("you")', "docs/usage.md": "# Usage", "demo.ipynb": "# Demo"},
     ),
     "cursor": Session(
         (

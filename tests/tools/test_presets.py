@@ -43,7 +43,7 @@ def test_each_preset_names_the_tools_its_dialect_knows() -> None:
     assert "apply_patch" in [s.name for s in openai]
     assert next(s for s in openai if s.name == "apply_patch").canonical == "codex_apply_patch"
     assert [s.name for s in select_specs(preset="claude-code")] == [
-        "Read", "Edit", "MultiEdit", "Write"]  # fmt: skip
+        "Read", "Edit", "MultiEdit", "Write", "NotebookEdit"]  # fmt: skip
     assert len(select_specs(preset="spec")) == 11
     assert set(TOOL_NAMES) == set(catalogue())
 

@@ -8,6 +8,7 @@ from patchwright._collector import collector_paused
 from patchwright._records import field, record, replace
 from patchwright.api.report import ApplyReport, FileOutcome
 from patchwright.engine import MatchOptions, apply_file_patch, unified_diff
+from patchwright.engine.notebook import is_notebook_path
 from patchwright.formats import parse_patch
 from patchwright.model import (
     FileAction,
@@ -240,7 +241,7 @@ def _plan_file(ws: Workspace, plan: _Plan, fp: FilePatch) -> None:
     try:
         _check_modes(fp, path)
         try:
-            new, reports = apply_file_patch(current, fp, plan.options)
+            new, reports = _apply(path, current, fp, plan.options)
         except PatchwrightError as err:
             settled = _frame_by_syntax(path, current, fp, plan.options, err)
             if settled is None:
@@ -284,6 +285,30 @@ def _plan_file(ws: Workspace, plan: _Plan, fp: FilePatch) -> None:
     if new is not None:
         _plan_mode(plan, fp, path, target, current, new, outcome)
     plan.outcomes.append(outcome)
+
+
+def _apply(
+    path: str, current: TextFile | None, fp: FilePatch, options: MatchOptions
+) -> tuple[TextFile | None, list[MatchReport]]:
+    """``apply_file_patch``; SEARCH/REPLACE blocks on a notebook are placed inside its
+    cells' sources (a diff's hunks describe its JSON lines and apply to them)."""
+    if (
+        current is not None
+        and is_notebook_path(path)
+        and fp.action == FileAction.UPDATE
+        and not fp.move_to
+        and fp.edits
+        and not any(isinstance(e.anchor, Hunk) for e in fp.edits)
+    ):
+        from patchwright.engine.notebook import edit_in_cells
+
+        try:
+            result = edit_in_cells(path, current, fp.edits, options)
+        except PatchwrightError as err:
+            raise err.with_context(path=path) from None
+        if result is not None:
+            return result.file, result.reports
+    return apply_file_patch(current, fp, options)
 
 
 def _frame_by_syntax(
@@ -592,6 +617,10 @@ def _diff(
 ) -> str:
     a = f"a/{old_path}" if old is not None else "/dev/null"
     b = f"b/{new_path}" if new is not None else "/dev/null"
+    if is_notebook_path(new_path):  # a notebook's change is shown cell by cell
+        from patchwright.engine.notebook import file_diff
+
+        return file_diff(old, new, a, b, regions=regions)
     return unified_diff(old or TextFile(), new or TextFile(), a, b, regions=regions)
 
 

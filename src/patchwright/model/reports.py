@@ -130,6 +130,8 @@ class MatchReport:
         matched_text: the file's text the anchor matched (what a clipboard should hold).
         reindent: the indentation change applied to inserted text, e.g. ``"+4 spaces"``.
         warnings: notes for the model (fuzzy match, reindented text...).
+        cell: the notebook cell (0-based index in the result) whose source the line
+            numbers count in; ``None`` for an edit of the whole file's text.
     """
 
     index: int
@@ -146,10 +148,11 @@ class MatchReport:
     matched_text: str = ""
     reindent: str = ""
     warnings: tuple[str, ...] = ()
+    cell: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready view."""
-        return {
+        """A JSON-ready view (``cell`` only for an edit inside a notebook cell)."""
+        out = {
             "index": self.index,
             "label": self.label,
             "rung": str(self.rung),
@@ -160,6 +163,9 @@ class MatchReport:
             "reindent": self.reindent,
             "warnings": list(self.warnings),
         }
+        if self.cell is not None:
+            out["cell"] = self.cell
+        return out
 
 
 @record

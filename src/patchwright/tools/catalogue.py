@@ -11,6 +11,7 @@ Each contract or dialect lives in its own folder and hands the catalogue its spe
 ``codex``                      ``codex_apply_patch``: Codex CLI's ``apply_patch`` (``input``)
 ``claude_code``                ``Read``, ``Edit``, ``MultiEdit``, ``Write``
 ``cursor``                     ``cursor_edit_file``: Cursor's ``edit_file`` (a lazy snippet)
+``notebook``                   ``NotebookEdit`` (Claude Code's notebook cell tool)
 =============================  ===============================================================
 
 :func:`select_specs` turns a choice (single tools, or a preset from :mod:`.presets`) and
@@ -57,6 +58,7 @@ TOOL_NAMES: tuple[str, ...] = (
     "MultiEdit",
     "Write",
     "cursor_edit_file",
+    "NotebookEdit",
 )
 _NAME_RE = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
@@ -80,6 +82,7 @@ def catalogue(*, use_patch_edits: bool = True) -> dict[str, ToolSpec]:
         cursor,
         navigation,
     )
+    from patchwright.tools.notebook import tool as notebook
     from patchwright.tools.spec000 import tool as spec000
     from patchwright.tools.spec001 import history, read_file, write_patch
     from patchwright.tools.spec002 import apply_diff, edit_file, edit_lines
@@ -103,6 +106,7 @@ def catalogue(*, use_patch_edits: bool = True) -> dict[str, ToolSpec]:
         codex.SPEC,
         *claude_code.SPECS,
         cursor.SPEC,
+        notebook.SPEC,
     ]
     found = {s.name: s for s in specs}
     return {name: found[name] for name in TOOL_NAMES}

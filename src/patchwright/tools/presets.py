@@ -8,7 +8,8 @@
 ``openai``         ``apply_patch`` taking one ``input`` string (Codex CLI's tool, or the
                    hosted tool's operations), with ``read_file``, ``list_files`` and
                    ``search_files`` to look around
-``claude-code``    ``Read``, ``Edit``, ``MultiEdit``, ``Write``, as Claude Code names them
+``claude-code``    ``Read``, ``Edit``, ``MultiEdit``, ``Write``, ``NotebookEdit``, as Claude
+                   Code names them
 ``cursor``         ``edit_file`` taking a lazy snippet (``target_file``, ``instructions``,
                    ``code_edit``), as Cursor's agent writes edits, with ``read_file``,
                    ``list_files`` and ``search_files``
@@ -70,7 +71,7 @@ PRESETS: dict[str, Preset] = {
         ),
         Preset(
             "claude-code",
-            ("Read", "Edit", "MultiEdit", "Write"),
+            ("Read", "Edit", "MultiEdit", "Write", "NotebookEdit"),
             "Claude Code's file tools",
         ),
         Preset(

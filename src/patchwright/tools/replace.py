@@ -22,6 +22,7 @@ from collections.abc import Sequence
 
 from patchwright._records import record
 from patchwright.engine import MatchOptions, apply_edits
+from patchwright.engine.notebook import edit_in_cells
 from patchwright.model import (
     Composition,
     Edit,
@@ -80,8 +81,11 @@ def span(start: int, end: int) -> str:
 
 
 def describe_match(r: MatchReport) -> str:
-    """``lines 10-12`` or ``lines 10-12, matched via indentation (dedent) recovery``."""
+    """``lines 10-12`` or ``lines 10-12, matched via indentation (dedent) recovery``
+    (``cell 3, lines 1-2`` for an edit inside a notebook cell)."""
     where = span(r.orig_start, r.orig_end)
+    if r.cell is not None:
+        where = f"cell {r.cell}, {where}"
     if r.count > 1:
         where = f"{r.count} occurrences, {where}"
     if r.rung in EXACT_RUNGS:
@@ -114,14 +118,16 @@ def replace_strings(
         for k, e in enumerate(items, start=1)
     ]  # fmt: skip
     try:
-        result = apply_edits(loaded.current, edits, composition=Composition.SEQUENTIAL,
-                             options=OPTIONS)  # fmt: skip
+        # a notebook: each edit inside one cell's source
+        result = edit_in_cells(loaded.path, loaded.current, edits, OPTIONS) or apply_edits(
+            loaded.current, edits, composition=Composition.SEQUENTIAL, options=OPTIONS
+        )
     except PatchwrightError as err:
         raise failure(err, items, fields, loaded.path) from None
     records = [
         ChangeRecord(description=f"Edit {r.index + 1}", op="replace", old_start=r.orig_start,
                      old_end=r.orig_end, new_start=r.new_start, new_end=r.new_end,
-                     meta={"rung": r.rung, "count": r.count})
+                     meta={"rung": r.rung, "count": r.count, **_cell(r)})
         for r in result.reports
     ]  # fmt: skip
     label = f"{ctx.tool} {loaded.path}"
@@ -146,6 +152,11 @@ def replace_strings(
     return ToolResult(True, "\n".join(text), diff=outcome.diff, warnings=warnings, data=data)
 
 
+def _cell(r: MatchReport) -> dict[str, int]:
+    """The notebook cell of an edit, for its change record."""
+    return {"cell": r.cell} if r.cell is not None else {}
+
+
 def failure(
     err: PatchwrightError, items: Sequence[Replacement], fields: Fields, path: str
 ) -> PatchwrightError:
@@ -164,7 +175,9 @@ def failure(
             f'Edit {k}: "{shown}" appears {len(found)} times. Use replace_all=true or provide '
             "more context."
         )
-        extra = f"    Found at lines {', '.join(map(str, found))}."
+        cell = err.details.get("cell")
+        where = f" of cell {cell}" if isinstance(cell, int) else ""
+        extra = f"    Found at lines {', '.join(map(str, found))}{where}."
     else:
         line, extra = f"Edit {k}: {own}", ""
     batch = fields.batch is not None

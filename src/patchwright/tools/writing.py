@@ -19,7 +19,7 @@ from functools import cached_property
 from typing import Any
 
 from patchwright._records import field, record
-from patchwright.engine import unified_diff
+from patchwright.engine.notebook import file_diff
 from patchwright.model import TextFile
 from patchwright.tools.context import ToolContext
 from patchwright.tools.files import Loaded
@@ -114,9 +114,10 @@ class WriteOutcome:
 
 
 def render_diff(loaded: Loaded, after: TextFile) -> str:
-    """The unified diff from the file as read to ``after``."""
+    """The diff from the file as read to ``after``: unified, or per cell for a
+    notebook (:func:`patchwright.engine.notebook.file_diff`)."""
     old_name = f"a/{loaded.path}" if loaded.exists else "/dev/null"
-    return unified_diff(loaded.current, after, old_name, f"b/{loaded.path}")
+    return file_diff(loaded.text, after, old_name, f"b/{loaded.path}")
 
 
 def commit_writes(

@@ -11,8 +11,9 @@ the commit refuses (``not_a_file``) and that too is a ``conflict``, never a writ
 through the symlink. The new batch
 records which batch it ``reverts``; the history store lets a batch be reverted only once.
 
-The diff of each inverse change is rendered by the engine's ``unified_diff``, imported
-lazily because the engine is a sibling layer the workspace does not otherwise need.
+The diff of each inverse change is rendered by the engine's ``file_diff`` (unified, or
+per cell for a notebook), imported lazily because the engine is a sibling layer the
+workspace does not otherwise need.
 """
 
 from __future__ import annotations
@@ -121,17 +122,15 @@ def conflict(batch_id: str, exc: PatchwrightError) -> PatchwrightError:
 
 
 def render_diff(before: bytes | None, after: bytes | None, old_path: str, new_path: str) -> str:
-    """A unified diff between two contents (``None``: the file does not exist)."""
-    from patchwright.engine import unified_diff  # lazy: see module docstring
+    """A unified diff between two contents (``None``: the file does not exist); a
+    notebook's is shown cell by cell."""
+    from patchwright.engine.notebook import file_diff  # lazy: see module docstring
 
     try:
-        old = TextFile.decode(before) if before is not None else TextFile()
-        new = TextFile.decode(after) if after is not None else TextFile()
+        old = TextFile.decode(before) if before is not None else None
+        new = TextFile.decode(after) if after is not None else None
     except PatchwrightError:
         return f"Binary files a/{old_path} and b/{new_path} differ\n"
-    return unified_diff(
-        old,
-        new,
-        f"a/{old_path}" if before is not None else "/dev/null",
-        f"b/{new_path}" if after is not None else "/dev/null",
-    )
+    a = f"a/{old_path}" if before is not None else "/dev/null"
+    b = f"b/{new_path}" if after is not None else "/dev/null"
+    return file_diff(old, new, a, b)

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from patchwright.engine.notebook import is_notebook_path
 from patchwright.model import ErrorCode, PatchwrightError, ToolResult
 from patchwright.tools.anthropic_editor.models import EditorRequest
 from patchwright.tools.anthropic_editor.views import view_file, view_folder
@@ -59,6 +60,16 @@ def _insert(ctx: ToolContext, req: EditorRequest) -> ToolResult:
     _required(req.insert_line, "insert_line", "insert")
     _required(text, "new_str", "insert")
     assert req.insert_line is not None and text is not None
+    if is_notebook_path(req.path):
+        raise PatchwrightError(
+            ErrorCode.UNSUPPORTED,
+            f"insert adds lines to the text of a file; {req.path} is a notebook, whose cells "
+            "are JSON values, so inserted lines would break it. Nothing was done.",
+            "To add code to a cell, use str_replace with text of that cell as old_str and "
+            "the text plus the new lines as new_str.",
+            path=req.path,
+            field="command",
+        )
     return insert_lines(ctx, req.path, req.insert_line, text, line_field="insert_line")
 
 

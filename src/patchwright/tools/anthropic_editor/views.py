@@ -3,8 +3,10 @@ two levels deep (hidden ones left out), as Anthropic's text editor tool shows th
 
 from __future__ import annotations
 
+from patchwright.engine.notebook import is_notebook_path
 from patchwright.model import ErrorCode, PatchwrightError, ToolResult
 from patchwright.tools.files import PAGE_LINES, load, numbered, page_bounds, posix_path
+from patchwright.tools.notebook.view import read_as_cells
 from patchwright.workspace import Workspace
 
 _MAX_ENTRIES = 400
@@ -20,6 +22,12 @@ def view_file(ws: Workspace, path: str, view_range: list[int] | None) -> ToolRes
     loaded = load(ws, path)
     text = loaded.current
     n = len(text.lines)
+    if view_range is None and is_notebook_path(loaded.path):
+        facts = {"path": loaded.path, "sha256": loaded.sha256, "line_count": n}
+        intro = [f"Here are the cells of the notebook {loaded.path}:"]
+        cells = read_as_cells(loaded, intro, facts, "view with view_range")
+        if cells is not None:
+            return cells
     first, last = 1, n
     if view_range is not None:
         first, last = view_range

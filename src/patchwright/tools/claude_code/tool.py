@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+from patchwright.engine.notebook import is_notebook_path
 from patchwright.model import ToolResult
 from patchwright.tools.claude_code.models import (
     EditRequest,
@@ -20,6 +21,7 @@ from patchwright.tools.claude_code.models import (
 from patchwright.tools.context import ToolContext
 from patchwright.tools.descriptions import load as description
 from patchwright.tools.files import PAGE_LINES, load, numbered, page_bounds
+from patchwright.tools.notebook.view import read_as_cells
 from patchwright.tools.replace import Fields, Replacement, replace_strings, write_whole
 from patchwright.tools.spec import READ_ONLY, WRITES, ToolSpec
 
@@ -31,6 +33,11 @@ def read(ctx: ToolContext, req: ReadRequest) -> ToolResult:
     loaded = load(ctx.workspace, req.file_path, field=_FIELD)
     text = loaded.current
     n = len(text.lines)
+    if req.offset is None and req.limit is None and is_notebook_path(loaded.path):
+        facts = {"path": loaded.path, "sha256": loaded.sha256, "line_count": n}
+        cells = read_as_cells(loaded, [], facts, "Read with offset")
+        if cells is not None:
+            return cells
     start = min(req.offset or 1, max(n, 1))
     first, last = page_bounds(text, start, None, req.limit or PAGE_LINES) if n else (1, 0)
     parts = [numbered(text.lines[first - 1 : last], first)] if n else ["(the file is empty)"]

@@ -14,6 +14,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from patchwright.engine.notebook import is_notebook_path
 from patchwright.model import ErrorCode, PatchwrightError, TextFile, ToolResult
 from patchwright.tools.context import ToolContext
 from patchwright.tools.descriptions import load as description
@@ -102,6 +103,10 @@ def run(ctx: ToolContext, req: ReadFileRequest) -> ToolResult:
     assert loaded.text is not None
     text = loaded.text
     n = len(text.lines)
+    if req.start_line is None and req.end_line is None and is_notebook_path(path):
+        cells = _read_cells(ctx, loaded, req)
+        if cells is not None:
+            return cells
     start, end, limit = _check_range(req, n, path)
     first, last = page_bounds(text, start, end, limit) if n else (1, 0)
     facts = file_facts(loaded)
@@ -115,6 +120,17 @@ def run(ctx: ToolContext, req: ReadFileRequest) -> ToolResult:
     if path != ctx.workspace.resolve(req.path):
         facts["requested_path"] = req.path
     return ToolResult(True, _render(facts, text, ctx.name_of("read_file")), data=facts)
+
+
+def _read_cells(ctx: ToolContext, loaded: Loaded, req: ReadFileRequest) -> ToolResult | None:
+    """A notebook read whole, shown as cells (``None``: it does not parse as one)."""
+    from patchwright.tools.notebook.view import read_as_cells
+
+    facts = file_facts(loaded)
+    if loaded.path != ctx.workspace.resolve(req.path):
+        facts["requested_path"] = req.path
+    head = [f"path: {facts['path']}", f"sha256: {facts['sha256']}"]
+    return read_as_cells(loaded, head, facts, f"call {ctx.name_of('read_file')} with start_line")
 
 
 def _render(facts: dict[str, Any], text: TextFile, tool: str) -> str:

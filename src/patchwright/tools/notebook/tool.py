@@ -1,0 +1,150 @@
+"""``NotebookEdit``: replace, insert or delete one cell of a Jupyter notebook.
+
+Claude Code's fields and behaviour:
+
+* ``cell_id`` names a cell by its id, else as ``cell-N`` (0-based index N); it is
+  required unless inserting;
+* ``edit_mode=replace`` (default) gives the cell ``new_source`` (and ``cell_type`` when
+  given); ``insert`` adds a ``cell_type`` cell (required) right after ``cell_id``, or
+  first when there is none; ``delete`` removes the cell;
+* a new cell gets an id when the notebook's format has ids (nbformat 4.5 and later).
+
+Unlike Claude Code, a replaced code cell keeps its outputs and execution count unless
+``clear_outputs`` asks to clear them. The notebook is written back in its own layout,
+every other cell's bytes unchanged (:mod:`patchwright.engine.notebook`), through the
+one write path, and recorded in the history with a per-cell diff.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from patchwright.engine.notebook import (
+    NotebookChange,
+    cell_name,
+    cell_source,
+    delete_cell,
+    find_cell,
+    insert_cell,
+    is_notebook_path,
+    parse_notebook,
+    replace_cell,
+)
+from patchwright.model import ErrorCode, PatchwrightError, TextFile, ToolResult
+from patchwright.tools.context import ToolContext
+from patchwright.tools.descriptions import load as description
+from patchwright.tools.files import Loaded, load
+from patchwright.tools.notebook.models import NotebookEditRequest
+from patchwright.tools.spec import WRITES, ToolSpec
+from patchwright.tools.writing import PlannedWrite, commit_writes
+from patchwright.workspace import ChangeRecord
+
+_FIELD = "notebook_path"
+
+
+def _invalid(message: str, hint: str, field: str) -> PatchwrightError:
+    return PatchwrightError(ErrorCode.INVALID_REQUEST, message, hint, field=field)
+
+
+def _check(ctx: ToolContext, req: NotebookEditRequest) -> str:
+    """The edit mode, once the request's fields fit it."""
+    mode = req.edit_mode or "replace"
+    if not is_notebook_path(req.notebook_path):
+        other = ctx.first_exposed("Edit", "edit_file", "str_replace_based_edit_tool")
+        raise _invalid(
+            "File must be a Jupyter notebook (.ipynb file). Nothing was changed.",
+            f"To edit another kind of file, use {other}." if other else "Name a .ipynb file.",
+            _FIELD,
+        )
+    if mode == "insert" and req.cell_type is None:
+        raise _invalid(
+            "Cell type is required when using edit_mode=insert. Nothing was changed.",
+            "Send cell_type code or markdown.",
+            "cell_type",
+        )
+    if mode != "insert" and not req.cell_id:
+        raise _invalid(
+            "Cell ID must be specified when not inserting a new cell. Nothing was changed.",
+            "Send cell_id: a cell's id from the notebook read, or cell-N for index N.",
+            "cell_id",
+        )
+    return mode
+
+
+def _change(mode: str, loaded: Loaded, req: NotebookEditRequest) -> tuple[NotebookChange, str]:
+    """The notebook after the edit, and the answer's first sentence."""
+    assert loaded.text is not None
+    nb = parse_notebook(loaded.text.text, loaded.path)
+    if mode == "insert":
+        position = find_cell(nb, req.cell_id) + 1 if req.cell_id else 0
+        assert req.cell_type is not None
+        change = insert_cell(nb, position, req.new_source, req.cell_type)
+        where = f"after cell {position - 1}" if position else "at the top"
+        return change, f"Inserted {cell_name(change.cells, position)} {where} of {loaded.path}."
+    assert req.cell_id is not None
+    index = find_cell(nb, req.cell_id)
+    name = cell_name(nb.cells, index)
+    if mode == "delete":
+        return delete_cell(nb, index), f"Deleted {name} from {loaded.path}."
+    old = nb.cells[index]
+    change = replace_cell(nb, index, req.new_source, req.cell_type,
+                          clear_outputs=bool(req.clear_outputs))  # fmt: skip
+    if change.cells[index] == old:
+        raise PatchwrightError(
+            ErrorCode.ALREADY_APPLIED,
+            f"{name} of {loaded.path} already holds exactly this source: the edit looks "
+            "already applied. No change was made.",
+            "Nothing to do for this cell; go on with the next step.",
+            path=loaded.path,
+            field="new_source",
+        )
+    outputs = old.get("outputs")
+    kept = ""
+    if change.cells[index].get("cell_type") == "code" and isinstance(outputs, list) and outputs:
+        kept = (
+            " Its outputs were cleared."
+            if req.clear_outputs
+            else f" Its {len(outputs)} output(s) were kept (from the old source)."
+        )
+    name = cell_name(change.cells, index)
+    return change, f"Replaced the source of {name} in {loaded.path}.{kept}"
+
+
+def run(ctx: ToolContext, req: NotebookEditRequest) -> ToolResult:
+    """Replace, insert or delete one cell."""
+    mode = _check(ctx, req)
+    loaded = load(ctx.workspace, req.notebook_path, field=_FIELD, session=ctx.session)
+    try:
+        change, sentence = _change(mode, loaded, req)
+    except PatchwrightError as err:
+        err.path = err.path or loaded.path
+        raise
+    assert loaded.text is not None
+    after = TextFile.from_text(change.text, encoding=loaded.text.encoding, bom=loaded.text.bom)
+    label = f"{ctx.tool} {loaded.path}"
+    record = ChangeRecord(description=sentence, op=mode,
+                          meta={"cell": change.cell, "cell_id": change.cell_id})  # fmt: skip
+    outcome = commit_writes(ctx, [PlannedWrite(loaded, after, label=label, changes=[record])],
+                            label=label)  # fmt: skip
+    text = [sentence, *(f"  Warning: {w}" for w in outcome.warnings)]
+    cell = change.cells[change.cell] if change.cell is not None else None
+    data: dict[str, Any] = {
+        "path": loaded.path,
+        "edit_mode": mode,
+        "cell": change.cell,
+        "cell_id": change.cell_id,
+        "cell_type": cell.get("cell_type") if cell is not None else None,
+        "new_source": cell_source(cell) if cell is not None else None,
+        "cell_count": len(change.cells),
+        "before_sha256": loaded.sha256,
+        **outcome.data(),
+    }
+    return ToolResult(True, "\n".join(text), diff=outcome.diff, warnings=outcome.warnings,
+                      data=data)  # fmt: skip
+
+
+SPEC = ToolSpec(
+    "NotebookEdit", "Edit a notebook cell", description("NotebookEdit"), NotebookEditRequest,
+    run, WRITES, "Claude Code NotebookEdit: notebook_path, cell_id, new_source, cell_type, "
+    "edit_mode",
+)  # fmt: skip
