@@ -34,6 +34,7 @@ from patchwright.model import (
     ToolResult,
     WholeFile,
 )
+from patchwright.model.encoding import unencodable, unencodable_error
 from patchwright.tools.context import ToolContext
 from patchwright.tools.files import load, preview
 from patchwright.tools.writing import PlannedWrite, commit_writes
@@ -63,10 +64,14 @@ class Fields:
     Attributes:
         old: the field of the text to find (``old_string``, ``old_str``).
         batch: the array of a batch (``edits``), ``None`` for one edit.
+        new: the field of the replacement text (``new_string``, ``new_str``).
+        encoding: the field naming a file's encoding, ``None`` when the tool has none.
     """
 
     old: str = "old_string"
     batch: str | None = None
+    new: str = "new_string"
+    encoding: str | None = None
 
 
 _DEFAULT_FIELDS = Fields()
@@ -96,18 +101,22 @@ def replace_strings(
     *,
     fields: Fields = _DEFAULT_FIELDS,
     path_field: str = "path",
+    encoding: str | None = None,
 ) -> ToolResult:
-    """Apply ``items`` in order to ``path``, all or none (see the module docstring).
+    """Apply ``items`` in order to ``path``, all or none (see the module docstring);
+    ``encoding`` names the encoding of a file that is neither UTF-8 nor UTF-16.
 
     Raises:
         PatchwrightError: the engine's refusal in the edit's words (``not_found``,
-            ``ambiguous``, ``already_applied``...), naming the edit's field; path and
+            ``ambiguous``, ``already_applied``...), naming the edit's field; ``encoding``
+            naming the edit's new text when the file's encoding cannot hold it; path and
             workspace refusals.
     """
     loaded = load(
         ctx.workspace, path, missing_ok=all(not e.old for e in items), field=path_field,
-        session=ctx.session,
+        session=ctx.session, encoding=encoding, encoding_field=fields.encoding,
     )  # fmt: skip
+    _check_encodable(items, fields, loaded.path, loaded.current.encoding)
     edits = [
         Edit(OldText(e.old, replace_all=e.replace_all, replace_all_supported=True), e.new,
              label=f"Edit {k}")
@@ -174,6 +183,17 @@ def failure(
     return PatchwrightError(
         err.code, message, err.hint, path=path, field=field, line=err.line, details=err.details
     )
+
+
+def _check_encodable(items: Sequence[Replacement], fields: Fields, path: str, codec: str) -> None:
+    """Refuse new text the file's encoding cannot hold, naming the edit's field."""
+    if codec in ("utf-8", "utf-16-le", "utf-16-be"):
+        return  # every character but a lone surrogate, refused when encoded
+    for index, item in enumerate(items):
+        chars = unencodable(item.new, codec)
+        if chars:
+            field = f"{fields.batch}[{index}].{fields.new}" if fields.batch else fields.new
+            raise unencodable_error(chars, codec, path, field)
 
 
 def _indent(text: str) -> str:

@@ -123,10 +123,11 @@ def conflict(batch_id: str, exc: PatchwrightError) -> PatchwrightError:
 def render_diff(before: bytes | None, after: bytes | None, old_path: str, new_path: str) -> str:
     """A unified diff between two contents (``None``: the file does not exist)."""
     from patchwright.engine import unified_diff  # lazy: see module docstring
+    from patchwright.workspace.encoding import decode_file
 
     try:
-        old = TextFile.decode(before) if before is not None else TextFile()
-        new = TextFile.decode(after) if after is not None else TextFile()
+        old = decode_file(before, old_path) if before is not None else TextFile()
+        new = decode_file(after, new_path) if after is not None else TextFile()
     except PatchwrightError:
         return f"Binary files a/{old_path} and b/{new_path} differ\n"
     return unified_diff(

@@ -104,7 +104,7 @@ def run(ctx: ToolContext, req: EditorRequest) -> ToolResult:
         _required(req.old_str, "old_str", "str_replace")
         assert req.old_str is not None
         items = [Replacement(req.old_str, req.new_str or "")]
-        return replace_strings(ctx, req.path, items, fields=Fields(old="old_str"))
+        return replace_strings(ctx, req.path, items, fields=Fields(old="old_str", new="new_str"))
     if req.command == "insert":
         return _insert(ctx, req)
     return undo_last_edit(ctx, req.path)

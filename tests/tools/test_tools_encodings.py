@@ -1,0 +1,157 @@
+"""Files in legacy encodings, edited through every kind of edit, byte for byte.
+
+Each case of tests/fixtures/encodings/cases.json is a realistic source file written in
+one encoding (with or without BOM, LF or CRLF). Through ``edit_file``, a unified diff
+(the ``apply_patch`` tool and ``patchwright apply``, the patch file itself in the
+file's encoding), a SEARCH/REPLACE block and the Anthropic editor, one line is changed:
+the file must then hold exactly the original bytes with that line's bytes replaced by
+the new line in the file's encoding, and undo must give back the original bytes.
+"""
+
+from __future__ import annotations
+
+import codecs
+import difflib
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from tool_helpers import ok, refused
+
+from patchwright.adapters.cli import main
+from patchwright.model import ErrorCode
+from patchwright.tools import Toolbox
+
+FIXTURES = Path(__file__).parent.parent / "fixtures" / "encodings"
+CASES: list[dict[str, Any]] = json.loads((FIXTURES / "cases.json").read_text("utf-8"))["cases"]
+_BOMS = {"utf-8": codecs.BOM_UTF8, "utf-16-le": codecs.BOM_UTF16_LE,
+         "utf-16-be": codecs.BOM_UTF16_BE}  # fmt: skip
+
+
+class Case:
+    """One case: the file's text and bytes before and after the edit."""
+
+    def __init__(self, raw: dict[str, Any]) -> None:
+        self.raw = raw
+        self.name = "f" + Path(raw["source"]).suffix
+        text = (FIXTURES / "sources" / raw["source"]).read_text("utf-8")
+        self.newline = "\r\n" if raw["crlf"] else "\n"
+        self.text = text.replace("\n", self.newline)
+        self.old, self.new = raw["old"], raw["new"]
+        assert self.text.count(self.old) == 1, raw["id"]
+        self.after_text = self.text.replace(self.old, self.new)
+        self.before = self.encode(self.text)
+        self.after = self.encode(self.after_text)
+
+    def encode(self, text: str) -> bytes:
+        """``text`` in the case's encoding, with its BOM."""
+        bom = _BOMS[self.raw["codec"]] if self.raw["bom"] else b""
+        return bom + text.encode(self.raw["codec"])
+
+    def unified_diff(self) -> str:
+        """A git-style diff of the change, LF line breaks (as models write them)."""
+        old = self.text.replace("\r\n", "\n").splitlines(keepends=True)
+        new = self.after_text.replace("\r\n", "\n").splitlines(keepends=True)
+        body = difflib.unified_diff(old, new, f"a/{self.name}", f"b/{self.name}")
+        return f"diff --git a/{self.name} b/{self.name}\n" + "".join(body)
+
+    def search_replace(self) -> str:
+        return f"{self.name}\n<<<<<<< SEARCH\n{self.old}\n=======\n{self.new}\n>>>>>>> REPLACE\n"
+
+
+@pytest.fixture(params=CASES, ids=[c["id"] for c in CASES])
+def case(request: pytest.FixtureRequest) -> Case:
+    return Case(request.param)
+
+
+def _calls(case: Case) -> dict[str, tuple[str, str, dict[str, Any]]]:
+    """The edit through each tool: preset, tool name, arguments."""
+    return {
+        "edit_file": ("default", "edit_file",
+                      {"path": case.name, "old_string": case.old, "new_string": case.new}),
+        "unified_diff": ("default", "apply_patch", {"patch": case.unified_diff()}),
+        "search_replace": ("default", "apply_patch",
+                           {"patch": case.search_replace(), "format": "search-replace"}),
+        "anthropic": ("anthropic", "str_replace_based_edit_tool",
+                      {"command": "str_replace", "path": case.name, "old_str": case.old,
+                       "new_str": case.new}),
+        "claude_code": ("claude-code", "Edit",
+                        {"file_path": case.name, "old_string": case.old,
+                         "new_string": case.new}),
+    }  # fmt: skip
+
+
+@pytest.mark.parametrize("how", list(_calls(Case(CASES[0]))))
+def test_each_edit_keeps_every_untouched_byte_and_undo_restores_the_file(
+    case: Case, how: str, make_toolbox: Callable[..., Toolbox], root: Path
+) -> None:
+    target = root / case.name
+    target.write_bytes(case.before)
+    preset, tool, arguments = _calls(case)[how]
+    if preset == "claude-code":
+        ok(make_toolbox(preset=preset), "Read", file_path=case.name)  # Edit needs a Read
+    ok(make_toolbox(preset=preset), tool, **arguments)
+    assert target.read_bytes() == case.after
+    ok(make_toolbox(preset="default"), "undo")
+    assert target.read_bytes() == case.before
+
+
+def test_reads_show_the_decoded_text_and_name_the_encoding(
+    case: Case, make_toolbox: Callable[..., Toolbox], root: Path
+) -> None:
+    (root / case.name).write_bytes(case.before)
+    detected = case.raw["detected"]
+    read = ok(make_toolbox(preset="default"), "read_file", path=case.name)
+    assert read.data["encoding"] == detected and read.data["bom"] is case.raw["bom"]
+    assert case.old in read.text and f"encoding: {detected}" in read.text
+    for preset, tool, arguments in (
+        ("anthropic", "str_replace_based_edit_tool", {"command": "view", "path": case.name}),
+        ("claude-code", "Read", {"file_path": case.name}),
+    ):
+        shown = ok(make_toolbox(preset=preset), tool, **arguments)
+        assert case.old in shown.text and shown.data["encoding"] == detected
+        named = f"is in {detected}" in shown.text
+        assert named is (detected != "utf-8"), shown.text
+
+
+def test_new_text_the_encoding_cannot_hold_is_refused_naming_it(
+    case: Case, make_toolbox: Callable[..., Toolbox], root: Path
+) -> None:
+    char = case.raw["refused"]
+    if char is None:
+        assert case.raw["codec"].startswith("utf-"), "a legacy encoding cannot hold everything"
+        return
+    target = root / case.name
+    target.write_bytes(case.before)
+    new = case.new + f"  # {char}"
+    toolbox = make_toolbox(preset="default")
+    single = refused(toolbox, "edit_file", path=case.name, old_string=case.old, new_string=new)
+    assert single.error is not None and single.error.code is ErrorCode.ENCODING
+    assert single.error.field == "new_string"
+    assert f"U+{ord(char):04X}" in single.error.message and case.raw["detected"] in single.error.message
+    batch = refused(toolbox, "edit_file", path=case.name,
+                    edits=[{"old_string": "x", "new_string": "x"},
+                           {"old_string": case.old, "new_string": new}])  # fmt: skip
+    assert batch.error is not None and batch.error.field == "edits[1].new_string"
+    diff = case.unified_diff().replace(f"+{case.new}\n", f"+{new}\n")
+    patch = refused(toolbox, "apply_patch", patch=diff)
+    assert patch.error is not None and patch.error.code is ErrorCode.ENCODING
+    assert repr(char) in patch.error.message
+    assert target.read_bytes() == case.before
+
+
+def test_the_command_line_reads_a_patch_in_the_files_encoding(
+    case: Case, tmp_path: Path, root: Path, monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:  # fmt: skip
+    monkeypatch.setenv("PATCHWRIGHT_STATE_DIR", str(tmp_path / "cli-state"))
+    target = root / case.name
+    target.write_bytes(case.before)
+    patch = tmp_path / "fix.diff"
+    patch.write_bytes(case.encode(case.unified_diff()))
+    assert main(["apply", str(patch), "--root", str(root)]) == 0, capsys.readouterr()
+    assert target.read_bytes() == case.after
+    assert main(["undo", "--root", str(root)]) == 0, capsys.readouterr()
+    assert target.read_bytes() == case.before
