@@ -130,7 +130,10 @@ def test_new_text_the_encoding_cannot_hold_is_refused_naming_it(
     single = refused(toolbox, "edit_file", path=case.name, old_string=case.old, new_string=new)
     assert single.error is not None and single.error.code is ErrorCode.ENCODING
     assert single.error.field == "new_string"
-    assert f"U+{ord(char):04X}" in single.error.message and case.raw["detected"] in single.error.message
+    assert (
+        f"U+{ord(char):04X}" in single.error.message
+        and case.raw["detected"] in single.error.message
+    )
     batch = refused(toolbox, "edit_file", path=case.name,
                     edits=[{"old_string": "x", "new_string": "x"},
                            {"old_string": case.old, "new_string": new}])  # fmt: skip
@@ -155,3 +158,76 @@ def test_the_command_line_reads_a_patch_in_the_files_encoding(
     assert target.read_bytes() == case.after
     assert main(["undo", "--root", str(root)]) == 0, capsys.readouterr()
     assert target.read_bytes() == case.before
+
+
+SHORT_GBK = "# 中文\nx = 1\n".encode("gbk")  # too short to tell GBK from Big5 or EUC-KR
+
+
+def test_an_unsure_file_is_read_and_edited_with_the_encoding_field(
+    make_toolbox: Callable[..., Toolbox], root: Path
+) -> None:
+    (root / "zh.py").write_bytes(SHORT_GBK)
+    toolbox = make_toolbox(preset="default")
+    unsure = refused(toolbox, "read_file", path="zh.py")
+    assert unsure.error is not None and unsure.error.code is ErrorCode.ENCODING
+    assert "binary" not in unsure.error.message and "gbk: '# 中文'" in unsure.error.message
+    assert "pass the file's encoding in the encoding field" in unsure.error.hint
+    read = ok(toolbox, "read_file", path="zh.py", encoding="gbk")
+    assert "# 中文" in read.text and read.data["encoding"] == "gbk"
+    ok(toolbox, "edit_file", path="zh.py", old_string="x = 1", new_string="x = 2  # 二",
+       encoding="gbk")  # fmt: skip
+    assert (root / "zh.py").read_bytes() == "# 中文\nx = 2  # 二\n".encode("gbk")
+    bad = refused(toolbox, "read_file", path="zh.py", encoding="klingon")
+    assert bad.error is not None and bad.error.field == "encoding"
+
+
+def test_tools_without_an_encoding_field_send_the_model_to_the_user(
+    make_toolbox: Callable[..., Toolbox], root: Path
+) -> None:
+    (root / "zh.py").write_bytes(SHORT_GBK)
+    view = refused(make_toolbox(preset="anthropic"), "str_replace_based_edit_tool",
+                   command="view", path="zh.py")  # fmt: skip
+    assert view.error is not None and "ask the user" in view.error.hint
+    assert "--encoding" in view.error.hint
+
+
+def test_the_command_line_takes_an_encoding_for_unsure_files_and_patches(
+    tmp_path: Path, root: Path, monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:  # fmt: skip
+    monkeypatch.setenv("PATCHWRIGHT_STATE_DIR", str(tmp_path / "cli-state"))
+    (root / "zh.py").write_bytes(SHORT_GBK)
+    patch = tmp_path / "fix.diff"
+    diff = "--- a/zh.py\n+++ b/zh.py\n@@ -1,2 +1,2 @@\n # 中文\n-x = 1\n+x = 2\n"
+    patch.write_bytes(diff.encode("gbk"))
+    assert main(["apply", str(patch), "--root", str(root)]) == 2
+    err = capsys.readouterr().err
+    assert "fix.diff is not UTF-8, and its encoding cannot be told for sure" in err
+    assert "Hint: To read it, pass --encoding NAME" in err
+    patch.write_bytes(diff.encode("utf-8"))  # the patch in UTF-8: the file is still unsure
+    assert main(["apply", str(patch), "--root", str(root)]) == 1
+    assert "pass --encoding NAME" in capsys.readouterr().err
+    patch.write_bytes(diff.encode("gbk"))
+    assert main(["apply", str(patch), "--root", str(root), "--encoding", "gbk"]) == 0
+    assert (root / "zh.py").read_bytes() == "# 中文\nx = 2\n".encode("gbk")
+    assert main(["apply", str(patch), "--root", str(root), "--encoding", "nope"]) == 2
+    assert "patchwright apply: --encoding: " in capsys.readouterr().err
+    out = main(["call", "read_file", '{"path": "zh.py"}', "--root", str(root),
+                "--encoding", "gbk"])  # fmt: skip
+    assert out == 0 and '"encoding": "gbk"' in capsys.readouterr().out
+
+
+def test_a_legacy_patch_on_standard_input(tmp_path: Path, root: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    (root / "menu.txt").write_bytes("Café crème – 3 €\nThé\n".encode("cp1252"))
+    diff = "--- a/menu.txt\n+++ b/menu.txt\n@@ -1,2 +1,2 @@\n Café crème – 3 €\n-Thé\n+Thé – 2 €\n"
+    env = {**os.environ, "PATCHWRIGHT_STATE_DIR": str(tmp_path / "cli-state")}
+    done = subprocess.run(
+        [sys.executable, "-m", "patchwright", "apply", "-", "--root", str(root)],
+        input=diff.encode("cp1252"), capture_output=True, env=env, timeout=60, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert (root / "menu.txt").read_bytes() == "Café crème – 3 €\nThé – 2 €\n".encode("cp1252")

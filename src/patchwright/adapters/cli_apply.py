@@ -115,8 +115,9 @@ def run_apply(args: argparse.Namespace) -> int:
     except PatchwrightError as exc:  # over --max-patch-mb, or text it cannot decode
         from patchwright.model.encoding import OPTION_NEXT_STEP, with_next_step
 
-        print(f"patchwright apply: {with_next_step(exc, OPTION_NEXT_STEP).render()}",
-              file=sys.stderr)  # fmt: skip
+        option = f"{_option(exc.field)}: " if exc.field in _USAGE_FIELDS else ""
+        with_next_step(exc, OPTION_NEXT_STEP)
+        print(f"patchwright apply: {option}{exc.render()}", file=sys.stderr)
         return 2
     except OSError as exc:
         print(f"patchwright apply: cannot read {args.patch}: {exc.strerror}", file=sys.stderr)

@@ -9,13 +9,14 @@ only when the readings it finds likely agree:
 
 1. every reading about as likely as the best one gives the same text (``cp1252`` and
    ``latin-1`` on French text, ``cp932`` and ``shift_jis`` on Japanese): that text;
-2. else one reading's language is clearly recognised and no other's is: that one;
+2. else one of those readings has its language recognised and no other has: that one;
 3. else one reading keeps within a standard encoding and the others need a vendor
    extension of one (Japanese read as ``cp949`` gives rare Hangul of its extension,
    which ``euc_kr`` cannot decode): that one;
-4. else the high bytes stand alone between ASCII bytes, the way accented letters of a
-   Western European language do (``café``): Windows-1252 when bytes 0x80-0x9F occur
-   (``€``, curly quotes), else ISO-8859-1;
+4. else the high bytes stand alone between ASCII bytes (at least half of their runs,
+   none longer than three bytes), the way accented letters of a Western European
+   language do (``café``): Windows-1252 when bytes 0x80-0x9F occur (``€``, curly
+   quotes), else ISO-8859-1;
 5. else the file is refused with each candidate reading of its first non-ASCII line,
    so the caller can name the right one (the ``encoding`` field, ``--encoding``).
 
@@ -35,7 +36,7 @@ from patchwright.model.encoding import DEFAULT_NEXT_STEP
 # chaos (charset-normalizer's "mess" ratio) within which two readings count as tied
 _TIED = 0.05
 # a recognised language (coherence) that wins over readings without one
-_COHERENT = 0.3
+_COHERENT = 0.5
 _HIGH_RUN = re.compile(rb"[\x80-\xff]+")
 # detected name -> the standard subset tried first (same text: the subset's name)
 _NARROWER = {
@@ -107,8 +108,8 @@ def _agreed(readings: list[tuple[str, str, float, float]]) -> str | None:
 
 
 def _coherent(readings: list[tuple[str, str, float, float]]) -> str | None:
-    """The reading whose language was recognised, when no other reading's was."""
-    coherent = [r for r in readings if r[3] >= _COHERENT]
+    """The likely reading whose language was recognised, when no other one's was."""
+    coherent = [r for r in _tied(readings) if r[3] >= _COHERENT]
     if coherent and len({text for _, text, _, _ in coherent}) == 1:
         return coherent[0][0]
     return None
@@ -129,8 +130,10 @@ def _western(data: bytes) -> str | None:
     runs = _HIGH_RUN.findall(data)
     if not runs or any(len(run) > 3 for run in runs):
         return None
+    # accented letters stand alone ("café"); a character of a double-byte encoding is a
+    # pair; a letter beside a curly quote or guillemet ("l’été") makes a pair too
     alone = sum(1 for run in runs if len(run) == 1)
-    if alone * 5 < len(runs) * 4:
+    if alone * 2 < len(runs):
         return None
     if any(0x80 <= b <= 0x9F for run in runs for b in run):
         try:
