@@ -94,8 +94,9 @@ def test_each_edit_keeps_every_untouched_byte_and_undo_restores_the_file(
         ok(make_toolbox(preset=preset), "Read", file_path=case.name)  # Edit needs a Read
     ok(make_toolbox(preset=preset), tool, **arguments)
     assert target.read_bytes() == case.after
-    ok(make_toolbox(preset="default"), "undo")
+    undone = ok(make_toolbox(preset="default"), "undo")
     assert target.read_bytes() == case.before
+    assert f"-{case.new}" in undone.diff.replace("\r", "")  # the diff shows decoded text
 
 
 def test_reads_show_the_decoded_text_and_name_the_encoding(

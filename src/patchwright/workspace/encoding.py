@@ -71,10 +71,13 @@ def detect_encoding(data: bytes, path: str | None = None) -> str:
     from charset_normalizer import from_bytes  # only files that are not UTF-8 need it
 
     matches = list(from_bytes(data))
+    best = min((match.chaos for match in matches), default=0.0)
     readings: list[tuple[str, str, float, float]] = []  # codec, text, chaos, coherence
     for match in matches:
-        text = str(match)
-        readings.append((_narrow(match.encoding, data, text), text, match.chaos, match.coherence))
+        if match.chaos <= best + _TIED:  # the unlikely ones are never decoded whole
+            text = str(match)
+            codec = _narrow(match.encoding, data, text)
+            readings.append((codec, text, match.chaos, match.coherence))
     chosen = _agreed(readings) or _coherent(readings) or _standard(readings) or _western(data)
     if chosen is not None:
         return chosen
