@@ -232,3 +232,24 @@ def test_a_legacy_patch_on_standard_input(tmp_path: Path, root: Path) -> None:
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert (root / "menu.txt").read_bytes() == "Café crème – 3 €\nThé – 2 €\n".encode("cp1252")
+
+
+def test_the_outputs_docs_tools_md_shows_are_real(
+    make_toolbox: Callable[..., Toolbox], root: Path
+) -> None:
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "tools.md").read_text("utf-8")
+    section = doc[doc.index("## Files that are not UTF-8") : doc.index("## read_file")]
+    greet = 'def greet(name):\n    # 挨拶を返す\n    return f"こんにちは、{name}さん"\n'
+    (root / "greet.py").write_bytes(greet.encode("shift_jis"))
+    (root / "zh.py").write_bytes(SHORT_GBK)
+    toolbox = make_toolbox(preset="default")
+    read = ok(toolbox, "read_file", path="greet.py")
+    assert f"```\n{read.text}\n```" in section
+    view = ok(make_toolbox(preset="anthropic"), "str_replace_based_edit_tool", command="view",
+              path="greet.py")  # fmt: skip
+    assert f"`{view.text.splitlines()[1]}`" in section
+    wide = refused(toolbox, "edit_file", path="greet.py", old_string="こんにちは",
+                   new_string="안녕하세요")  # fmt: skip
+    assert f"```\n{wide.text}\n```" in section
+    unsure = refused(toolbox, "read_file", path="zh.py")
+    assert f"```\n{unsure.text}\n```" in section
