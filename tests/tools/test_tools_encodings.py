@@ -142,7 +142,7 @@ def test_new_text_the_encoding_cannot_hold_is_refused_naming_it(
     diff = case.unified_diff().replace(f"+{case.new}\n", f"+{new}\n")
     patch = refused(toolbox, "apply_patch", patch=diff)
     assert patch.error is not None and patch.error.code is ErrorCode.ENCODING
-    assert repr(char) in patch.error.message
+    assert repr(char) in patch.error.message and patch.error.field == "patch"
     assert target.read_bytes() == case.before
 
 
@@ -178,6 +178,12 @@ def test_an_unsure_file_is_read_and_edited_with_the_encoding_field(
     ok(toolbox, "edit_file", path="zh.py", old_string="x = 1", new_string="x = 2  # 二",
        encoding="gbk")  # fmt: skip
     assert (root / "zh.py").read_bytes() == "# 中文\nx = 2  # 二\n".encode("gbk")
+    diff = "--- a/zh.py\n+++ b/zh.py\n@@ -1,2 +1,2 @@\n # 中文\n-x = 2  # 二\n+x = 3  # 三\n"
+    unsure_patch = refused(toolbox, "apply_patch", patch=diff)
+    assert unsure_patch.error is not None
+    assert "pass the file's encoding in the encoding field" in unsure_patch.error.hint
+    ok(toolbox, "apply_patch", patch=diff, encoding="gbk")
+    assert (root / "zh.py").read_bytes() == "# 中文\nx = 3  # 三\n".encode("gbk")
     bad = refused(toolbox, "read_file", path="zh.py", encoding="klingon")
     assert bad.error is not None and bad.error.field == "encoding"
 

@@ -163,7 +163,7 @@ def load(
             try:
                 kept = ws.decode(state.data, state.path, encoding=encoding)
             except PatchwrightError as err:
-                raise _encoding_step(err, encoding_field) from None
+                raise encoding_step(err, encoding_field) from None
         return Loaded(state.path, state, kept)
     except PatchwrightError as err:
         if _is_root(path):
@@ -171,8 +171,10 @@ def load(
         raise in_field(err, field) from None
 
 
-def _encoding_step(err: PatchwrightError, encoding_field: str | None) -> PatchwrightError:
-    """``err`` naming how this tool's caller names an encoding."""
+def encoding_step(err: PatchwrightError, encoding_field: str | None) -> PatchwrightError:
+    """``err`` (an ``encoding`` refusal; any other is returned as it is) naming how this
+    tool's caller names an encoding: its ``encoding_field``, else the user's
+    ``--encoding`` option; returns ``err``."""
     if err.code is not ErrorCode.ENCODING:
         return err
     if encoding_field is not None:

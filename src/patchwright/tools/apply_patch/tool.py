@@ -15,12 +15,13 @@ from patchwright.tools.apply_patch.models import ApplyPatchRequest
 from patchwright.tools.apply_patch.report import refusal, success
 from patchwright.tools.context import ToolContext
 from patchwright.tools.descriptions import load as description
-from patchwright.tools.files import with_next_step
+from patchwright.tools.files import encoding_step, with_next_step
 from patchwright.tools.spec import WRITES, ToolSpec
 
 
 def apply(ctx: ToolContext, patch: str, *, format: str = "auto", mode: str = "fuzzy",
-          dry_run: bool = False) -> ToolResult:  # fmt: skip
+          dry_run: bool = False, encoding: str | None = None,
+          encoding_field: str | None = None) -> ToolResult:  # fmt: skip
     """Apply ``patch`` to the context's workspace (shared by the dialects that take a
     patch text).
 
@@ -34,11 +35,15 @@ def apply(ctx: ToolContext, patch: str, *, format: str = "auto", mode: str = "fu
         mode=mode,
         dry_run=dry_run,
         syntax=ctx.syntax_policy,
+        encoding=encoding,
     )
     if report.error is not None:
         err = report.error
         if err.code is ErrorCode.FILE_NOT_FOUND and err.path:
             with_next_step(ctx.workspace, err, err.path)
+        if err.code is ErrorCode.ENCODING and "characters" in err.details:
+            err.with_context(field="patch")  # the patch's new text holds them
+        encoding_step(err, encoding_field)
         raise refusal(report, err)
     return success(report, ctx.exposed_name("undo"))
 
@@ -47,7 +52,7 @@ def run(ctx: ToolContext, req: ApplyPatchRequest) -> ToolResult:
     """Apply (or, dry run, check) the patch."""
     return apply(
         ctx, req.patch, format=req.format or "auto", mode=req.mode or "fuzzy",
-        dry_run=bool(req.dry_run),
+        dry_run=bool(req.dry_run), encoding=req.encoding, encoding_field="encoding",
     )  # fmt: skip
 
 
