@@ -138,3 +138,15 @@ def test_property_detection_never_changes_a_byte(text: str) -> None:
         assert err.code is ErrorCode.ENCODING
         return
     assert model.encode() == data
+
+
+def test_a_large_file_is_detected_from_its_lines_with_high_bytes() -> None:
+    head = "".join(f"value_{i} = {i}\n" for i in range(20_000))  # ASCII, past the sample size
+    tail = "# 日本語のコメントです。挨拶を返します。\nmsg = 'おはようございます、こんにちは'\n"
+    data = (head + tail + head).encode("shift_jis")
+    model = decode_file(data, "big.py")
+    assert model.encoding == "shift_jis" and model.encode() == data
+    unsure = (head + "# 中文\n" + head).encode("gbk")
+    with pytest.raises(PatchwrightError) as info:
+        decode_file(unsure, "big.py")
+    assert "Line 20001 reads as" in info.value.message and "gbk: '# 中文'" in info.value.message

@@ -49,6 +49,8 @@ _NARROWER = {
     "windows-1252": "cp1252",
 }
 _CANDIDATES_SHOWN = 4
+# bytes of a large file's lines that detection reads
+_SAMPLE = 1 << 16
 
 
 def decode_file(data: bytes, path: str | None = None, *, encoding: str | None = None) -> TextFile:
@@ -70,18 +72,40 @@ def detect_encoding(data: bytes, path: str | None = None) -> str:
     """
     from charset_normalizer import from_bytes  # only files that are not UTF-8 need it
 
-    matches = list(from_bytes(data))
+    sample = _sample(data)
+    matches = list(from_bytes(sample))
     best = min((match.chaos for match in matches), default=0.0)
     readings: list[tuple[str, str, float, float]] = []  # codec, text, chaos, coherence
     for match in matches:
         if match.chaos <= best + _TIED:  # the unlikely ones are never decoded whole
             text = str(match)
-            codec = _narrow(match.encoding, data, text)
+            codec = _narrow(match.encoding, sample, text)
             readings.append((codec, text, match.chaos, match.coherence))
-    chosen = _agreed(readings) or _coherent(readings) or _standard(readings) or _western(data)
+    chosen = _agreed(readings) or _coherent(readings) or _standard(readings) or _western(sample)
     if chosen is not None:
         return chosen
     raise _unsure(data, path, readings)
+
+
+def _sample(data: bytes) -> bytes:
+    """``data`` itself, or for a large file its first lines that hold high bytes, about
+    :data:`_SAMPLE` bytes of them: what tells encodings apart, read in bounded time
+    (the whole file is then decoded and checked with the encoding chosen). Lines are
+    cut at LF bytes, never part of a character in the encodings detected here."""
+    if len(data) <= _SAMPLE:
+        return data
+    parts: list[bytes] = []
+    size = end = 0
+    while size < _SAMPLE:
+        found = _HIGH_RUN.search(data, end)
+        if found is None:
+            break
+        start = data.rfind(b"\n", 0, found.start()) + 1
+        end = data.find(b"\n", found.end())
+        end = len(data) if end == -1 else end + 1
+        parts.append(data[start:end])
+        size += end - start
+    return b"".join(parts)
 
 
 def _narrow(codec: str, data: bytes, text: str) -> str:
@@ -152,8 +176,7 @@ def _unsure(
 ) -> PatchwrightError:
     where = f"{path} " if path else "The file "
     at = _HIGH_RUN.search(data)
-    start = data.rfind(b"\n", 0, at.start() if at else 0) + 1
-    line_no = data.count(b"\n", 0, start) + 1
+    line_no = data.count(b"\n", 0, at.start() if at else 0) + 1
     shown: list[str] = []
     candidates: list[str] = []
     for codec, text, _, _ in _tied(readings):
@@ -161,7 +184,9 @@ def _unsure(
             continue
         candidates.append(codec)
         if len(shown) < _CANDIDATES_SHOWN:
-            line = text.splitlines()[line_no - 1] if text else ""
+            # the first line read with a character that is not ASCII (that line in
+            # the file, and the first line of a large file's sample)
+            line = next((ln for ln in text.split("\n") if not ln.isascii()), "")
             shown.append(f"{codec}: {line.strip()[:60]!r}")
     readings_text = f" Line {line_no} reads as {'; '.join(shown)}." if shown else ""
     return PatchwrightError(
