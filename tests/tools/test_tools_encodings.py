@@ -143,6 +143,15 @@ def test_new_text_the_encoding_cannot_hold_is_refused_naming_it(
     patch = refused(toolbox, "apply_patch", patch=diff)
     assert patch.error is not None and patch.error.code is ErrorCode.ENCODING
     assert repr(char) in patch.error.message and patch.error.field == "patch"
+    editor = make_toolbox(preset="anthropic")
+    insert = refused(editor, "str_replace_based_edit_tool", command="insert", path=case.name,
+                     insert_line=1, insert_text=new)  # fmt: skip
+    assert insert.error is not None and insert.error.field == "insert_text"
+    claude = make_toolbox(preset="claude-code")
+    ok(claude, "Read", file_path=case.name)
+    whole = refused(claude, "Write", file_path=case.name, content=new)
+    assert whole.error is not None and whole.error.field == "content"
+    assert whole.error.code is ErrorCode.ENCODING
     assert target.read_bytes() == case.before
 
 

@@ -187,13 +187,23 @@ def failure(
 
 def _check_encodable(items: Sequence[Replacement], fields: Fields, path: str, codec: str) -> None:
     """Refuse new text the file's encoding cannot hold, naming the edit's field."""
+    for index, item in enumerate(items):
+        field = f"{fields.batch}[{index}].{fields.new}" if fields.batch else fields.new
+        check_encodable(item.new, field, path, codec)
+
+
+def check_encodable(text: str, field: str, path: str, codec: str) -> None:
+    """Refuse ``text`` (from the request ``field``) when ``path``'s encoding ``codec``
+    cannot hold it, naming the characters.
+
+    Raises:
+        PatchwrightError: ``encoding``, naming ``field`` and the characters.
+    """
     if codec in ("utf-8", "utf-16-le", "utf-16-be"):
         return  # every character but a lone surrogate, refused when encoded
-    for index, item in enumerate(items):
-        chars = unencodable(item.new, codec)
-        if chars:
-            field = f"{fields.batch}[{index}].{fields.new}" if fields.batch else fields.new
-            raise unencodable_error(chars, codec, path, field)
+    chars = unencodable(text, codec)
+    if chars:
+        raise unencodable_error(chars, codec, path, field)
 
 
 def _indent(text: str) -> str:
@@ -207,15 +217,18 @@ def write_whole(
     *,
     path_field: str = "path",
     must_not_exist: bool = False,
+    content_field: str = "content",
 ) -> ToolResult:
     """Give ``path`` the whole ``content`` (created when missing).
 
     Raises:
         PatchwrightError: ``file_exists`` when ``must_not_exist`` and the file is there;
-            ``already_applied`` when the file already holds exactly ``content``; path
-            and workspace refusals.
+            ``already_applied`` when the file already holds exactly ``content``;
+            ``encoding`` naming ``content_field`` when the file's encoding cannot hold
+            it; path and workspace refusals.
     """
     loaded = load(ctx.workspace, path, missing_ok=True, field=path_field, session=ctx.session)
+    check_encodable(content, content_field, loaded.path, loaded.current.encoding)
     new = apply_edits(loaded.current, [Edit(WholeFile(), content)]).file
     plan = PlannedWrite(loaded, new, label=f"{ctx.tool} {loaded.path}")
     if loaded.exists and must_not_exist and plan.changed:
@@ -245,14 +258,22 @@ def write_whole(
 
 
 def insert_lines(
-    ctx: ToolContext, path: str, after_line: int, text: str, *, line_field: str
+    ctx: ToolContext,
+    path: str,
+    after_line: int,
+    text: str,
+    *,
+    line_field: str,
+    text_field: str = "insert_text",
 ) -> ToolResult:
     """Insert ``text`` (whole lines) after line ``after_line`` (0: at the top).
 
     Raises:
-        PatchwrightError: ``out_of_range`` naming ``line_field``; path refusals.
+        PatchwrightError: ``out_of_range`` naming ``line_field``; ``encoding`` naming
+            ``text_field`` when the file's encoding cannot hold ``text``; path refusals.
     """
     loaded = load(ctx.workspace, path, session=ctx.session)
+    check_encodable(text, text_field, loaded.path, loaded.current.encoding)
     n = len(loaded.current.lines)
     if not 0 <= after_line <= n:
         raise PatchwrightError(
@@ -298,6 +319,7 @@ __all__ = [
     "RUNG_WORDS",
     "Fields",
     "Replacement",
+    "check_encodable",
     "describe_match",
     "failure",
     "insert_lines",

@@ -99,7 +99,9 @@ def run(ctx: ToolContext, req: EditorRequest) -> ToolResult:
     if req.command == "create":
         _required(req.file_text, "file_text", "create")
         assert req.file_text is not None
-        return write_whole(ctx, req.path, req.file_text, must_not_exist=True)
+        return write_whole(
+            ctx, req.path, req.file_text, must_not_exist=True, content_field="file_text"
+        )
     if req.command == "str_replace":
         _required(req.old_str, "old_str", "str_replace")
         assert req.old_str is not None
