@@ -268,3 +268,17 @@ def test_the_outputs_docs_tools_md_shows_are_real(
     assert f"```\n{wide.text}\n```" in section
     unsure = refused(toolbox, "read_file", path="zh.py")
     assert f"```\n{unsure.text}\n```" in section
+
+
+def test_a_workspace_encoding_serves_every_tool(root: Path, state: Path) -> None:
+    from patchwright.workspace import Workspace
+
+    (root / "zh.py").write_bytes(SHORT_GBK)
+    workspace = Workspace(root, state_dir=state, encoding="gbk")
+    view = ok(Toolbox(workspace, preset="anthropic"), "str_replace_based_edit_tool",
+              command="view", path="zh.py")  # fmt: skip
+    assert "[zh.py is in gbk: shown decoded, and edits are written back in gbk]" in view.text
+    ok(Toolbox(workspace, preset="claude-code"), "Read", file_path="zh.py")
+    diff = "--- a/zh.py\n+++ b/zh.py\n@@ -1,2 +1,2 @@\n # 中文\n-x = 1\n+x = 2\n"
+    ok(Toolbox(workspace), "apply_patch", patch=diff)
+    assert (root / "zh.py").read_bytes() == "# 中文\nx = 2\n".encode("gbk")
