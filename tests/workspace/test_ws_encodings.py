@@ -150,3 +150,24 @@ def test_a_large_file_is_detected_from_its_lines_with_high_bytes() -> None:
     with pytest.raises(PatchwrightError) as info:
         decode_file(unsure, "big.py")
     assert "Line 20001 reads as" in info.value.message and "gbk: '# 中文'" in info.value.message
+
+
+@pytest.mark.parametrize("codec", ["utf-16-le", "utf-16-be"])
+def test_utf16_without_bom_of_cjk_source_is_detected(codec: str) -> None:
+    sources = Path(__file__).resolve().parents[1] / "fixtures" / "encodings" / "sources"
+    text = (sources / "report.py").read_text("utf-8") + (sources / "ledger.py").read_text("utf-8")
+    data = text.replace("\n", "\r\n").encode(codec)
+    model = decode_file(data, "report.py")
+    assert (model.encoding, model.bom) == (codec, b"") and model.encode() == data
+
+
+def test_utf16_prose_too_dense_to_tell_is_read_with_its_named_encoding() -> None:
+    # two U+4E00 per line put as many NULs on the low side as line breaks on the high
+    text = "中文文本的一行，这是一个很长的句子。\r\n" * 5
+    data = text.encode("utf-16-le")
+    with pytest.raises(PatchwrightError) as info:
+        decode_file(data, "prose.txt")
+    assert info.value.code is ErrorCode.BINARY_FILE
+    assert "If it is UTF-16 text without a BOM, name the file's encoding" in info.value.hint
+    model = decode_file(data, "prose.txt", encoding="utf-16-le")
+    assert model.text == text and model.encode() == data

@@ -17,9 +17,11 @@ from patchwright.model.errors import ErrorCode, PatchwrightError
 
 #: How a caller names the encoding of a file, in a refusal's next step; tools and
 #: adapters replace it with their own field or option (:func:`with_next_step`).
-DEFAULT_NEXT_STEP = "name the file's encoding (for example cp1252, shift_jis, gbk)"
+DEFAULT_NEXT_STEP = "name the file's encoding"
+#: The encodings a refusal gives as examples.
+EXAMPLES = "(for example cp1252, shift_jis, gbk)"
 #: The next step of a command-line caller.
-OPTION_NEXT_STEP = "pass --encoding NAME (for example cp1252, shift_jis, gbk)"
+OPTION_NEXT_STEP = "pass --encoding NAME"
 
 # ASCII control bytes a text file does not hold (tab, LF, VT, FF, CR and ESC are text).
 _CONTROL = bytes(b for b in range(1, 32) if b not in (9, 10, 11, 12, 13, 27))
@@ -52,7 +54,7 @@ def codec_name(name: str, *, field: str = "encoding") -> str:
 def with_next_step(err: PatchwrightError, step: str) -> PatchwrightError:
     """``err`` with its way of naming an encoding (:data:`DEFAULT_NEXT_STEP`) replaced
     by ``step``, the one the caller offers; returns ``err``."""
-    if err.code is ErrorCode.ENCODING and DEFAULT_NEXT_STEP in err.hint:
+    if err.code in (ErrorCode.ENCODING, ErrorCode.BINARY_FILE) and DEFAULT_NEXT_STEP in err.hint:
         err.hint = err.hint.replace(DEFAULT_NEXT_STEP, step)
     return err
 
@@ -74,7 +76,7 @@ def decode_as(data: bytes, codec: str, path: str | None, *, named: bool = False)
         raise PatchwrightError(
             ErrorCode.ENCODING,
             f"{where}does not decode as {codec}, {how} (byte {exc.start}).",
-            f"Check the file's encoding and {DEFAULT_NEXT_STEP}.",
+            f"Check the file's encoding and {DEFAULT_NEXT_STEP} {EXAMPLES}.",
             path=path,
             details={"encoding": codec},
         ) from None
@@ -100,24 +102,30 @@ def decode_as(data: bytes, codec: str, path: str | None, *, named: bool = False)
 
 
 def utf16_without_bom(data: bytes) -> str | None:
-    """``utf-16-le`` or ``utf-16-be`` when ``data`` reads as UTF-16 text without a BOM
-    (its NUL bytes all on one side of the code units, at least a quarter of them, and
-    the text decodes strictly to characters without NUL); else ``None``."""
+    """``utf-16-le`` or ``utf-16-be`` when ``data`` reads as UTF-16 text without a BOM,
+    else ``None``.
+
+    Each ASCII character (line breaks, spaces, code) has a NUL high byte, so the NULs
+    of such text stand on one side of the code units: at least one unit in sixteen has
+    one there, and the other side holds at most half as many (a CJK character such as
+    U+4E00, common in Chinese, has a NUL low byte). The text must then decode strictly
+    (surrogates paired), hold no NUL character and almost no control characters.
+    """
     if len(data) < 2 or len(data) % 2:
         return None
     even = data[0::2].count(0)
     odd = data[1::2].count(0)
     units = len(data) // 2
-    for nuls, other, codec in ((odd, even, "utf-16-le"), (even, odd, "utf-16-be")):
-        if other == 0 and nuls * 4 >= units:
-            try:
-                text = data.decode(codec)
-            except UnicodeDecodeError:
-                return None
-            if "\x00" in text or _controls(text) * 100 > len(text):
-                return None
-            return codec
-    return None
+    nuls, other, codec = (odd, even, "utf-16-le") if odd >= even else (even, odd, "utf-16-be")
+    if nuls * 16 < units or other * 2 > nuls:
+        return None
+    try:
+        text = data.decode(codec)
+    except UnicodeDecodeError:
+        return None
+    if "\x00" in text or _controls(text) * 100 > len(text):
+        return None
+    return codec
 
 
 def _controls(text: str) -> int:

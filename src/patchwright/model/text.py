@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable, Sequence
 from patchwright._records import field, record
 from patchwright.model.encoding import (
     DEFAULT_NEXT_STEP,
+    EXAMPLES,
     binary,
     codec_name,
     control_bytes,
@@ -147,12 +148,16 @@ class TextFile:
             if isinstance(decoded, TextFile):
                 return decoded
             return cls._decode_legacy(data, path, encoding, detect, decoded)
+        utf16 = utf16_without_bom(data)
+        if utf16 is not None:
+            return cls.from_text(decode_as(data, utf16, path), encoding=utf16)
         if encoding is not None:
             return cls._decode_named(data, path, encoding)
-        utf16 = utf16_without_bom(data)
-        if utf16 is None:
-            raise binary(path, "it contains NUL bytes")
-        return cls.from_text(decode_as(data, utf16, path), encoding=utf16)
+        err = binary(path, "it contains NUL bytes")
+        err.hint += (
+            f" If it is UTF-16 text without a BOM, {DEFAULT_NEXT_STEP}: utf-16-le or utf-16-be."
+        )
+        raise err
 
     @classmethod
     def _decode_bom(cls, data: bytes, bom: bytes, codec: str, path: str | None) -> TextFile:
@@ -196,7 +201,7 @@ class TextFile:
             raise PatchwrightError(
                 ErrorCode.ENCODING,
                 f"{where}is not UTF-8 (byte {bad_byte}) and no encoding was named for it.",
-                f"To read it, {DEFAULT_NEXT_STEP}.",
+                f"To read it, {DEFAULT_NEXT_STEP} {EXAMPLES}.",
                 path=path,
                 details={"reason": "undetected", "byte": bad_byte},
             )

@@ -175,17 +175,13 @@ def encoding_step(err: PatchwrightError, encoding_field: str | None) -> Patchwri
     """``err`` (an ``encoding`` refusal; any other is returned as it is) naming how this
     tool's caller names an encoding: its ``encoding_field``, else the user's
     ``--encoding`` option; returns ``err``."""
-    if err.code is not ErrorCode.ENCODING:
+    if err.code not in (ErrorCode.ENCODING, ErrorCode.BINARY_FILE):
         return err
     if encoding_field is not None:
-        step = (
-            f"pass the file's encoding in the {encoding_field} field (for example cp1252, "
-            "shift_jis, gbk)"
-        )
+        step = f"pass the file's encoding in the {encoding_field} field"
     else:
         step = (
-            "ask the user for the file's encoding, to be given to patchwright's --encoding "
-            "option (for example cp1252, shift_jis, gbk)"
+            "ask the user for the file's encoding, to be given to patchwright's --encoding option"
         )
     return with_encoding_step(err, step)
 

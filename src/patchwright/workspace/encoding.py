@@ -31,7 +31,7 @@ from __future__ import annotations
 import re
 
 from patchwright.model import ErrorCode, PatchwrightError, TextFile
-from patchwright.model.encoding import DEFAULT_NEXT_STEP
+from patchwright.model.encoding import DEFAULT_NEXT_STEP, EXAMPLES
 
 # chaos (charset-normalizer's "mess" ratio) within which two readings count as tied
 _TIED = 0.05
@@ -192,7 +192,7 @@ def _unsure(
     return PatchwrightError(
         ErrorCode.ENCODING,
         f"{where}is not UTF-8, and its encoding cannot be told for sure.{readings_text}",
-        f"To read it, {DEFAULT_NEXT_STEP}: the one whose reading is right.",
+        f"To read it, {DEFAULT_NEXT_STEP} {EXAMPLES}: the one whose reading is right.",
         path=path,
         details={"reason": "unsure", "candidates": candidates},
     )
