@@ -228,6 +228,8 @@ def test_the_command_line_takes_an_encoding_for_unsure_files_and_patches(
     assert (root / "zh.py").read_bytes() == "# 中文\nx = 2\n".encode("gbk")
     assert main(["apply", str(patch), "--root", str(root), "--encoding", "nope"]) == 2
     assert "patchwright apply: --encoding: " in capsys.readouterr().err
+    assert main(["mcp", "--root", str(root), "--encoding", "nope"]) == 2
+    assert "patchwright mcp: encoding 'nope' is not a text encoding" in capsys.readouterr().err
     out = main(["call", "read_file", '{"path": "zh.py"}', "--root", str(root),
                 "--encoding", "gbk"])  # fmt: skip
     assert out == 0 and '"encoding": "gbk"' in capsys.readouterr().out

@@ -84,7 +84,7 @@ def test_a_named_encoding_that_does_not_round_trip_is_refused(
     assert info.value.code is ErrorCode.ENCODING and words in info.value.message
 
 
-@pytest.mark.parametrize("name", ["klingon", "base64", "rot13", ""])
+@pytest.mark.parametrize("name", ["klingon", "base64", "rot13", "", "utf-7", "iso-2022-jp", "hz"])
 def test_an_unknown_encoding_name_is_refused_naming_the_field(name: str, tmp_path: Path) -> None:
     with pytest.raises(PatchwrightError) as info:
         decode_file(b"\xe9\n", encoding=name)

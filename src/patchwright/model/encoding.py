@@ -23,6 +23,8 @@ EXAMPLES = "(for example cp1252, shift_jis, gbk)"
 #: The next step of a command-line caller.
 OPTION_NEXT_STEP = "pass --encoding NAME"
 
+# encodings whose bytes for a character depend on the text before it (iso2022_* too)
+_STATEFUL = frozenset({"utf-7", "hz"})
 # ASCII control bytes a text file does not hold (tab, LF, VT, FF, CR and ESC are text).
 _CONTROL = bytes(b for b in range(1, 32) if b not in (9, 10, 11, 12, 13, 27))
 _CONTROL_TABLE = bytes.maketrans(b"", b"")
@@ -46,6 +48,16 @@ def codec_name(name: str, *, field: str = "encoding") -> str:
             ErrorCode.INVALID_REQUEST,
             f"{field} {name!r} is not a text encoding Python knows.",
             "Name an encoding such as utf-8, latin-1, cp1252, shift_jis, gbk, euc_kr or utf-16-le.",
+            field=field,
+        )
+    if info.name in _STATEFUL or info.name.startswith("iso2022"):
+        raise PatchwrightError(
+            ErrorCode.INVALID_REQUEST,
+            f"{field} {name!r} is a stateful encoding (its escape sequences carry a state "
+            "from one line to the next), so an edit could change the bytes of lines it did "
+            "not touch; patchwright does not edit such files.",
+            "Convert the file to UTF-8 first (for example: iconv -f ISO-2022-JP -t UTF-8), "
+            "or leave it alone.",
             field=field,
         )
     return info.name
