@@ -171,3 +171,35 @@ def test_utf16_prose_too_dense_to_tell_is_read_with_its_named_encoding() -> None
     assert "If it is UTF-16 text without a BOM, name the file's encoding" in info.value.hint
     model = decode_file(data, "prose.txt", encoding="utf-16-le")
     assert model.text == text and model.encode() == data
+
+
+_REPERTOIRE = {
+    "cp1252": "abc é€“”–\t",
+    "iso8859-1": "abc éüß\t",
+    "shift_jis": "abc 日本語カナ、",
+    "gbk": "abc 中文报表，",
+    "euc_kr": "abc 한국어 합계,",
+    "utf-16-le": "abc é中한😀",
+    "utf-16-be": "abc é中한😀",
+}
+
+
+@pytest.mark.parametrize("codec", list(_REPERTOIRE))
+@given(data=st.data())
+def test_property_an_edit_changes_only_the_bytes_of_its_lines(
+    codec: str, data: st.DataObject
+) -> None:
+    line = st.text(alphabet=_REPERTOIRE[codec], max_size=12)
+    lines = data.draw(st.lists(line, min_size=2, max_size=8))
+    endings = data.draw(st.lists(st.sampled_from(["\n", "\r\n"]), min_size=len(lines),
+                                 max_size=len(lines)))  # fmt: skip
+    model = TextFile(lines, endings, codec)
+    at = data.draw(st.integers(0, len(lines) - 1))
+    new_line = data.draw(line)
+    edited = model.with_lines([*lines[:at], new_line, *lines[at + 1 :]], endings)
+    before, after = model.encode(), edited.encode()
+    head = TextFile(lines[:at], endings[:at], codec).encode()
+    tail = TextFile(lines[at + 1 :], endings[at + 1 :], codec).encode()
+    assert before.startswith(head) and after.startswith(head)
+    assert before.endswith(tail) and after.endswith(tail)
+    assert TextFile.decode(before, encoding=codec).encode() == before
