@@ -203,3 +203,15 @@ def test_property_an_edit_changes_only_the_bytes_of_its_lines(
     assert before.startswith(head) and after.startswith(head)
     assert before.endswith(tail) and after.endswith(tail)
     assert TextFile.decode(before, encoding=codec).encode() == before
+
+
+def test_a_utf8_file_with_a_stray_legacy_byte_is_refused_as_mixed() -> None:
+    data = ("# café crème — «déjà vu» naïve\n" * 3 + 'x = "caf').encode() + b'\xe9"\n'
+    with pytest.raises(PatchwrightError) as info:
+        decode_file(data, "m.py")
+    err = info.value
+    assert err.code is ErrorCode.ENCODING and err.details["reason"] == "mixed"
+    assert "m.py is UTF-8 (24 characters beyond ASCII) except for 1 byte sequence(s)" in err.message
+    assert f"the first at byte {len(data) - 3}" in err.message
+    # naming the encoding of the whole file still reads it
+    assert decode_file(data, encoding="cp1252").encode() == data

@@ -5,7 +5,9 @@
 or without one are decided by the text model itself, without any detection; only
 bytes that are none of these reach :func:`detect_encoding`, which asks
 ``charset-normalizer`` (imported then, never on the way of a UTF-8 file) and decides
-only when the readings it finds likely agree:
+only when the readings it finds likely agree. A file that is UTF-8 but for a few bytes
+(at most one sequence in ten characters beyond ASCII, which a legacy encoding's text
+never is) mixes encodings and is refused first, naming the first such byte. Then:
 
 1. every reading about as likely as the best one gives the same text (``cp1252`` and
    ``latin-1`` on French text, ``cp932`` and ``shift_jis`` on Japanese): that text;
@@ -49,6 +51,8 @@ _NARROWER = {
     "windows-1252": "cp1252",
 }
 _CANDIDATES_SHOWN = 4
+# UTF-8 characters beyond ASCII from which a few bytes that are not UTF-8 mean "mixed"
+_MIXED_MIN = 5
 # bytes of a large file's lines that detection reads
 _SAMPLE = 1 << 16
 
@@ -70,6 +74,7 @@ def detect_encoding(data: bytes, path: str | None = None) -> str:
     Raises:
         PatchwrightError: ``encoding`` naming the candidate readings when unsure.
     """
+    _refuse_mixed(data, path)
     from charset_normalizer import from_bytes  # only files that are not UTF-8 need it
 
     sample = _sample(data)
@@ -85,6 +90,37 @@ def detect_encoding(data: bytes, path: str | None = None) -> str:
     if chosen is not None:
         return chosen
     raise _unsure(data, path, readings)
+
+
+def _refuse_mixed(data: bytes, path: str | None) -> None:
+    """Refuse a UTF-8 file with a few bytes in another encoding (an ``é`` pasted from a
+    Latin-1 file): no single encoding reads it, and reading it in one that decodes it
+    all would show its UTF-8 characters garbled and write new ones in that encoding."""
+    text = data.decode("utf-8", "replace")
+    bad = text.count("\ufffd")
+    good = len(text) - bad - sum(1 for ch in text if ch < "\x80")
+    if good < _MIXED_MIN or bad * 10 > good:
+        return
+    first = _first_bad(data)
+    where = f"{path} " if path else "The file "
+    raise PatchwrightError(
+        ErrorCode.ENCODING,
+        f"{where}is UTF-8 ({good} characters beyond ASCII) except for {bad} byte "
+        f"sequence(s) that are not, the first at byte {first}: it mixes encodings, which "
+        "no single encoding reads.",
+        "Rewrite those bytes in UTF-8 (the file's other characters are), or, if the whole "
+        f"file is in another encoding, {DEFAULT_NEXT_STEP} {EXAMPLES}.",
+        path=path,
+        details={"reason": "mixed", "byte": first},
+    )
+
+
+def _first_bad(data: bytes) -> int:
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return exc.start
+    return 0
 
 
 def _sample(data: bytes) -> bytes:
