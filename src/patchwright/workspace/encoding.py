@@ -40,6 +40,7 @@ _TIED = 0.05
 # a recognised language (coherence) that wins over readings without one
 _COHERENT = 0.5
 _HIGH_RUN = re.compile(rb"[\x80-\xff]+")
+_HIGH_BYTES = bytes(range(0x80, 0x100))
 # detected name -> the standard subset tried first (same text: the subset's name)
 _NARROWER = {
     "cp932": "shift_jis",
@@ -98,7 +99,8 @@ def _refuse_mixed(data: bytes, path: str | None) -> None:
     all would show its UTF-8 characters garbled and write new ones in that encoding."""
     text = data.decode("utf-8", "replace")
     bad = text.count("\ufffd")
-    good = len(text) - bad - sum(1 for ch in text if ch < "\x80")
+    ascii_bytes = len(data.translate(None, _HIGH_BYTES))  # one ASCII character each
+    good = len(text) - bad - ascii_bytes
     if good < _MIXED_MIN or bad * 10 > good:
         return
     first = _first_bad(data)
