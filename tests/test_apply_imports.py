@@ -31,7 +31,7 @@ NEVER = (
     "mcp", "pydantic", "pydantic_core", "anyio", "asyncio", "httpx", "starlette", "uvicorn",
     "jsonschema", "rapidfuzz", "patchwright.tools", "patchwright.adapters.mcp_server",
     "patchwright.engine.fuzzy", "patchwright.documents", "concurrent.futures", "email",
-    "http.client", "ssl", "multiprocessing",
+    "http.client", "ssl", "multiprocessing", "charset_normalizer",
 )  # fmt: skip
 # Nor what the other commands, formats and refusals use: approval mode, tree walking
 # (pathspec), undo and case-insensitive look-up; the OpenAI and SEARCH/REPLACE parsers

@@ -55,9 +55,8 @@ def test_bom_is_kept() -> None:
     ("data", "why"),
     [
         (b"abc\x00def", "NUL"),
-        (b"\xc3\x28\xa0", "not valid UTF-8"),
         (b"\xff\xfe\x41", "utf-16-le BOM"),
-        (b"ok\n\xc3(", "not valid"),
+        (b"\x89PNG\r\n\x1a\n\x02\x03\x04\x05\xff", "control bytes"),
     ],
 )
 def test_binary_is_refused(data: bytes, why: str) -> None:
@@ -66,6 +65,18 @@ def test_binary_is_refused(data: bytes, why: str) -> None:
     assert info.value.code == ErrorCode.BINARY_FILE
     assert why in info.value.message
     assert "x.bin" in info.value.message
+
+
+@pytest.mark.parametrize(("data", "byte"), [(b"\xc3\x28\xa0", 0), (b"ok\n\xc3(", 3)])
+def test_text_not_utf8_without_a_named_encoding_is_not_called_binary(
+    data: bytes, byte: int
+) -> None:
+    with pytest.raises(PatchwrightError) as info:
+        TextFile.decode(data, path="x.txt")
+    err = info.value
+    assert err.code == ErrorCode.ENCODING and "binary" not in err.message
+    assert f"x.txt is not UTF-8 (byte {byte})" in err.message
+    assert "name the file's encoding" in err.hint
 
 
 def test_split_lines_empty() -> None:
@@ -156,7 +167,7 @@ def test_invalid_utf8_in_a_later_piece_names_its_byte_in_the_file() -> None:
     data = b"line\n" * 400_000 + b"\xff\n"
     with pytest.raises(PatchwrightError) as caught:
         TextFile.decode(data)
-    assert caught.value.code == ErrorCode.BINARY_FILE
+    assert caught.value.code == ErrorCode.ENCODING
     assert f"byte {len(data) - 2}" in caught.value.message
 
 

@@ -60,6 +60,13 @@ def configure_apply(parser: argparse.ArgumentParser) -> None:
         help="syntax check of changed files that have a parser: warn about errors the "
         "patch introduces (default), reject the patch, or off",
     )
+    parser.add_argument(
+        "--encoding",
+        default=None,
+        metavar="NAME",
+        help="encoding of the patch and files that are neither UTF-8 nor UTF-16, e.g. "
+        "cp1252, shift_jis, gbk (default: detected)",
+    )
     parser.add_argument("--dry-run", action="store_true", help="check only; write nothing")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument(
@@ -104,15 +111,16 @@ def run_apply(args: argparse.Namespace) -> int:
     from patchwright.model.errors import PatchwrightError
 
     try:
-        text = _read_patch(args.patch, mb_to_bytes(args.max_patch_mb))
-    except PatchwrightError as exc:  # over --max-patch-mb: refused before reading it whole
-        print(f"patchwright apply: {exc.render()}", file=sys.stderr)
+        text = _read_patch(args.patch, mb_to_bytes(args.max_patch_mb), args.encoding)
+    except PatchwrightError as exc:  # over --max-patch-mb, or text it cannot decode
+        from patchwright.model.encoding import OPTION_NEXT_STEP, with_next_step
+
+        option = f"{_option(exc.field)}: " if exc.field in _USAGE_FIELDS else ""
+        with_next_step(exc, OPTION_NEXT_STEP)
+        print(f"patchwright apply: {option}{exc.render()}", file=sys.stderr)
         return 2
     except OSError as exc:
         print(f"patchwright apply: cannot read {args.patch}: {exc.strerror}", file=sys.stderr)
-        return 2
-    except UnicodeDecodeError:
-        print(f"patchwright apply: {args.patch} is not UTF-8 text", file=sys.stderr)
         return 2
     try:
         text = _rewrite(text, args)
@@ -123,6 +131,10 @@ def run_apply(args: argparse.Namespace) -> int:
         return 2
     report = _apply(text, args)
     err = report.error
+    if err is not None:
+        from patchwright.model.encoding import OPTION_NEXT_STEP, with_next_step
+
+        with_next_step(err, OPTION_NEXT_STEP)
     usage = err is not None and err.field in _USAGE_FIELDS
     if args.json:
         import json  # only for --json: start-up time
@@ -143,7 +155,7 @@ def run_apply(args: argparse.Namespace) -> int:
 
 
 # report.error.field values that name a command-line argument, not part of the patch
-_USAGE_FIELDS = ("mode", "fuzzy_threshold", "root", "syntax", "path")
+_USAGE_FIELDS = ("mode", "fuzzy_threshold", "root", "syntax", "path", "encoding")
 
 
 def _option(name: str | None) -> str:
@@ -199,6 +211,7 @@ def _apply(text: str, args: argparse.Namespace) -> ApplyReport:
             max_file_bytes=max_bytes,
             syntax=args.syntax,
             path=args.path,
+            encoding=args.encoding,
         )
 
     from patchwright.adapters.terminal import use_color
@@ -210,11 +223,22 @@ def _apply(text: str, args: argparse.Namespace) -> ApplyReport:
     return run_with_progress(work, 1 if args.path else files_in(text), sys.stderr)
 
 
-def _read_patch(name: str, limit: int) -> str:
+def _read_patch(name: str, limit: int, encoding: str | None) -> str:
+    """The patch's text: UTF-8 as it is, else decoded like a file of the workspace
+    (a BOM, UTF-16, ``--encoding``, else the detected encoding)."""
     from patchwright.adapters.limits import read_limited
 
     what = "The patch on standard input" if name == "-" else f"The patch {name}"
     if name == "-":
-        return read_limited(sys.stdin.buffer, limit, what, "--max-patch-mb").decode("utf-8")
-    with open(name, "rb") as fh:
-        return read_limited(fh, limit, what, "--max-patch-mb").decode("utf-8")
+        data = read_limited(sys.stdin.buffer, limit, what, "--max-patch-mb")
+    else:
+        with open(name, "rb") as fh:
+            data = read_limited(fh, limit, what, "--max-patch-mb")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        pass
+    from patchwright.workspace.encoding import decode_file
+
+    where = "The patch on standard input" if name == "-" else name
+    return decode_file(data, where, encoding=encoding).text

@@ -55,6 +55,13 @@ def configure_mcp(parser: argparse.ArgumentParser) -> None:
         help="record no history (faster edits; undo and get_patch_change then refuse)",
     )
     parser.add_argument(
+        "--encoding",
+        default=None,
+        metavar="NAME",
+        help="encoding of files that are neither UTF-8 nor UTF-16, e.g. cp1252, shift_jis, "
+        "gbk (default: detected)",
+    )
+    parser.add_argument(
         "--approve",
         action="store_true",
         help="hold every write until a person approves it (patchwright pending / review)",
@@ -127,7 +134,11 @@ def run_mcp(args: argparse.Namespace) -> int:
         access = _access(args, endpoint)
         toolbox = Toolbox(
             Workspace(
-                args.root, mode=args.mode, history=not args.no_history, session=f"mcp-{os.getpid()}"
+                args.root,
+                mode=args.mode,
+                history=not args.no_history,
+                session=f"mcp-{os.getpid()}",
+                encoding=args.encoding,
             ),
             syntax_policy=args.syntax,
             approve=args.approve,

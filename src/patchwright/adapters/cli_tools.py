@@ -81,6 +81,13 @@ def configure_call(parser: argparse.ArgumentParser) -> None:
         help="restricted refuses every write",
     )
     parser.add_argument(
+        "--encoding",
+        default=None,
+        metavar="NAME",
+        help="encoding of files that are neither UTF-8 nor UTF-16, e.g. cp1252, shift_jis, "
+        "gbk (default: detected)",
+    )
+    parser.add_argument(
         "--syntax",
         default="warn",
         choices=["off", "warn", "reject"],
@@ -210,7 +217,7 @@ def run_call(args: argparse.Namespace) -> int:
 
     try:
         arguments = parse_arguments(_read_arguments(args.arguments, int(args.max_args_mb * 2**20)))
-        workspace = Workspace(args.root, mode=args.mode)
+        workspace = Workspace(args.root, mode=args.mode, encoding=args.encoding)
         path = where(workspace.state_folder, args.session)
         session = load_session(path)
         toolbox = Toolbox(

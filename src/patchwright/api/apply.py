@@ -63,6 +63,8 @@ class _Plan:
     # per target path: the history's change records and the permission bits asked for
     records: dict[str, list[ChangeRecord]] = field(default_factory=dict)
     modes: dict[str, int] = field(default_factory=dict)
+    # the encoding of files neither UTF-8 nor UTF-16 (None: the workspace's, else detected)
+    encoding: str | None = None
 
 
 def apply_patch_text(
@@ -78,6 +80,7 @@ def apply_patch_text(
     max_file_bytes: int | None = None,
     syntax: str = "warn",
     path: str | None = None,
+    encoding: str | None = None,
 ) -> ApplyReport:
     """Apply ``patch_text`` (unified/git diff, OpenAI patch or SEARCH/REPLACE blocks) to
     the files under ``root``; all files or none. With ``format="snippet"`` the text is a
@@ -91,7 +94,9 @@ def apply_patch_text(
     when no ``workspace`` is given. ``syntax`` is the syntax guard's policy for files
     with a parser: ``off``, ``warn`` (report errors the patch introduces) or ``reject``
     (refuse the patch, nothing written). Usage errors carry the argument's name in
-    ``report.error.field`` (``mode``, ``fuzzy_threshold``, ``syntax``, ``root``).
+    ``report.error.field`` (``mode``, ``fuzzy_threshold``, ``syntax``, ``root``,
+    ``encoding``). ``encoding`` names the encoding of the files that are neither UTF-8
+    nor UTF-16 (``cp1252``, ``shift_jis``...; by default the workspace's, else detected).
     """
     report = ApplyReport(ok=False, applied=False, dry_run=dry_run, mode=mode)
     # each old content is hashed when planned and again by the commit inside its locks
@@ -99,12 +104,16 @@ def apply_patch_text(
         try:
             options = MatchOptions(mode=mode, fuzzy_threshold=fuzzy_threshold)  # type: ignore[arg-type]
             _check_policy(syntax)
+            if encoding is not None:
+                from patchwright.model.encoding import codec_name
+
+                encoding = codec_name(encoding)
             snippet = _is_snippet(format, path)
             patch = None if snippet else parse_patch(patch_text, format)
             report.format = "snippet" if patch is None else patch.format
             report.parse_warnings = [] if patch is None else list(patch.warnings)
             ws = workspace or _open(root, history, max_file_bytes)
-            plan = _Plan(options)
+            plan = _Plan(options, encoding=encoding)
             report.files = plan.outcomes
             with ws.keeping_folders():  # the plan's reads: one walk per folder
                 if patch is None:
@@ -353,7 +362,7 @@ def _load(ws: Workspace, plan: _Plan, path: str) -> TextFile | None:
             plan.before[path] = _Before(None)
             plan.current[path] = None
         else:
-            text = TextFile.decode(state.data, path=path)
+            text = ws.decode(state.data, path, encoding=plan.encoding)
             plan.before[path] = _Before(text, state.sha256, state.mode_bits)
             plan.current[path] = text
     return plan.current[path]

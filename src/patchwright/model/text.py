@@ -11,9 +11,19 @@ from __future__ import annotations
 import codecs
 import re
 from _weakref import ref
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from patchwright._records import field, record
+from patchwright.model.encoding import (
+    DEFAULT_NEXT_STEP,
+    EXAMPLES,
+    binary,
+    codec_name,
+    control_bytes,
+    decode_as,
+    encode_text,
+    utf16_without_bom,
+)
 from patchwright.model.errors import ErrorCode, PatchwrightError
 
 LF = "\n"
@@ -102,46 +112,114 @@ class TextFile:
         return cls(lines, endings, encoding, bom)
 
     @classmethod
-    def decode(cls, data: bytes, *, path: str | None = None) -> TextFile:
-        """Decode file bytes, refusing binary data and unknown encodings.
+    def decode(
+        cls,
+        data: bytes,
+        *,
+        path: str | None = None,
+        encoding: str | None = None,
+        detect: Callable[[bytes, str | None], str] | None = None,
+    ) -> TextFile:
+        """Decode file bytes, refusing binary data and encodings that do not round-trip.
+
+        A BOM decides the encoding; else UTF-8 (the fast path), else UTF-16 without a
+        BOM (told by its NUL bytes), else ``encoding`` when the caller named one, else
+        what ``detect(data, path)`` names (it raises when it cannot tell). A file not
+        in UTF-8 is taken only if its text encodes back to the very same bytes.
 
         Raises:
-            PatchwrightError: ``encoding`` for UTF-32 (either BOM); ``binary_file`` for
-                NUL characters (whatever the encoding) or text that does not decode.
+            PatchwrightError: ``encoding`` for UTF-32 (either BOM), for bytes that are not
+                UTF-8 when no encoding is named or detected, and for an encoding that
+                does not decode the bytes or does not give them back; ``binary_file``
+                for NUL characters (whatever the encoding) or control bytes.
         """
         for bom, name in _UTF32_BOMS:
             if data.startswith(bom):
                 raise _unsupported_encoding(path, name)
         for bom, codec in _BOMS:
             if data.startswith(bom):
-                body = data[len(bom) :]
-                name = "utf-8" if codec == "utf-8-sig" else codec
-                try:
-                    text = body.decode(name)
-                except UnicodeDecodeError as exc:
-                    raise _binary(
-                        path, f"it starts with a {codec} BOM but is not valid {codec}"
-                    ) from exc
-                # A BOM says "text" but NULs still mean binary (or a mislabelled file).
-                if "\x00" in text:
-                    raise _binary(path, "it contains NUL characters")
-                return cls.from_text(text, encoding=name, bom=bom)
-        if b"\x00" in data:
-            raise _binary(path, "it contains NUL bytes")
-        if len(data) > _DECODE_PIECE:
-            return cls._decode_utf8_pieces(data, path)
+                return cls._decode_bom(data, bom, codec, path)
+        if b"\x00" not in data:
+            decoded = (
+                cls._decode_utf8_pieces(data)
+                if len(data) > _DECODE_PIECE
+                else cls._decode_utf8(data)
+            )
+            if isinstance(decoded, TextFile):
+                return decoded
+            return cls._decode_legacy(data, path, encoding, detect, decoded)
+        utf16 = utf16_without_bom(data)
+        if utf16 is not None:
+            return cls.from_text(decode_as(data, utf16, path), encoding=utf16)
+        if encoding is not None:
+            return cls._decode_named(data, path, encoding)
+        err = binary(path, "it contains NUL bytes")
+        err.hint += (
+            f" If it is UTF-16 text without a BOM, {DEFAULT_NEXT_STEP}: utf-16-le or utf-16-be."
+        )
+        raise err
+
+    @classmethod
+    def _decode_bom(cls, data: bytes, bom: bytes, codec: str, path: str | None) -> TextFile:
+        body = data[len(bom) :]
+        name = "utf-8" if codec == "utf-8-sig" else codec
+        try:
+            text = body.decode(name)
+        except UnicodeDecodeError as exc:
+            raise binary(path, f"it starts with a {codec} BOM but is not valid {codec}") from exc
+        # A BOM says "text" but NULs still mean binary (or a mislabelled file).
+        if "\x00" in text:
+            raise binary(path, "it contains NUL characters")
+        return cls.from_text(text, encoding=name, bom=bom)
+
+    @classmethod
+    def _decode_utf8(cls, data: bytes) -> TextFile | int:
+        """The UTF-8 model, or the offset of the first byte that is not UTF-8."""
         try:
             text = data.decode("utf-8")
         except UnicodeDecodeError as exc:
-            raise _binary(path, f"it is not valid UTF-8 (byte {exc.start})") from exc
+            return exc.start
         return cls.from_text(text)
 
     @classmethod
-    def _decode_utf8_pieces(cls, data: bytes, path: str | None) -> TextFile:
+    def _decode_legacy(
+        cls,
+        data: bytes,
+        path: str | None,
+        encoding: str | None,
+        detect: Callable[[bytes, str | None], str] | None,
+        bad_byte: int,
+    ) -> TextFile:
+        """Bytes that are not UTF-8 (``bad_byte`` the first offending offset)."""
+        if encoding is not None:
+            return cls._decode_named(data, path, encoding)
+        controls = control_bytes(data)
+        if controls * 100 > len(data):
+            raise binary(path, f"it is not UTF-8 and holds {controls} control bytes")
+        if detect is None:
+            where = f"{path} " if path else "The file "
+            raise PatchwrightError(
+                ErrorCode.ENCODING,
+                f"{where}is not UTF-8 (byte {bad_byte}) and no encoding was named for it.",
+                f"To read it, {DEFAULT_NEXT_STEP} {EXAMPLES}.",
+                path=path,
+                details={"reason": "undetected", "byte": bad_byte},
+            )
+        codec = detect(data, path)
+        return cls.from_text(decode_as(data, codec, path), encoding=codec)
+
+    @classmethod
+    def _decode_named(cls, data: bytes, path: str | None, encoding: str) -> TextFile:
+        codec = codec_name(encoding)
+        return cls.from_text(decode_as(data, codec, path, named=True), encoding=codec)
+
+    @classmethod
+    def _decode_utf8_pieces(cls, data: bytes) -> TextFile | int:
         """:meth:`decode` of a large UTF-8 file a piece at a time, each cut after a LF
         byte (never inside a character, nor between the CR and LF of a CRLF): the whole
         decoded text never exists beside the bytes and the lines, which keeps the peak
-        memory of a large file near its lines alone."""
+        memory of a large file near its lines alone. Not UTF-8: the offset of the first
+        byte that is not."""
         lines: list[str] = []
         endings: list[str] = []
         start, size = 0, len(data)
@@ -152,8 +230,7 @@ class TextFile:
             try:
                 piece = str(view[start:end], "utf-8")
             except UnicodeDecodeError as exc:
-                why = f"it is not valid UTF-8 (byte {start + exc.start})"
-                raise _binary(path, why) from exc
+                return start + exc.start
             more, ends = split_lines(piece)
             del piece
             lines += more
@@ -177,7 +254,7 @@ class TextFile:
 
     def encode(self) -> bytes:
         """Encode back to bytes; an unchanged model gives the original bytes."""
-        return self.bom + self.text.encode(self.encoding)
+        return self.bom + encode_text(self.text, self.encoding)
 
     def encode_releasing(self) -> bytes:
         """:meth:`encode`, emptying this model on the way: it must not be used afterwards.
@@ -198,7 +275,7 @@ class TextFile:
                 piece = LF.join(lines[start:]) + LF
             else:
                 piece = TextFile(lines[start:], endings[start:]).text
-            pieces.append(piece.encode(self.encoding))
+            pieces.append(encode_text(piece, self.encoding))
             del lines[start:], endings[start:], piece
         pieces.append(self.bom)
         pieces.reverse()
@@ -283,19 +360,8 @@ def _unsupported_encoding(path: str | None, name: str) -> PatchwrightError:
     return PatchwrightError(
         ErrorCode.ENCODING,
         f"{where}is encoded as {name} (it starts with a {name} BOM), which patchwright "
-        "does not edit (supported: UTF-8, UTF-8 with BOM, UTF-16 with BOM).",
+        "does not edit.",
         "Convert the file to UTF-8 (for example: iconv -f UTF-32 -t UTF-8) before "
         "editing it, or leave it alone.",
-        path=path,
-    )
-
-
-def _binary(path: str | None, why: str) -> PatchwrightError:
-    where = f"{path} " if path else "The file "
-    return PatchwrightError(
-        ErrorCode.BINARY_FILE,
-        f"{where}looks binary: {why}. patchwright edits text files only "
-        "(UTF-8, UTF-8 with BOM, UTF-16 with BOM).",
-        "Leave binary files alone, or convert the file to UTF-8 before editing it.",
         path=path,
     )

@@ -13,12 +13,18 @@ from __future__ import annotations
 
 from patchwright._records import record
 from patchwright.model import ErrorCode, PatchwrightError, TextFile
+from patchwright.model.encoding import with_next_step as with_encoding_step
 from patchwright.tools.session import Session
 from patchwright.workspace import FileState, Workspace
 
 #: Most lines, and about most characters, one page of a file shows.
 PAGE_LINES = 2000
 PAGE_CHARS = 100_000
+
+#: The ``encoding`` field of the tools that have one.
+ENCODING_FIELD_DESCRIPTION = (
+    "Encoding of a file that is not UTF-8, if its detection fails (e.g. cp1252, shift_jis)."
+)
 
 _NEWLINE_NAMES = {"\n": "lf", "\r\n": "crlf", "\r": "cr"}
 
@@ -128,13 +134,20 @@ def load(
     missing_ok: bool = False,
     field: str = "path",
     session: Session | None = None,
+    encoding: str | None = None,
+    encoding_field: str | None = None,
 ) -> Loaded:
     """Read and decode ``path`` (a file that still holds what ``session`` last wrote to
     it is not decoded again: its model comes from :meth:`Session.written_file`).
 
+    ``encoding`` names the encoding of a file that is neither UTF-8 nor UTF-16 (else the
+    workspace's, else detected); ``encoding_field`` is the request field that carries
+    it, named by a refusal's next step (``None``: the tool has none, so the user is).
+
     Raises:
         PatchwrightError: sandbox refusals, ``file_not_found`` (unless ``missing_ok``),
-            ``binary_file``, ``too_large``; ``field`` names the request field.
+            ``binary_file``, ``encoding``, ``too_large``; ``field`` names the request
+            field.
     """
     wanted = posix_path(path)
     try:
@@ -146,11 +159,31 @@ def load(
         if state is None:
             return Loaded(ws.resolve(wanted), None, None)
         kept = session.written_file(state.path, state.sha256) if session is not None else None
-        return Loaded(state.path, state, kept or TextFile.decode(state.data, path=state.path))
+        if kept is None:
+            try:
+                kept = ws.decode(state.data, state.path, encoding=encoding)
+            except PatchwrightError as err:
+                raise encoding_step(err, encoding_field) from None
+        return Loaded(state.path, state, kept)
     except PatchwrightError as err:
         if _is_root(path):
             with_next_step(ws, err, path)
         raise in_field(err, field) from None
+
+
+def encoding_step(err: PatchwrightError, encoding_field: str | None) -> PatchwrightError:
+    """``err`` (an ``encoding`` refusal; any other is returned as it is) naming how this
+    tool's caller names an encoding: its ``encoding_field``, else the user's
+    ``--encoding`` option; returns ``err``."""
+    if err.code not in (ErrorCode.ENCODING, ErrorCode.BINARY_FILE):
+        return err
+    if encoding_field is not None:
+        step = f"pass the file's encoding in the {encoding_field} field"
+    else:
+        step = (
+            "ask the user for the file's encoding, to be given to patchwright's --encoding option"
+        )
+    return with_encoding_step(err, step)
 
 
 def resolve_doc_path(ws: Workspace, doc_path: str, *, field: str = "docPath") -> str:
@@ -200,6 +233,19 @@ def newline_name(text: TextFile) -> str:
     if len(kinds) > 1:
         return "mixed"
     return _NEWLINE_NAMES[kinds.pop()]
+
+
+def encoding_note(loaded: Loaded) -> str | None:
+    """``[x.py is in shift_jis: shown decoded, written back in shift_jis]`` for a file
+    that is not UTF-8 (``None`` for UTF-8, with or without BOM, and a missing file)."""
+    text = loaded.text
+    if text is None or text.encoding == "utf-8":
+        return None
+    bom = " with BOM" if text.bom else ""
+    return (
+        f"[{loaded.path} is in {text.encoding}{bom}: shown decoded, and edits are written "
+        f"back in {text.encoding}]"
+    )
 
 
 def numbered(lines: list[str], first: int) -> str:

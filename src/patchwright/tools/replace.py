@@ -35,6 +35,7 @@ from patchwright.model import (
     ToolResult,
     WholeFile,
 )
+from patchwright.model.encoding import unencodable, unencodable_error
 from patchwright.tools.context import ToolContext
 from patchwright.tools.files import load, preview
 from patchwright.tools.writing import PlannedWrite, commit_writes
@@ -64,10 +65,14 @@ class Fields:
     Attributes:
         old: the field of the text to find (``old_string``, ``old_str``).
         batch: the array of a batch (``edits``), ``None`` for one edit.
+        new: the field of the replacement text (``new_string``, ``new_str``).
+        encoding: the field naming a file's encoding, ``None`` when the tool has none.
     """
 
     old: str = "old_string"
     batch: str | None = None
+    new: str = "new_string"
+    encoding: str | None = None
 
 
 _DEFAULT_FIELDS = Fields()
@@ -100,18 +105,22 @@ def replace_strings(
     *,
     fields: Fields = _DEFAULT_FIELDS,
     path_field: str = "path",
+    encoding: str | None = None,
 ) -> ToolResult:
-    """Apply ``items`` in order to ``path``, all or none (see the module docstring).
+    """Apply ``items`` in order to ``path``, all or none (see the module docstring);
+    ``encoding`` names the encoding of a file that is neither UTF-8 nor UTF-16.
 
     Raises:
         PatchwrightError: the engine's refusal in the edit's words (``not_found``,
-            ``ambiguous``, ``already_applied``...), naming the edit's field; path and
+            ``ambiguous``, ``already_applied``...), naming the edit's field; ``encoding``
+            naming the edit's new text when the file's encoding cannot hold it; path and
             workspace refusals.
     """
     loaded = load(
         ctx.workspace, path, missing_ok=all(not e.old for e in items), field=path_field,
-        session=ctx.session,
+        session=ctx.session, encoding=encoding, encoding_field=fields.encoding,
     )  # fmt: skip
+    _check_encodable(items, fields, loaded.path, loaded.current.encoding)
     edits = [
         Edit(OldText(e.old, replace_all=e.replace_all, replace_all_supported=True), e.new,
              label=f"Edit {k}")
@@ -189,6 +198,27 @@ def failure(
     )
 
 
+def _check_encodable(items: Sequence[Replacement], fields: Fields, path: str, codec: str) -> None:
+    """Refuse new text the file's encoding cannot hold, naming the edit's field."""
+    for index, item in enumerate(items):
+        field = f"{fields.batch}[{index}].{fields.new}" if fields.batch else fields.new
+        check_encodable(item.new, field, path, codec)
+
+
+def check_encodable(text: str, field: str, path: str, codec: str) -> None:
+    """Refuse ``text`` (from the request ``field``) when ``path``'s encoding ``codec``
+    cannot hold it, naming the characters.
+
+    Raises:
+        PatchwrightError: ``encoding``, naming ``field`` and the characters.
+    """
+    if codec in ("utf-8", "utf-16-le", "utf-16-be"):
+        return  # every character but a lone surrogate, refused when encoded
+    chars = unencodable(text, codec)
+    if chars:
+        raise unencodable_error(chars, codec, path, field)
+
+
 def _indent(text: str) -> str:
     return "\n".join(f"    {t}" for t in text.splitlines())
 
@@ -200,15 +230,18 @@ def write_whole(
     *,
     path_field: str = "path",
     must_not_exist: bool = False,
+    content_field: str = "content",
 ) -> ToolResult:
     """Give ``path`` the whole ``content`` (created when missing).
 
     Raises:
         PatchwrightError: ``file_exists`` when ``must_not_exist`` and the file is there;
-            ``already_applied`` when the file already holds exactly ``content``; path
-            and workspace refusals.
+            ``already_applied`` when the file already holds exactly ``content``;
+            ``encoding`` naming ``content_field`` when the file's encoding cannot hold
+            it; path and workspace refusals.
     """
     loaded = load(ctx.workspace, path, missing_ok=True, field=path_field, session=ctx.session)
+    check_encodable(content, content_field, loaded.path, loaded.current.encoding)
     new = apply_edits(loaded.current, [Edit(WholeFile(), content)]).file
     plan = PlannedWrite(loaded, new, label=f"{ctx.tool} {loaded.path}")
     if loaded.exists and must_not_exist and plan.changed:
@@ -238,14 +271,22 @@ def write_whole(
 
 
 def insert_lines(
-    ctx: ToolContext, path: str, after_line: int, text: str, *, line_field: str
+    ctx: ToolContext,
+    path: str,
+    after_line: int,
+    text: str,
+    *,
+    line_field: str,
+    text_field: str = "insert_text",
 ) -> ToolResult:
     """Insert ``text`` (whole lines) after line ``after_line`` (0: at the top).
 
     Raises:
-        PatchwrightError: ``out_of_range`` naming ``line_field``; path refusals.
+        PatchwrightError: ``out_of_range`` naming ``line_field``; ``encoding`` naming
+            ``text_field`` when the file's encoding cannot hold ``text``; path refusals.
     """
     loaded = load(ctx.workspace, path, session=ctx.session)
+    check_encodable(text, text_field, loaded.path, loaded.current.encoding)
     n = len(loaded.current.lines)
     if not 0 <= after_line <= n:
         raise PatchwrightError(
@@ -291,6 +332,7 @@ __all__ = [
     "RUNG_WORDS",
     "Fields",
     "Replacement",
+    "check_encodable",
     "describe_match",
     "failure",
     "insert_lines",

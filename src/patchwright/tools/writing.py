@@ -21,6 +21,7 @@ from typing import Any
 from patchwright._records import field, record
 from patchwright.engine.notebook import file_diff
 from patchwright.model import TextFile
+from patchwright.model.encoding import encode_text
 from patchwright.tools.context import ToolContext
 from patchwright.tools.files import Loaded
 from patchwright.tools.guards import generated_warning, syntax_check
@@ -62,8 +63,13 @@ class PlannedWrite:
     @cached_property
     def data(self) -> bytes:
         """The new bytes (encoded once: a large file's encoding is a noticeable cost),
-        as ``after.encode()`` gives them, from the text joined once."""
-        return self.after.bom + self.text.encode(self.after.encoding)
+        as ``after.encode()`` gives them, from the text joined once.
+
+        Raises:
+            PatchwrightError: ``encoding`` naming the characters the file's encoding
+                cannot hold.
+        """
+        return self.after.bom + encode_text(self.text, self.after.encoding, self.path)
 
     @property
     def changed(self) -> bool:

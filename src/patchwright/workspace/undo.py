@@ -125,10 +125,11 @@ def render_diff(before: bytes | None, after: bytes | None, old_path: str, new_pa
     """A unified diff between two contents (``None``: the file does not exist); a
     notebook's is shown cell by cell."""
     from patchwright.engine.notebook import file_diff  # lazy: see module docstring
+    from patchwright.workspace.encoding import decode_file
 
     try:
-        old = TextFile.decode(before) if before is not None else None
-        new = TextFile.decode(after) if after is not None else None
+        old = decode_file(before, old_path) if before is not None else None
+        new = decode_file(after, new_path) if after is not None else None
     except PatchwrightError:
         return f"Binary files a/{old_path} and b/{new_path} differ\n"
     a = f"a/{old_path}" if before is not None else "/dev/null"

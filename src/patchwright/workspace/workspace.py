@@ -39,6 +39,8 @@ if TYPE_CHECKING:
     from pathlib import Path
     from typing import Any
 
+    from patchwright.model.text import TextFile
+
     # approval mode, tree walking, case-insensitive look-up and undo are imported by
     # the methods that use them: applying a patch needs none of them (start-up time)
     from patchwright.workspace import navigation
@@ -65,10 +67,14 @@ class Workspace:
         fs: the file-system implementation (tests wrap the real one).
         session: who is writing (an MCP server, a script): kept in each batch's
             ``meta["session"]`` and shown on proposals.
+        encoding: the encoding of files that are neither UTF-8 nor UTF-16 (``cp1252``,
+            ``shift_jis``...), used instead of detecting it (see encoding.py); a BOM or
+            valid UTF-8 still decides.
 
     Raises:
         PatchwrightError: ``file_not_found`` / ``not_a_file`` when ``root`` is not an
-            existing folder; ``io_error`` when the state folder cannot be created.
+            existing folder; ``io_error`` when the state folder cannot be created;
+            ``invalid_request`` for an unknown ``encoding``.
     """
 
     def __init__(
@@ -84,8 +90,15 @@ class Workspace:
         lock_timeout: float = 10.0,
         fs: FileSystem | None = None,
         session: str = "",
+        encoding: str | None = None,
     ) -> None:
         self.session = session
+        self.encoding: str | None = None
+        """The encoding of files that are neither UTF-8 nor UTF-16 (``None``: detected)."""
+        if encoding is not None:
+            from patchwright.model.encoding import codec_name
+
+            self.encoding = codec_name(encoding)
         self._approval: Approval | None = None
         self._fs: FileSystem = fs if fs is not None else OsFileSystem()
         self._gate = ModeGate(mode)
@@ -214,6 +227,21 @@ class Workspace:
                 path=rel,
                 details={"similar": similar} if similar else None,
             )
+
+    def decode(
+        self, data: bytes, path: str | None = None, *, encoding: str | None = None
+    ) -> TextFile:
+        """A file's bytes as text: UTF-8 or UTF-16 when they are, else in ``encoding``,
+        else in this workspace's :attr:`encoding`, else in the detected encoding.
+
+        Raises:
+            PatchwrightError: ``binary_file``; ``encoding`` (undecodable, not
+                round-tripping, or not told for sure); ``invalid_request`` for an
+                unknown ``encoding``.
+        """
+        from patchwright.workspace.encoding import decode_file
+
+        return decode_file(data, path, encoding=encoding or self.encoding)
 
     def read_if_exists(self, path: str) -> FileState | None:
         """Read a file, or ``None`` when nothing is at ``path``.

@@ -110,12 +110,14 @@ def run(ctx: ToolContext, req: EditorRequest) -> ToolResult:
     if req.command == "create":
         _required(req.file_text, "file_text", "create")
         assert req.file_text is not None
-        return write_whole(ctx, req.path, req.file_text, must_not_exist=True)
+        return write_whole(
+            ctx, req.path, req.file_text, must_not_exist=True, content_field="file_text"
+        )
     if req.command == "str_replace":
         _required(req.old_str, "old_str", "str_replace")
         assert req.old_str is not None
         items = [Replacement(req.old_str, req.new_str or "")]
-        return replace_strings(ctx, req.path, items, fields=Fields(old="old_str"))
+        return replace_strings(ctx, req.path, items, fields=Fields(old="old_str", new="new_str"))
     if req.command == "insert":
         return _insert(ctx, req)
     return undo_last_edit(ctx, req.path)

@@ -5,7 +5,14 @@ from __future__ import annotations
 
 from patchwright.engine.notebook import is_notebook_path
 from patchwright.model import ErrorCode, PatchwrightError, ToolResult
-from patchwright.tools.files import PAGE_LINES, load, numbered, page_bounds, posix_path
+from patchwright.tools.files import (
+    PAGE_LINES,
+    encoding_note,
+    load,
+    numbered,
+    page_bounds,
+    posix_path,
+)
 from patchwright.tools.notebook.view import read_as_cells
 from patchwright.workspace import Workspace
 
@@ -45,13 +52,17 @@ def view_file(ws: Workspace, path: str, view_range: list[int] | None) -> ToolRes
     head = f"Here's the result of running `cat -n` on {loaded.path}:"
     body = numbered(text.lines[shown_first - 1 : shown_last], shown_first) if n else ""
     parts = [head, body] if body else [head, "(the file is empty)"]
+    note = encoding_note(loaded)
+    if note is not None:
+        parts.insert(1, note)
     if shown_last < last:
         parts.append(
             f"[lines {shown_last + 1}-{last} not shown: view again with view_range "
             f"[{shown_last + 1}, {last}]]"
         )
     data = {"path": loaded.path, "sha256": loaded.sha256, "line_count": n,
-            "start_line": shown_first, "end_line": shown_last}  # fmt: skip
+            "start_line": shown_first, "end_line": shown_last,
+            "encoding": text.encoding}  # fmt: skip
     return ToolResult(True, "\n".join(parts), data=data)
 
 

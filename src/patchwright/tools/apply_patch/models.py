@@ -6,6 +6,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from patchwright.tools.files import ENCODING_FIELD_DESCRIPTION
+
 PatchFormat = Literal["auto", "unified", "v4a", "search-replace", "snippet"]
 MatchMode = Literal["strict", "tolerant", "fuzzy"]
 
@@ -33,3 +35,4 @@ class ApplyPatchRequest(BaseModel):
     dry_run: bool | None = Field(
         None, description="Check the patch and show its diff without writing."
     )
+    encoding: str | None = Field(None, description=ENCODING_FIELD_DESCRIPTION)

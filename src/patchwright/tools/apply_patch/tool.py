@@ -15,12 +15,13 @@ from patchwright.tools.apply_patch.models import ApplyPatchRequest
 from patchwright.tools.apply_patch.report import refusal, success
 from patchwright.tools.context import ToolContext
 from patchwright.tools.descriptions import load as description
-from patchwright.tools.files import with_next_step
+from patchwright.tools.files import encoding_step, with_next_step
 from patchwright.tools.spec import WRITES, ToolSpec
 
 
 def apply(ctx: ToolContext, patch: str, *, format: str = "auto", mode: str = "fuzzy",
-          dry_run: bool = False, path: str | None = None) -> ToolResult:  # fmt: skip
+          dry_run: bool = False, path: str | None = None, encoding: str | None = None,
+          encoding_field: str | None = None) -> ToolResult:  # fmt: skip
     """Apply ``patch`` to the context's workspace (shared by the dialects that take a
     patch text).
 
@@ -35,11 +36,15 @@ def apply(ctx: ToolContext, patch: str, *, format: str = "auto", mode: str = "fu
         dry_run=dry_run,
         syntax=ctx.syntax_policy,
         path=path,
+        encoding=encoding,
     )
     if report.error is not None:
         err = report.error
         if err.code is ErrorCode.FILE_NOT_FOUND and err.path:
             with_next_step(ctx.workspace, err, err.path)
+        if err.code is ErrorCode.ENCODING and "characters" in err.details:
+            err.with_context(field="patch")  # the patch's new text holds them
+        encoding_step(err, encoding_field)
         raise refusal(report, err)
     return success(report, ctx.exposed_name("undo"))
 
@@ -60,7 +65,8 @@ def run(ctx: ToolContext, req: ApplyPatchRequest) -> ToolResult:
         )
     return apply(
         ctx, req.patch, format=req.format or "auto", mode=req.mode or "fuzzy",
-        dry_run=bool(req.dry_run), path=req.path,
+        dry_run=bool(req.dry_run), path=req.path, encoding=req.encoding,
+        encoding_field="encoding",
     )  # fmt: skip
 
 

@@ -20,7 +20,7 @@ from patchwright.tools.claude_code.models import (
 )
 from patchwright.tools.context import ToolContext
 from patchwright.tools.descriptions import load as description
-from patchwright.tools.files import PAGE_LINES, load, numbered, page_bounds
+from patchwright.tools.files import PAGE_LINES, encoding_note, load, numbered, page_bounds
 from patchwright.tools.notebook.view import read_as_cells
 from patchwright.tools.replace import Fields, Replacement, replace_strings, write_whole
 from patchwright.tools.spec import READ_ONLY, WRITES, ToolSpec
@@ -43,8 +43,11 @@ def read(ctx: ToolContext, req: ReadRequest) -> ToolResult:
     parts = [numbered(text.lines[first - 1 : last], first)] if n else ["(the file is empty)"]
     if last < n:
         parts.append(f"[lines {last + 1}-{n} not shown: Read again with offset={last + 1}]")
+    note = encoding_note(loaded)
+    if note is not None:
+        parts.insert(0, note)
     data = {"path": loaded.path, "sha256": loaded.sha256, "line_count": n,
-            "start_line": first, "end_line": last}  # fmt: skip
+            "start_line": first, "end_line": last, "encoding": text.encoding}  # fmt: skip
     return ToolResult(True, "\n".join(parts), data=data)
 
 

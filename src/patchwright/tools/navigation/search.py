@@ -105,7 +105,7 @@ def _text(ws: Workspace, path: str) -> TextFile | None:
     gone, undecodable)."""
     try:
         state = ws.read(path)
-        return TextFile.decode(state.data, path=path)
+        return ws.decode(state.data, path)
     except PatchwrightError:
         return None
 

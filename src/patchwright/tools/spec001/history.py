@@ -25,6 +25,7 @@ from patchwright.tools.guards import syntax_check
 from patchwright.tools.spec import READ_ONLY, WRITES, ToolSpec
 from patchwright.tools.spec001.history_text import describe_item
 from patchwright.workspace import CommitRecord, History
+from patchwright.workspace.encoding import decode_file
 
 _ID_FIELDS = ("id", "batchId", "filePatchId", "changeId")
 
@@ -69,7 +70,7 @@ def _decoded(history: History, sha: str | None) -> TextFile:
     if data is None:
         return TextFile()
     try:
-        return TextFile.decode(data)
+        return decode_file(data)
     except PatchwrightError:
         return TextFile()
 

@@ -19,6 +19,7 @@ from patchwright.model import ErrorCode, PatchwrightError, TextFile, ToolResult
 from patchwright.tools.context import ToolContext
 from patchwright.tools.descriptions import load as description
 from patchwright.tools.files import (
+    ENCODING_FIELD_DESCRIPTION,
     PAGE_LINES,
     Loaded,
     load,
@@ -54,6 +55,7 @@ class ReadFileRequest(BaseModel):
         description=f"Most lines to show in one page (default {PAGE_LINES}).",
         json_schema_extra={"minimum": 1},
     )
+    encoding: str | None = Field(None, description=ENCODING_FIELD_DESCRIPTION)
 
 
 def _check_range(req: ReadFileRequest, n: int, path: str) -> tuple[int, int | None, int]:
@@ -99,7 +101,7 @@ def file_facts(loaded: Loaded) -> dict[str, Any]:
 def run(ctx: ToolContext, req: ReadFileRequest) -> ToolResult:
     """Read one page of a file."""
     path = resolve_doc_path(ctx.workspace, req.path, field="path")
-    loaded = load(ctx.workspace, path)
+    loaded = load(ctx.workspace, path, encoding=req.encoding, encoding_field="encoding")
     assert loaded.text is not None
     text = loaded.text
     n = len(text.lines)

@@ -22,6 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from patchwright.model import ErrorCode, PatchwrightError, ToolResult
 from patchwright.tools.context import ToolContext
 from patchwright.tools.descriptions import load as description
+from patchwright.tools.files import ENCODING_FIELD_DESCRIPTION
 from patchwright.tools.replace import Fields, Replacement, replace_strings
 from patchwright.tools.spec import WRITES, ToolSpec
 
@@ -60,6 +61,7 @@ class EditFileRequest(BaseModel):
         description="Array of string replacements (atomic - all or none), applied in order. "
         "Do not combine with old_string/new_string/replace_all.",
     )
+    encoding: str | None = Field(None, description=ENCODING_FIELD_DESCRIPTION)
 
     @model_validator(mode="before")
     @classmethod
@@ -126,8 +128,8 @@ def _edits(req: EditFileRequest) -> list[StringEdit]:
 def run(ctx: ToolContext, req: EditFileRequest) -> ToolResult:
     """Apply the edits in order, all or none."""
     items = [Replacement(e.old_string, e.new_string, e.replace_all) for e in _edits(req)]
-    fields = Fields(batch="edits" if req.edits is not None else None)
-    return replace_strings(ctx, req.path, items, fields=fields)
+    fields = Fields(batch="edits" if req.edits is not None else None, encoding="encoding")
+    return replace_strings(ctx, req.path, items, fields=fields, encoding=req.encoding)
 
 
 _EXAMPLE = {
