@@ -19,7 +19,6 @@ workspace does not otherwise need.
 from __future__ import annotations
 
 from patchwright.model.errors import ErrorCode, PatchwrightError
-from patchwright.model.text import TextFile
 from patchwright.workspace.history import History
 from patchwright.workspace.records import CommitRecord, FileChange, FileCommitRecord
 
