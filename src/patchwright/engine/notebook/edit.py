@@ -18,10 +18,10 @@ Each returns a :class:`NotebookChange`: the new text (:mod:`.write`) and what ch
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 from typing import Any
 
-from patchwright._digest import sha256_hex
 from patchwright._records import field, record, replace
 from patchwright.engine.apply import apply_edits
 from patchwright.engine.notebook import is_notebook_path
@@ -124,7 +124,7 @@ def new_cell_id(nb: Notebook, position: int, source: str) -> str:
     taken = {c.get("id") for c in nb.cells}
     salt = 0
     while True:
-        ident = sha256_hex(f"{nb.text}\0{position}\0{source}\0{salt}".encode())[:8]
+        ident = hashlib.sha256(f"{nb.text}\0{position}\0{source}\0{salt}".encode()).hexdigest()[:8]
         if ident not in taken:
             return ident
         salt += 1
