@@ -10,6 +10,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from patchwright.model.quoting import quote_name, visible_lines
+
 TYPE_CHECKING = False  # no ``typing`` import: start-up time
 if TYPE_CHECKING:  # pragma: no cover
     from collections.abc import Callable
@@ -106,18 +108,21 @@ def run_apply(args: argparse.Namespace) -> int:
     try:
         text = _read_patch(args.patch, mb_to_bytes(args.max_patch_mb))
     except PatchwrightError as exc:  # over --max-patch-mb: refused before reading it whole
-        print(f"patchwright apply: {exc.render()}", file=sys.stderr)
+        print(visible_lines(f"patchwright apply: {exc.render()}"), file=sys.stderr)
         return 2
     except OSError as exc:
-        print(f"patchwright apply: cannot read {args.patch}: {exc.strerror}", file=sys.stderr)
+        print(
+            f"patchwright apply: cannot read {quote_name(args.patch)}: {exc.strerror}",
+            file=sys.stderr,
+        )
         return 2
     except UnicodeDecodeError:
-        print(f"patchwright apply: {args.patch} is not UTF-8 text", file=sys.stderr)
+        print(f"patchwright apply: {quote_name(args.patch)} is not UTF-8 text", file=sys.stderr)
         return 2
     try:
         text = _rewrite(text, args)
     except ValueError as exc:
-        print(f"patchwright apply: {exc}", file=sys.stderr)
+        print(visible_lines(f"patchwright apply: {exc}"), file=sys.stderr)
         return 2
     report = _apply(text, args)
     err = report.error
@@ -128,9 +133,12 @@ def run_apply(args: argparse.Namespace) -> int:
         print(json.dumps(report.to_dict(), indent=2, ensure_ascii=False))
     elif usage and err is not None:
         # a bad argument, not a bad patch: say so the way argparse does
-        print(f"patchwright apply: {_option(err.field)}: {err.message}", file=sys.stderr)
+        print(
+            visible_lines(f"patchwright apply: {_option(err.field)}: {err.message}"),
+            file=sys.stderr,
+        )
         if err.hint:
-            print(f"Hint: {err.hint}", file=sys.stderr)
+            print(visible_lines(f"Hint: {err.hint}"), file=sys.stderr)
     else:
         from patchwright.adapters.terminal import print_outcome
 

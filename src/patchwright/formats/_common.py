@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from patchwright._records import replace
-from patchwright.model import ErrorCode, FilePatch, Hunk, PatchwrightError
+from patchwright.model import ErrorCode, FilePatch, Hunk, PatchwrightError, diff_rows
 
 _BOM = "\ufeff"
 
@@ -25,14 +25,7 @@ def split_patch_lines(text: str) -> list[str]:
     """
     if text.startswith(_BOM):
         text = text[1:]
-    if not text:
-        return []
-    lines = text.split("\n")
-    if lines[-1] == "":
-        lines.pop()
-    if "\r" in text:
-        lines = [line[:-1] if line.endswith("\r") else line for line in lines]
-    return lines
+    return diff_rows(text)
 
 
 def with_conversions(text: str, files: list[FilePatch]) -> list[FilePatch]:

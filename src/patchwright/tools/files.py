@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from patchwright._records import record
 from patchwright.model import ErrorCode, PatchwrightError, TextFile
+from patchwright.model.text import diff_rows, split_lines
 from patchwright.tools.session import Session
 from patchwright.workspace import FileState, Workspace
 
@@ -214,7 +215,7 @@ def numbered(lines: list[str], first: int) -> str:
 def line_stats(diff: str) -> tuple[int, int]:
     """Lines added and removed according to a unified diff."""
     added = removed = 0
-    for line in diff.splitlines():
+    for line in diff_rows(diff):
         if line.startswith("+") and not line.startswith("+++ "):
             added += 1
         elif line.startswith("-") and not line.startswith("--- "):
@@ -225,7 +226,7 @@ def line_stats(diff: str) -> tuple[int, int]:
 def preview(text: str, limit: int = 60) -> str:
     """The first non-blank line of ``text``, stripped and cut to ``limit`` characters;
     ``...`` marks a cut or further lines."""
-    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    lines = [line.strip() for line in split_lines(text)[0] if line.strip()]
     first = lines[0] if lines else text.strip()
     more = len(lines) > 1
     if len(first) > limit:

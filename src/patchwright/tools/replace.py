@@ -34,6 +34,7 @@ from patchwright.model import (
     ToolResult,
     WholeFile,
 )
+from patchwright.model.text import diff_rows, split_lines
 from patchwright.tools.context import ToolContext
 from patchwright.tools.files import load, preview
 from patchwright.tools.writing import PlannedWrite, commit_writes
@@ -177,7 +178,7 @@ def failure(
 
 
 def _indent(text: str) -> str:
-    return "\n".join(f"    {t}" for t in text.splitlines())
+    return "\n".join(f"    {t}" for t in diff_rows(text))
 
 
 def write_whole(
@@ -243,7 +244,7 @@ def insert_lines(
             field=line_field,
         )
     body = text if text.endswith("\n") or not text else text + "\n"
-    added_lines = body.splitlines()
+    added_lines = split_lines(body)[0]
     if (
         added_lines
         and loaded.current.lines[after_line : after_line + len(added_lines)] == added_lines
@@ -261,7 +262,7 @@ def insert_lines(
                           old_start=after_line + 1, old_end=after_line)  # fmt: skip
     plan = PlannedWrite(loaded, new, label=f"{ctx.tool} {loaded.path}", changes=[record])
     outcome = commit_writes(ctx, [plan], label=plan.label)
-    added = len(body.splitlines())
+    added = len(split_lines(body)[0])
     message = [
         f"Inserted {added} line{'s' if added != 1 else ''} after line {after_line} of "
         f"{loaded.path} (now {span(after_line + 1, after_line + added)})."

@@ -23,6 +23,7 @@ import pathspec
 
 from patchwright._records import record
 from patchwright.model.errors import PatchwrightError
+from patchwright.model.text import split_lines
 from patchwright.workspace.listing import _entries as _children  # one folder read
 from patchwright.workspace.sandbox import Sandbox
 
@@ -172,7 +173,7 @@ def _rules(sandbox: Sandbox, folder: str) -> tuple[str, pathspec.GitIgnoreSpec] 
         return None  # a denied, odd or oversized ignore file ignores nothing
     if state is None:
         return None
-    lines = state.data.decode("utf-8", "replace").splitlines()
+    lines = split_lines(state.data.decode("utf-8", "replace"))[0]
     return folder, pathspec.GitIgnoreSpec.from_lines(lines)
 
 

@@ -15,6 +15,7 @@ from collections.abc import Callable
 
 from patchwright._records import field, record
 from patchwright.model import ErrorCode, PatchwrightError, TextFile, ToolResult
+from patchwright.model.quoting import quote_name, visible
 from patchwright.tools.context import ToolContext
 from patchwright.tools.descriptions import load as description
 from patchwright.tools.navigation.listing import check_folder
@@ -128,7 +129,8 @@ def run(ctx: ToolContext, req: SearchFilesRequest) -> ToolResult:
         head = (
             f"No line matches {what} ({found.files_searched} files searched, .gitignore honoured)."
         )
-    lines = [head, *(f"{p}:{n}: {_shown(t)}" for p, n, t in found.matches)]
+    # names quoted and control characters visible: one line per match, whatever it holds
+    lines = [head, *(f"{quote_name(p)}:{n}: {visible(_shown(t))}" for p, n, t in found.matches)]
     if found.stopped:
         lines.append(
             f"[stopped at the {found.stopped}: narrow the search with path, glob or a more "
