@@ -22,7 +22,7 @@ class ListFilesRequest(BaseModel):
     limit: int | None = Field(
         None,
         description=f"Most files to list (default and maximum {MAX_FILES}).",
-        json_schema_extra={"minimum": 1},
+        ge=1,
     )
 
 
@@ -39,5 +39,5 @@ class SearchFilesRequest(BaseModel):
     limit: int | None = Field(
         None,
         description=f"Most matching lines to show (default and maximum {MAX_MATCHES}).",
-        json_schema_extra={"minimum": 1},
+        ge=1,
     )
