@@ -25,6 +25,7 @@ from patchwright._records import record
 from patchwright.model.errors import PatchwrightError
 from patchwright.model.text import split_lines
 from patchwright.workspace.listing import _entries as _children  # one folder read
+from patchwright.workspace.patterns import GITIGNORE_BACKEND
 from patchwright.workspace.sandbox import Sandbox
 
 _IGNORE_FILE = ".gitignore"
@@ -79,7 +80,11 @@ def walk(
 ) -> Walk:
     """Regular files under ``folder`` matching ``glob`` (git wildmatch: ``*.py`` matches
     at any depth, ``src/**/*.py`` under ``src``), at most ``limit``."""
-    wanted = pathspec.PathSpec.from_lines("gitignore", [glob]) if glob else None
+    wanted = (
+        pathspec.PathSpec.from_lines("gitignore", [glob], backend=GITIGNORE_BACKEND)
+        if glob
+        else None
+    )
     found: list[str] = []
     for rel in _files(sandbox, folder, gitignore):
         if wanted is not None and not wanted.match_file(rel):
@@ -174,7 +179,7 @@ def _rules(sandbox: Sandbox, folder: str) -> tuple[str, pathspec.GitIgnoreSpec] 
     if state is None:
         return None
     lines = split_lines(state.data.decode("utf-8", "replace"))[0]
-    return folder, pathspec.GitIgnoreSpec.from_lines(lines)
+    return folder, pathspec.GitIgnoreSpec.from_lines(lines, backend=GITIGNORE_BACKEND)
 
 
 def _ignored(rules: list[tuple[str, pathspec.GitIgnoreSpec]], rel: str) -> bool:

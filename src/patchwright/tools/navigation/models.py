@@ -34,7 +34,9 @@ class SearchFilesRequest(BaseModel):
     pattern: str = Field(description="Text to find (a regular expression when regex is true).")
     path: str | None = Field(None, description="Folder to search (default: the whole root).")
     glob: str | None = Field(None, description="Only files matching this glob, e.g. '*.py'.")
-    regex: bool | None = Field(None, description="Treat pattern as a Python regular expression.")
+    regex: bool | None = Field(
+        None, description="Treat pattern as a regular expression (RE2: no lookaround, no \\1)."
+    )
     ignore_case: bool | None = Field(None, description="Match regardless of letter case.")
     limit: int | None = Field(
         None,

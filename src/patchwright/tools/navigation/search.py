@@ -4,12 +4,13 @@ Files come from the same walk as ``list_files`` (sorted, ``.gitignore`` honoured
 denied paths never read); binary files and files over the size limit are skipped. The
 search is bounded three ways, and the answer says which bound stopped it: at most
 ``limit`` matching lines, at most :data:`MAX_FILES_SEARCHED` files, and at most
-:data:`SEARCH_SECONDS` seconds (checked between files and every few thousand lines).
+:data:`SEARCH_SECONDS` seconds (checked between files and every few thousand lines;
+the pattern is matched with RE2, in time linear in each line, so no single match can
+outlast the bound by more than one line's linear scan).
 """
 
 from __future__ import annotations
 
-import re
 import time
 from collections.abc import Callable
 
@@ -22,6 +23,7 @@ from patchwright.tools.navigation.listing import check_folder
 from patchwright.tools.navigation.models import MAX_MATCHES, SearchFilesRequest
 from patchwright.tools.spec import READ_ONLY, ToolSpec
 from patchwright.workspace import Workspace
+from patchwright.workspace.patterns import LinearPattern, compile_search
 
 SEARCH_SECONDS = 10.0
 MAX_FILES_SEARCHED = 20_000
@@ -38,12 +40,13 @@ class Found:
     stopped: str = ""
 
 
-def compile_pattern(req: SearchFilesRequest) -> re.Pattern[str]:
-    """The request's pattern as a compiled expression.
+def compile_pattern(req: SearchFilesRequest) -> LinearPattern:
+    """The request's pattern compiled with RE2 (``workspace/patterns.py``): each line is
+    matched in time linear in its length, so the time bound holds inside a match too.
 
     Raises:
-        PatchwrightError: ``invalid_request`` naming ``pattern`` (empty, or a regular
-            expression that does not compile).
+        PatchwrightError: ``invalid_request`` naming ``pattern`` (empty, a construct RE2
+            does not have, or a regular expression that does not compile).
     """
     if not req.pattern:
         raise PatchwrightError(
@@ -52,23 +55,13 @@ def compile_pattern(req: SearchFilesRequest) -> re.Pattern[str]:
             "Send the text to find in pattern.",
             field="pattern",
         )
-    flags = re.IGNORECASE if req.ignore_case else 0
-    source = req.pattern if req.regex else re.escape(req.pattern)
-    try:
-        return re.compile(source, flags)
-    except re.error as exc:
-        raise PatchwrightError(
-            ErrorCode.INVALID_REQUEST,
-            f"pattern is not a valid regular expression: {exc}.",
-            "Fix the expression, or send regex false to search for the text as it is.",
-            field="pattern",
-        ) from None
+    return compile_search(req.pattern, regex=bool(req.regex), ignore_case=bool(req.ignore_case))
 
 
 def search(
     ws: Workspace,
     folder: str,
-    regex: re.Pattern[str],
+    regex: LinearPattern,
     *,
     glob: str | None,
     limit: int,
