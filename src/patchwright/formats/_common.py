@@ -95,6 +95,32 @@ def require_text(text: object) -> str:
     return text
 
 
+#: Most hunks (``@@`` headers and SEARCH blocks) one patch may hold. Planning costs a few
+#: KB per hunk whatever its size: a million one-line hunks once took 4.8 GB and 59 s.
+MAX_HUNKS = 50_000
+
+
+def check_hunk_count(text: str) -> None:
+    """Refuse patch text with more than :data:`MAX_HUNKS` hunks, from a count of their
+    markers, before anything is parsed or built.
+
+    Raises:
+        PatchwrightError: ``too_large`` naming the count and the limit.
+    """
+    # a marker counted by mistake (an "@@" inside a line's text) can only count more
+    hunks = text.count("\n@@") + text.startswith("@@") + text.count("<<<<<<<")
+    if hunks > MAX_HUNKS:
+        raise PatchwrightError(
+            ErrorCode.TOO_LARGE,
+            f"The patch holds {hunks:,} hunks, over the limit of {MAX_HUNKS:,} per patch. "
+            "Nothing was changed.",
+            "Split it into several patches of fewer hunks (for example one per file), or "
+            "write the files whole.",
+            field="patch",
+            details={"hunks": hunks, "limit": MAX_HUNKS},
+        )
+
+
 def is_fence(line: str) -> bool:
     """Whether ``line`` opens or closes a Markdown code fence (models wrap patches in them)."""
     stripped = line.lstrip()

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from patchwright._records import record
+from patchwright._records import record, replace
 from patchwright.engine import MatchOptions, apply_edits
 from patchwright.model import (
     Composition,
@@ -115,8 +115,10 @@ def replace_strings(
         for k, e in enumerate(items, start=1)
     ]  # fmt: skip
     try:
+        # replace_all is refused from its count when it would pass the file size limit
+        options = replace(OPTIONS, max_chars=ctx.workspace.max_file_bytes)
         result = apply_edits(loaded.current, edits, composition=Composition.SEQUENTIAL,
-                             options=OPTIONS)  # fmt: skip
+                             options=options)  # fmt: skip
     except PatchwrightError as err:
         raise failure(err, items, fields, loaded.path) from None
     records = [

@@ -164,6 +164,11 @@ class Workspace:
             )
         return self._ctx.history
 
+    @property
+    def max_file_bytes(self) -> int:
+        """The largest file, in bytes, that may be read or written."""
+        return self._sandbox.max_file_bytes
+
     # reading ---------------------------------------------------------------------------------
     def resolve(self, path: str) -> str:
         """The normalised posix path of ``path`` relative to the root (see sandbox.py)."""
