@@ -84,6 +84,15 @@ class GlobSet:
                     return pattern
         return None
 
+    def match_entry(self, path: str) -> str | None:
+        """The first pattern matching ``path`` itself, for a walk that never entered a
+        folder a pattern matched (so its parents need no second look): linear in the
+        path's length instead of quadratic."""
+        for pattern, regex in self._compiled:
+            if regex.fullmatch(path):
+                return pattern
+        return None
+
 
 def _self_and_parents(segments: Sequence[str]) -> list[str]:
     return ["/".join(segments[:n]) for n in range(len(segments), 0, -1)]
