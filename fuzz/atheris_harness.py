@@ -15,7 +15,8 @@ corpus it keeps growing). A finding is any exception other than PatchwrightError
 for the dispatcher, any ``internal`` result; for the splitter, a diff row that is not a
 line of the text model or a hunk whose rows differ from its header; for the quoting, a
 control character left raw, a row lost, or a quoted name that does not read back):
-libFuzzer stops and writes the input as ``crash-*``; replay it with ``python fuzz/atheris_harness.py TARGET crash-...``.
+libFuzzer stops and writes the input as ``crash-*``; replay it with
+``python fuzz/atheris_harness.py TARGET crash-...``.
 """
 
 from __future__ import annotations
