@@ -15,12 +15,13 @@ import json
 import os
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
 
 from patchwright.tools import Toolbox
-from patchwright.workspace import Workspace
+from patchwright.workspace import OsFileSystem, Probe, Workspace
 from patchwright.workspace.globs import GlobSet
 
 TIMEOUT = 120
@@ -30,7 +31,7 @@ NAME = "a" * 60 + "c"
 CHILD = """
 import json, sys
 from patchwright.tools import Toolbox
-from patchwright.workspace import Workspace
+from patchwright.workspace import OsFileSystem, Probe, Workspace
 from patchwright.workspace.globs import GlobSet
 root, state, tool, args = sys.argv[1], sys.argv[2], sys.argv[3], json.loads(sys.argv[4])
 if tool == "deny":
@@ -130,3 +131,43 @@ def test_globs_keep_their_meaning_under_re2() -> None:
     assert rules.match("b.txt") == "[!a]*.txt" and rules.match("a.txt") is None
     assert rules.match("my dir/x.py") == "my dir/*.py"
     assert GlobSet([".GIT"], ignore_case=True).match(".git/HEAD") == ".GIT"
+
+
+class _HeldSearch(OsFileSystem):
+    """The search's read of ``held.txt`` waits until released: a search in flight."""
+
+    def __init__(self) -> None:
+        self.entered = threading.Event()
+        self.release = threading.Event()
+
+    def read_file(self, path: str, limit: int) -> Probe:
+        if path.endswith("held.txt"):
+            self.entered.set()
+            assert self.release.wait(60)
+        return super().read_file(path, limit)
+
+
+def test_a_search_in_flight_holds_up_no_other_call(tmp_path: Path) -> None:
+    root = tmp_path / "root"
+    root.mkdir()
+    (root / "held.txt").write_text("needle\n")
+    (root / "other.txt").write_text("one\n")
+    fs = _HeldSearch()
+    tools = Toolbox(Workspace(str(root), state_dir=str(tmp_path / "state"), fs=fs))
+    found: list[object] = []
+    search = threading.Thread(
+        target=lambda: found.append(tools.call("search_files", {"pattern": "needle"}))
+    )
+    search.start()
+    try:
+        assert fs.entered.wait(60)
+        # while the search is held mid-file, other calls (reads and writes) go through
+        assert tools.call("read_file", {"path": "other.txt"}).ok
+        assert tools.call("list_files", {}).ok
+        edit = {"path": "other.txt", "old_string": "one", "new_string": "two"}
+        assert tools.call("edit_file", edit).ok
+        assert search.is_alive() and not found
+    finally:
+        fs.release.set()
+        search.join(60)
+    assert len(found) == 1 and "held.txt:1: needle" in found[0].text  # type: ignore[attr-defined]
