@@ -18,7 +18,6 @@ time bound of a search holds inside each match too:
 from __future__ import annotations
 
 import re
-from typing import Protocol
 
 import re2  # type: ignore[import-untyped]  # google-re2 ships no type information
 
@@ -27,15 +26,18 @@ from patchwright.model.errors import ErrorCode, PatchwrightError
 #: ``pathspec``'s RE2 backend: globs and ignore files matched in linear time.
 GITIGNORE_BACKEND = "re2"
 
+TYPE_CHECKING = False  # no ``typing`` import at run time: start-up time of every apply
+if TYPE_CHECKING:
+    from typing import Protocol
 
-class LinearPattern(Protocol):
-    """What callers use of a compiled RE2 expression."""
+    class LinearPattern(Protocol):
+        """What callers use of a compiled RE2 expression."""
 
-    def search(self, text: str) -> object | None:
-        """The first match in ``text`` (``None`` for none)."""
+        def search(self, text: str) -> object | None:
+            """The first match in ``text`` (``None`` for none)."""
 
-    def fullmatch(self, text: str) -> object | None:
-        """A match of the whole of ``text`` (``None`` for none)."""
+        def fullmatch(self, text: str) -> object | None:
+            """A match of the whole of ``text`` (``None`` for none)."""
 
 
 # (construct found in the source, its name, how to write it for RE2)

@@ -23,7 +23,11 @@ from patchwright.tools.navigation.listing import check_folder
 from patchwright.tools.navigation.models import MAX_MATCHES, SearchFilesRequest
 from patchwright.tools.spec import READ_ONLY, ToolSpec
 from patchwright.workspace import Workspace
-from patchwright.workspace.patterns import LinearPattern, compile_search
+from patchwright.workspace.patterns import compile_search
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from patchwright.workspace.patterns import LinearPattern
 
 SEARCH_SECONDS = 10.0
 MAX_FILES_SEARCHED = 20_000
