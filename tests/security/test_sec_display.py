@@ -171,6 +171,10 @@ def test_a_name_with_a_newline_adds_no_line_to_what_the_model_reads(tmp_path: Pa
         "a.txt",
         '"x\\n[stopped at 1000 files: narrow the listing with path or glob]"',
     ]
+    folder = tools.call("read_file", {"path": "."})
+    assert not folder.ok and folder.error is not None
+    assert '"x\\n[stopped at 1000 files' in folder.error.message
+    assert "\n" not in folder.error.message
     found = tools.call("search_files", {"pattern": "needle"})
     assert found.ok and len(found.text.split("\n")) == 3
     assert found.text.split("\n")[2] == (

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from patchwright._records import record
 from patchwright.model import ErrorCode, PatchwrightError, TextFile
+from patchwright.model.quoting import quote_name
 from patchwright.model.text import diff_rows, split_lines
 from patchwright.tools.session import Session
 from patchwright.workspace import FileState, Workspace
@@ -106,13 +107,14 @@ def with_next_step(ws: Workspace, err: PatchwrightError, path: str) -> Patchwrig
     elif err.code is ErrorCode.NOT_A_FILE and (err.details.get("kind") == "dir" or _is_root(path)):
         folder = "" if _is_root(path) else err.path or posix_path(path)
         names = ws.entries(folder)
-        shown = ", ".join(names[:MAX_ENTRIES_SHOWN]) or "(nothing)"
+        # names quoted as git quotes them: a newline in one never makes a line of its own
+        shown = ", ".join(map(quote_name, names[:MAX_ENTRIES_SHOWN])) or "(nothing)"
         more = (
             f" and {len(names) - MAX_ENTRIES_SHOWN} more" if len(names) > MAX_ENTRIES_SHOWN else ""
         )
         what = f"{folder!r} is a folder" if folder else f"{path!r} is the workspace root"
         err.message = f"{what}, not a file. It holds: {shown}{more}."
-        example = f"{folder}/{names[0]}" if folder else (names[0] if names else "")
+        example = quote_name(f"{folder}/{names[0]}" if folder else (names[0] if names else ""))
         err.hint = (
             f"Name a file inside it, e.g. {example}."
             if names

@@ -155,6 +155,8 @@ class ReviewData:
             data["removed"] = sum(r for _, r in stats)
             data["paths"] = [quote_name(f["path"]) for f in p.files]
             data["label"] = visible(p.label or "")
+            data["tool"] = visible(p.tool) if p.tool else p.tool
+            data["session"] = visible(p.session) if p.session else p.session
             del data["files"]
             out.append(data)
         return out
