@@ -7,11 +7,16 @@ tests/security/test_sec_fuzz.py. For hours-long runs::
     python fuzz/atheris_harness.py parsers -max_total_time=3600
     python fuzz/atheris_harness.py engine -runs=5000000 fuzz/corpus-engine/
     python fuzz/atheris_harness.py dispatcher -max_total_time=3600
+    python fuzz/atheris_harness.py splitter -max_total_time=3600
+    python fuzz/atheris_harness.py quoting -max_total_time=3600
 
 The first argument picks the target, the rest go to libFuzzer (a folder argument is a
 corpus it keeps growing). A finding is any exception other than PatchwrightError (and,
-for the dispatcher, any ``internal`` result): libFuzzer stops and writes the input as
-``crash-*``; replay it with ``python fuzz/atheris_harness.py TARGET crash-...``.
+for the dispatcher, any ``internal`` result; for the splitter, a diff row that is not a
+line of the text model or a hunk whose rows differ from its header; for the quoting, a
+control character left raw, a row lost, or a quoted name that does not read back):
+libFuzzer stops and writes the input as ``crash-*``; replay it with
+``python fuzz/atheris_harness.py TARGET crash-...``.
 """
 
 from __future__ import annotations
@@ -74,10 +79,53 @@ def _dispatcher(data: bytes) -> None:
         raise AssertionError(f"{name} answered internal: {result.text}")
 
 
+def _splitter(data: bytes) -> None:
+    from patchwright.adapters.diffstat import classify
+    from patchwright.engine.diff import unified_diff
+    from patchwright.model.text import split_lines
+
+    old, _, new = data.decode("utf-8", "replace").partition("\0")
+    diff = unified_diff(old, new, "a/x", "b/x")
+    lines = {"del": set(split_lines(old)[0]), "add": set(split_lines(new)[0])}
+    announced = [0, 0]
+    for kind, row in classify(diff):
+        if kind == "hunk":
+            if announced != [0, 0]:
+                raise AssertionError(f"a hunk ended {announced} rows short: {diff!r}")
+            counts = [c.split(",") for c in row.split(" ")[1:3]]
+            announced = [int(c[1]) if len(c) > 1 else 1 for c in counts]
+        elif kind in ("context", "del", "add"):
+            announced[0] -= kind in ("context", "del")
+            announced[1] -= kind in ("context", "add")
+            if kind in lines and row[1:] not in lines[kind]:
+                raise AssertionError(f"{kind} row {row!r} is no line of the text: {diff!r}")
+    if announced != [0, 0]:
+        raise AssertionError(f"the last hunk ended {announced} rows short: {diff!r}")
+
+
+def _quoting(data: bytes) -> None:
+    from patchwright.formats._diff_paths import unquote_c
+    from patchwright.model.quoting import quote_name, visible_lines
+
+    text = data.decode("utf-8", "replace")
+    shown = visible_lines(text)
+    if shown.count("\n") != text.count("\n"):
+        raise AssertionError(f"rows lost or added: {text!r}")
+    for row in shown.split("\n"):
+        body = row[:-1] if row.endswith("\r") else row
+        if not all(ch == "\t" or (ch.isprintable() and ch != "\u202e") for ch in body):
+            raise AssertionError(f"a control character left raw: {row!r}")
+    name = quote_name(text)
+    if name != text and unquote_c(name, 0, 1) != (text, len(name)):
+        raise AssertionError(f"{name!r} does not read back as {text!r}")
+
+
 TARGETS: dict[str, Callable[[bytes], None]] = {
     "parsers": _parsers,
     "engine": _engine,
     "dispatcher": _dispatcher,
+    "splitter": _splitter,
+    "quoting": _quoting,
 }
 
 
@@ -93,8 +141,10 @@ def main(argv: list[str]) -> int:
         return 2
     target = TARGETS[argv[1]]
     with atheris.instrument_imports():
+        import patchwright.adapters.diffstat
         import patchwright.engine
         import patchwright.formats
+        import patchwright.model.quoting
         import patchwright.tools  # noqa: F401
     atheris.Setup([argv[0], *argv[2:]], target)
     atheris.Fuzz()

@@ -219,3 +219,15 @@ def test_a_read_inside_a_write_transaction_sees_its_own_query(
             tx.run_many("INSERT INTO probe (n) VALUES (?)", [(-1,)] * 700)
             (row,) = tx.rows("SELECT count(*) AS c, max(n) AS top FROM probe")
             assert (row["c"], row["top"]) == (701 * (n + 1), n)
+
+
+def test_a_batch_of_160000_changes_is_stored_in_both_stores(
+    kind: str, make_root: Callable[[str], Path], open_ws: OpenWs
+) -> None:
+    # the IDs drawn for it were checked in one compound SELECT of 534 terms, over
+    # SQLite's 500 ("too many terms in compound SELECT"): 150,000+ hunks failed
+    ws = open_ws(make_root("r"))
+    changes = [ChangeRecord(op="edit", old_start=n, old_end=n) for n in range(1, 160_001)]
+    record = ws.commit([FileChange("a.txt", b"x\n", changes=changes)], tool="apply")
+    assert len(ws.history.get(record.batch_id)["files"][0]["changes"]) == 160_000
+    assert (ws.root / "a.txt").read_bytes() == b"x\n"

@@ -9,7 +9,9 @@ hours, fuzz/atheris_harness.py drives the same three targets with coverage guida
 The properties: a parser raises nothing but PatchwrightError; the engine, applying
 whatever parsed to whatever text, raises nothing but PatchwrightError; the dispatcher,
 given any tool name and any JSON arguments, returns a result (never raises) and never
-an ``internal`` one.
+an ``internal`` one; the diff line splitter gives one row per line of the text model,
+whatever breaks ``str.splitlines`` knows the lines hold; the terminal quoting leaves no
+control character raw, keeps every row, and quotes a name so that it reads back.
 """
 
 from __future__ import annotations
@@ -22,10 +24,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from patchwright.adapters.diffstat import classify, hunk_start
 from patchwright.engine import apply_file_patch
+from patchwright.engine.diff import unified_diff
 from patchwright.formats import parse_patch
+from patchwright.formats._diff_paths import unquote_c
 from patchwright.model import PatchwrightError
-from patchwright.model.text import TextFile
+from patchwright.model.quoting import quote_name, visible, visible_lines
+from patchwright.model.text import TextFile, split_lines
 from patchwright.tools import TOOL_NAMES, Toolbox
 from patchwright.workspace import Workspace
 
@@ -103,3 +109,59 @@ def test_dispatcher_answers_every_call_and_never_internal(
     result = toolbox.call(name, arguments)
     code = result.error.code.value if result.error is not None else None
     assert code != "internal", (name, arguments, result.text)
+
+
+# every break str.splitlines knows, escapes, and the endings the text model keeps
+TRICKY = st.lists(
+    st.sampled_from(
+        [*'ab -+@\\"\t', "\n", "\r", "\r\n", "\f", "\v", "\x1b", "\x1c", "\x1d", "\x1e",
+         "\x85", "\u2028", "\u2029", "\x00", "\x7f", "\u202e"]
+    ),
+    max_size=60,
+).map("".join)  # fmt: skip
+
+
+@FUZZ
+@given(TRICKY, TRICKY)
+def test_the_diff_splitter_gives_one_row_per_line_of_the_text_model(old: str, new: str) -> None:
+    diff = unified_diff(old, new, "a/x", "b/x")
+    old_lines, new_lines = set(split_lines(old)[0]), set(split_lines(new)[0])
+    rows = list(classify(diff))
+    expected = None
+    for kind, row in rows:
+        if kind == "hunk":
+            assert expected in (None, (0, 0))
+            (_, _), counts = hunk_start(row), row.split(" ")[1:3]
+            sizes = [int(c.split(",")[1]) if "," in c else 1 for c in counts]
+            expected = (sizes[0], sizes[1])
+        elif kind in ("context", "del", "add"):
+            assert expected is not None
+            old_left, new_left = expected
+            old_left -= kind in ("context", "del")
+            new_left -= kind in ("context", "add")
+            expected = (old_left, new_left)
+            line = row[1:]
+            assert line in (
+                old_lines
+                if kind == "del"
+                else new_lines
+                if kind == "add"
+                else old_lines | new_lines
+            ), (kind, row)
+    assert expected in (None, (0, 0))  # every hunk holds exactly the rows it announced
+
+
+@FUZZ
+@given(TRICKY)
+def test_the_terminal_quoting_leaves_nothing_raw_and_keeps_the_rows(text: str) -> None:
+    shown = visible_lines(text)
+    assert shown.count("\n") == text.count("\n")
+    for row in shown.split("\n"):
+        body = row[:-1] if row.endswith("\r") else row
+        assert all(ch == "\t" or (ch.isprintable() and ch != "\u202e") for ch in body), row
+    line = visible(text)
+    assert "\n" not in line and "\r" not in line and "\x1b" not in line
+    name = quote_name(text)
+    assert all(ch.isprintable() and ch not in "\u202e" for ch in name)
+    if name != text:
+        assert unquote_c(name, 0, 1) == (text, len(name))

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from tests.tools.tool_helpers import ok, sha, write
 
-from patchwright.model import TextFile
+from patchwright.model import TextFile, split_lines
 from patchwright.tools import Session, Toolbox
 from patchwright.tools.files import load
 from patchwright.tools.guards import (
@@ -124,8 +124,9 @@ def test_a_written_model_is_kept_only_when_decoding_gives_it_back(
         "# DO NOT EDIT\n" + "x = 1\n" * 50,
     ],
 )
-def test_the_head_is_the_first_lines_as_splitlines_sees_them(text: str) -> None:
-    assert _head_lines(text, _HEADER_LINES) == text.splitlines()[:_HEADER_LINES]
+def test_the_head_is_the_first_lines_as_the_text_model_sees_them(text: str) -> None:
+    # the text model's lines: a vertical tab or a form feed is content, not a break
+    assert _head_lines(text, _HEADER_LINES) == split_lines(text)[0][:_HEADER_LINES]
 
 
 def test_a_marker_below_the_head_does_not_count() -> None:

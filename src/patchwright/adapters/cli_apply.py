@@ -10,6 +10,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from patchwright.model.quoting import quote_name, visible_lines
+
 TYPE_CHECKING = False  # no ``typing`` import: start-up time
 if TYPE_CHECKING:  # pragma: no cover
     from collections.abc import Callable
@@ -117,17 +119,20 @@ def run_apply(args: argparse.Namespace) -> int:
 
         option = f"{_option(exc.field)}: " if exc.field in _USAGE_FIELDS else ""
         with_next_step(exc, OPTION_NEXT_STEP)
-        print(f"patchwright apply: {option}{exc.render()}", file=sys.stderr)
+        print(visible_lines(f"patchwright apply: {option}{exc.render()}"), file=sys.stderr)
         return 2
     except OSError as exc:
-        print(f"patchwright apply: cannot read {args.patch}: {exc.strerror}", file=sys.stderr)
+        print(
+            f"patchwright apply: cannot read {quote_name(args.patch)}: {exc.strerror}",
+            file=sys.stderr,
+        )
         return 2
     try:
         text = _rewrite(text, args)
         if args.path is not None and args.format != "snippet":
             raise ValueError("--path names the file of a snippet: use it with --format snippet")
     except ValueError as exc:
-        print(f"patchwright apply: {exc}", file=sys.stderr)
+        print(visible_lines(f"patchwright apply: {exc}"), file=sys.stderr)
         return 2
     report = _apply(text, args)
     err = report.error
@@ -142,9 +147,12 @@ def run_apply(args: argparse.Namespace) -> int:
         print(json.dumps(report.to_dict(), indent=2, ensure_ascii=False))
     elif usage and err is not None:
         # a bad argument, not a bad patch: say so the way argparse does
-        print(f"patchwright apply: {_option(err.field)}: {err.message}", file=sys.stderr)
+        print(
+            visible_lines(f"patchwright apply: {_option(err.field)}: {err.message}"),
+            file=sys.stderr,
+        )
         if err.hint:
-            print(f"Hint: {err.hint}", file=sys.stderr)
+            print(visible_lines(f"Hint: {err.hint}"), file=sys.stderr)
     else:
         from patchwright.adapters.terminal import print_outcome
 

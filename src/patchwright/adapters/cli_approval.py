@@ -14,6 +14,8 @@ import json
 import sys
 from typing import TYPE_CHECKING
 
+from patchwright.model.quoting import quote_name, visible, visible_lines
+
 if TYPE_CHECKING:  # pragma: no cover
     from collections.abc import Callable
 
@@ -52,7 +54,10 @@ def _open(root: str, command: str) -> Workspace | None:
     try:
         return Workspace(root)
     except PatchwrightError as err:
-        print(f"patchwright {command}: --root {root}: {err.message}", file=sys.stderr)
+        print(
+            visible_lines(f"patchwright {command}: --root {quote_name(root)}: {err.message}"),
+            file=sys.stderr,
+        )
         return None
 
 
@@ -66,13 +71,14 @@ def run_pending(args: argparse.Namespace) -> int:
         print(json.dumps([p.to_dict() for p in pending], indent=2))
         return 0
     if not pending:
-        print(f"No changes wait for approval in {ws.root}.")
+        print(f"No changes wait for approval in {quote_name(str(ws.root))}.")
     for p in pending:
-        files = ", ".join(f["path"] for f in p.files)
-        who = f" [{p.session}]" if p.session else ""
-        print(f"{p.id}  {p.created_at}  {p.tool or '-'}{who}  {files}")
+        # a label or a name can neither erase nor add a line of this listing
+        files = ", ".join(quote_name(f["path"]) for f in p.files)
+        who = f" [{visible(p.session)}]" if p.session else ""
+        print(f"{p.id}  {p.created_at}  {visible(p.tool or '-')}{who}  {files}")
         if p.label:
-            print(f"    {p.label}")
+            print(f"    {visible(p.label)}")
     return 0
 
 
@@ -91,7 +97,7 @@ def run_reject(args: argparse.Namespace) -> int:
 
     def reject(ws: Workspace) -> str:
         ws.proposals.reject(args.id, args.reason)
-        return f"Rejected {args.id}: {args.reason.strip()}"
+        return f"Rejected {args.id}: {visible(args.reason.strip())}"
 
     return _decide(args.root, "reject", reject)
 
@@ -103,8 +109,8 @@ def _decide(root: str, command: str, decide: Callable[[Workspace], str]) -> int:
     if ws is None:
         return 2
     try:
-        print(decide(ws))
+        print(visible_lines(decide(ws)))
     except PatchwrightError as err:
-        print(err.render(), file=sys.stderr)
+        print(visible_lines(err.render()), file=sys.stderr)
         return 2 if err.field == "reason" else 1
     return 0

@@ -14,6 +14,8 @@ import json
 import sys
 from typing import Any
 
+from patchwright.model.quoting import quote_name, visible, visible_lines
+
 TYPE_CHECKING = False  # no ``typing`` checks at run time: start-up time
 if TYPE_CHECKING:  # pragma: no cover
     from patchwright.model import PatchwrightError
@@ -25,7 +27,7 @@ def _common(parser: argparse.ArgumentParser) -> None:
 
 
 def _refused(err: PatchwrightError) -> int:
-    print(err.render(), file=sys.stderr)
+    print(visible_lines(err.render()), file=sys.stderr)
     return 1
 
 
@@ -83,11 +85,14 @@ def run_log(args: argparse.Namespace) -> int:
     if not batches:
         print("No changes recorded" + ("." if args.all_workspaces else " for this workspace."))
     for b in batches:
-        files = ", ".join(f["path"] for f in b["files"])
+        files = ", ".join(quote_name(f["path"]) for f in b["files"])
         flags = f" (reverted by {b['reverted_by']})" if b.get("reverted_by") else ""
         flags += f" (reverts {b['reverts']})" if b.get("reverts") else ""
-        place = f"{b.get('machine') or '-'}:{b.get('workspace') or '-'}  " * args.all_workspaces
-        print(f"{b['id']}  {b['created_at']}  {place}{b['tool'] or '-':<20} {files}{flags}")
+        machine, where = quote_name(b.get("machine") or "-"), quote_name(b.get("workspace") or "-")
+        place = f"{machine}:{where}  " * args.all_workspaces
+        print(
+            f"{b['id']}  {b['created_at']}  {place}{visible(b['tool'] or '-'):<20} {files}{flags}"
+        )
     return 0
 
 
@@ -110,17 +115,19 @@ def run_show(args: argparse.Namespace) -> int:
 def _print_item(item: dict[str, Any]) -> None:
     kind = item.get("kind")
     if kind == "batch":
-        print(f"batch {item['id']}  {item['created_at']}  tool={item['tool']}")
+        print(f"batch {item['id']}  {item['created_at']}  tool={visible(str(item['tool']))}")
         if item.get("machine"):
-            print(f"  on {item['machine']} in {item['workspace']}  session {item['session']}")
+            machine, where = quote_name(item["machine"]), quote_name(item["workspace"] or "-")
+            print(f"  on {machine} in {where}  session {visible(str(item['session']))}")
         if item.get("label"):
-            print(f"  {item['label']}")
+            print(f"  {visible(item['label'])}")
         for f in item["files"]:
-            print(f"file {f['id']}  {f['action']} {f['path']}")
-            sys.stdout.write(f.get("diff") or "")
+            print(f"file {f['id']}  {f['action']} {quote_name(f['path'])}")
+            sys.stdout.write(visible_lines(f.get("diff") or ""))
     elif kind == "file":
-        print(f"file {item['id']}  {item['action']} {item['path']}  (batch {item['batch_id']})")
-        sys.stdout.write(item.get("diff") or "")
+        path = quote_name(item["path"])
+        print(f"file {item['id']}  {item['action']} {path}  (batch {item['batch_id']})")
+        sys.stdout.write(visible_lines(item.get("diff") or ""))
     else:
         print(json.dumps(item, indent=2))
 
@@ -140,7 +147,7 @@ def run_undo(args: argparse.Namespace) -> int:
         return 0
     print(f"Reverted {record.reverts} as batch {record.batch_id}.")
     for f in record.files:
-        sys.stdout.write(f.diff)
+        sys.stdout.write(visible_lines(f.diff))
     return 0
 
 

@@ -153,8 +153,13 @@ def run_mcp(args: argparse.Namespace) -> int:
 
 
 def _access(args: argparse.Namespace, endpoint: tuple[str, int] | None) -> HttpAccess | None:
-    """The HTTP access rules (ValueError: no token off loopback); a made token is shown."""
+    """The HTTP access rules (ValueError: no token off loopback, an empty or blank
+    token anywhere, a token without --http); a made token is shown."""
     if endpoint is None:
+        if args.token is not None:  # never silently dropped (an empty one least of all)
+            raise ValueError(
+                "--token applies to --http only: add --http HOST:PORT, or leave --token out"
+            )
         return None
     from patchwright.adapters.mcp_http import http_access
 

@@ -13,6 +13,7 @@ import re
 from collections.abc import Iterator
 
 from patchwright._lazy import lazy_literals
+from patchwright.model.text import diff_rows
 
 #: ``get_args(LineKind)``, kept as a constant so that no run-time use of the alias imports
 #: ``typing`` (start-up time of ``patchwright apply -R``).
@@ -33,7 +34,7 @@ def classify(diff: str) -> Iterator[tuple[LineKind, str]]:
     """Each line of ``diff`` (without its line ending) with its kind."""
     old_left = new_left = 0
     in_hunk = False  # the previous line was a hunk line (so "\ No newline" is a note)
-    for line in diff.splitlines():
+    for line in diff_rows(diff):
         if in_hunk and line.startswith("\\"):
             yield "note", line
             continue

@@ -41,6 +41,7 @@ __all__ = [
     "HttpAccess",
     "HttpGuard",
     "bind",
+    "check_token",
     "http_access",
     "is_loopback",
     "serve_http",
@@ -122,12 +123,15 @@ def http_access(
     :data:`TOKEN_ENV` variable of ``environ``, if set, gives it).
 
     Raises:
-        ValueError: off loopback without a token; a malformed origin.
+        ValueError: off loopback without a token; an empty or blank token (given or in
+            the variable), which must never mean "no authentication"; a malformed origin.
     """
     import os
 
     env = os.environ if environ is None else environ
-    given = token if token is not None else env.get(TOKEN_ENV) or None
+    given = token if token is not None else env.get(TOKEN_ENV)
+    if given is not None:
+        check_token(given, "--token" if token is not None else f"the {TOKEN_ENV} variable")
     shown = None
     if given == "generate":
         given = shown = secrets.token_urlsafe(32)
@@ -144,6 +148,29 @@ def http_access(
             )
     access = HttpAccess(tuple(allow_origins), given, mb_to_bytes(max_message_mb))
     return access, shown
+
+
+def check_token(token: str, source: str) -> None:
+    """Refuse a token that is not one: empty, blank, or holding spaces or control
+    characters (a header cannot carry it, so no request could ever match it).
+
+    An empty ``--token ''`` once turned authentication off on any interface; now a
+    token is either real or the server does not start.
+
+    Raises:
+        ValueError: naming ``source`` (the option or the variable) and what to do.
+    """
+    if not token.strip():
+        raise ValueError(
+            f"{source} is empty: an empty token would leave the server open to anyone. "
+            "Give a real token, or --token generate to have one made and printed once"
+        )
+    if any(ch.isspace() or not ch.isprintable() for ch in token):
+        raise ValueError(
+            f"{source} holds spaces or control characters, which an Authorization header "
+            "cannot carry. Give a token of printable characters without spaces, or "
+            "--token generate"
+        )
 
 
 class HttpGuard:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 
 from patchwright.adapters.diffstat import classify
+from patchwright.model.text import diff_rows
 
 _SWAPS = {
     "new file mode ": "deleted file mode ",
@@ -174,6 +175,6 @@ def _reverse_header(line: str, number: int) -> str:
 
 def _lines(text: str) -> list[tuple[str, str]]:
     """Each line of ``text`` with its ending, classified as in diffstat.py."""
-    raw = text.splitlines(keepends=True)
+    raw = diff_rows(text, keepends=True)
     kinds = [kind for kind, _ in classify(text)]
     return list(zip(kinds, raw, strict=True))

@@ -1,6 +1,10 @@
 """Terminal output of ``patchwright apply``: colours, diffstat, progress, quiet.
 
 Start-up time matters, so this module imports only the standard library at load time;
+Every text written is passed through :mod:`patchwright.model.quoting` first: a name or
+a line holding an escape sequence or a control character is shown in git's quoting
+(``"\\033[2J"``, ``\\f``), never sent raw to the terminal.
+
 ``rich`` is imported when a coloured diff, a coloured diffstat or a progress bar is
 actually drawn, never for ``--color never``, ``NO_COLOR`` or a pipe.
 
@@ -18,6 +22,8 @@ import re
 import sys
 import threading
 from collections.abc import Callable, Mapping
+
+from patchwright.model.quoting import quote_name, visible, visible_lines
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
@@ -66,7 +72,7 @@ def _console(stream: IO[str]) -> Any:
 def write_diff(diff: str, stream: IO[str], *, color: bool) -> None:
     """Write a unified diff, coloured like git's when ``color``."""
     if not color:
-        stream.write(diff)
+        stream.write(visible_lines(diff))
         return
     from rich.text import Text
 
@@ -75,7 +81,7 @@ def write_diff(diff: str, stream: IO[str], *, color: bool) -> None:
     console = _console(stream)
     text = Text()
     for kind, line in classify(diff):
-        text.append(line, style=_STYLES[kind])
+        text.append(visible(line), style=_STYLES[kind])
         text.append("\n")
     console.print(text, end="")
 
@@ -84,7 +90,7 @@ def write_stat(files: list[tuple[str, str]], stream: IO[str], *, color: bool) ->
     """Write git's diffstat for ``(path, diff)`` pairs."""
     from patchwright.adapters.diffstat import count, stat_lines  # --stat only: start-up time
 
-    entries = [(path, *count(diff)) for path, diff in files]
+    entries = [(quote_name(path), *count(diff)) for path, diff in files]
     width = 80
     if color:
         import shutil
@@ -191,14 +197,14 @@ def print_outcome(report: ApplyReport, root: str, *, color: str, stat: bool, qui
     standard error with the root folder the patch's paths were taken against.
     """
     if not report.ok:
-        print(report.summary(), file=sys.stderr)
-        print(f"Root folder: {os.path.abspath(root)} (patch paths are relative to it; "
+        print(visible_lines(report.summary()), file=sys.stderr)
+        print(f"Root folder: {quote_name(os.path.abspath(root))} (patch paths are relative to it; "
               "choose another with --root or strip leading folders with -p N).",
               file=sys.stderr)  # fmt: skip
         return
     if quiet:
         return
-    print(report.summary(), flush=True)
+    print(visible_lines(report.summary()), flush=True)
     colored = use_color(color, sys.stdout)
     if stat:
         pairs = [(f.move_to or f.path, f.diff) for f in report.files]

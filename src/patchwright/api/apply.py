@@ -244,6 +244,9 @@ def _plan_file(ws: Workspace, plan: _Plan, fp: FilePatch) -> None:
             "Add the file headers (--- a/PATH and +++ b/PATH) before the hunks.",
             line=fp.source_line,
         )
+    _refuse_links(ws, fp, fp.path)
+    if fp.move_to:
+        _refuse_links(ws, fp, fp.move_to)
     path = ws.resolve(fp.path)
     current = _load(ws, plan, path)
     notes: list[str] = []
@@ -318,6 +321,44 @@ def _apply(
         if result is not None:
             return result.file, result.reports
     return apply_file_patch(current, fp, options)
+
+
+def _refuse_links(ws: Workspace, fp: FilePatch, named: str) -> None:
+    """Refuse a patch path that is a symlink or lies beyond one, as git does.
+
+    A patch once deleted a link's target (``*** Delete File: b_link`` removed ``b.txt``
+    and left the link dangling), moved it, or created the target of a dangling link.
+    git treats a link as a link ("beyond a symbolic link", "already exists"); patchwright
+    does not edit, delete or move links, so it refuses, and never acts on the target.
+    """
+    link = ws.first_link(named)
+    if link is None:
+        return
+    lexical = ws.resolve_lexical(named)
+    if link != lexical:
+        message = (
+            f"{named}: the folder {link} on its path is a symbolic link; a patch never "
+            "reaches a file beyond a link (git refuses it too). Nothing was changed."
+        )
+        hint = f"Name the file by its real path (without {link}/), or ask the user."
+    elif fp.action == FileAction.CREATE or named != fp.path:
+        message = (
+            f"{named} already exists as a symbolic link; the patch would create the file "
+            "it points to instead. Nothing was changed."
+        )
+        hint = "Create the file under another name, or ask the user to remove the link."
+    else:
+        verb = "delete" if fp.action == FileAction.DELETE else "move" if fp.move_to else "edit"
+        message = (
+            f"{named} is a symbolic link; patchwright does not {verb} links and never acts "
+            "on a link's target in its place. Nothing was changed."
+        )
+        hint = (
+            "Name the file the link points to if that is the one meant, or ask the user "
+            "to change the link."
+        )
+    code = ErrorCode.FILE_EXISTS if "already exists" in message else ErrorCode.NOT_A_FILE
+    raise PatchwrightError(code, message, hint, path=named, details={"symlink": link})
 
 
 def _frame_by_syntax(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from patchwright._records import field, record
+from patchwright.model.quoting import quote_name
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -121,10 +122,10 @@ class ApplyReport:
         lines = [f"Patch {verb} ({self.format}): {len(self.files)} file(s)"]
         for f in self.files:
             rungs = ", ".join(dict.fromkeys(r.rung for r in f.reports)) or "none"
-            target = f" -> {f.move_to}" if f.move_to else ""
+            target = f" -> {quote_name(f.move_to)}" if f.move_to else ""
             mode = f"; mode {f.old_mode or 'new'} -> {f.new_mode}" if f.new_mode else ""
             lines.append(
-                f"  {f.action:7} {f.path}{target} "
+                f"  {f.action:7} {quote_name(f.path)}{target} "
                 f"({len(f.reports)} hunk(s); matched: {rungs}{mode})"
             )
         lines.extend(_indented(f"  warning: {w}") for w in self.warnings)

@@ -82,15 +82,16 @@ def _independent(edits: Sequence[Edit]) -> bool:
         if isinstance(anchor, Hunk):
             continue
         from patchwright.model.anchors import OldText  # not a diff's: start-up time
+        from patchwright.model.text import split_lines
 
         if not isinstance(anchor, OldText) or not anchor.text.strip():
             return False
-        first = next(line.strip() for line in anchor.text.splitlines() if line.strip())
+        first = next(line.strip() for line in split_lines(anchor.text)[0] if line.strip())
         if first in introduced:
             return False
-        old = {line.strip() for line in anchor.text.splitlines()}
+        old = {line.strip() for line in split_lines(anchor.text)[0]}
         introduced.update(
-            line.strip() for line in edit.replacement.splitlines() if line.strip() not in old
+            line.strip() for line in split_lines(edit.replacement)[0] if line.strip() not in old
         )
     return True
 

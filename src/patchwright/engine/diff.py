@@ -13,6 +13,7 @@ from bisect import bisect_left
 from collections import Counter
 from collections.abc import Sequence
 
+from patchwright.model.quoting import quote_name
 from patchwright.model.text import TextFile, split_lines
 
 _NO_EOL = "\\ No newline at end of file"
@@ -56,7 +57,8 @@ def unified_diff(
         )
         ops = _from_regions(a, b, regions, compare_between=not known)
     groups = _groups(a, b, context, ops)
-    out = [f"--- {old_path}\n", f"+++ {new_path}\n"]
+    # a name is quoted as git quotes it: a newline or an escape in it never makes a row
+    out = [f"--- {quote_name(old_path)}\n", f"+++ {quote_name(new_path)}\n"]
     # _keys gave the bare lines back when every line ends in LF: no second count
     full_a = _Full(a_lines, a_ends, _ends_in_lf(a_ends) if a is a_lines else None)
     full_b = _Full(b_lines, b_ends, _ends_in_lf(b_ends) if b is b_lines else None)

@@ -21,6 +21,8 @@ from patchwright._records import record
 from patchwright.engine.diagnose import HUNK_FAILURE_REASONS, first_difference, quote_line
 from patchwright.model import FilePatch, Hunk, PatchwrightError
 from patchwright.model.errors import ErrorCode
+from patchwright.model.quoting import quote_name
+from patchwright.model.text import diff_rows
 
 
 @record
@@ -78,7 +80,7 @@ class HunkFailure:
                     f"{self.similarity:.0%} similar)"
                 )
         else:
-            out.extend(f"    {text}" for text in self.message.splitlines())
+            out.extend(f"    {text}" for text in diff_rows(self.message))
         return out
 
 
@@ -117,7 +119,7 @@ def failure_block(
     """The whole block for a patch refused on ``path``: the hunks before the failed one
     applied, the failed one's lines (or ``message`` when no hunk is to blame), the
     ``hint`` when given, and the rollback line."""
-    lines = [f"Patch failed on {path}:" if path else "Patch failed:"]
+    lines = [f"Patch failed on {quote_name(path)}:" if path else "Patch failed:"]
     if failure is not None:
         if failure.number == 2:
             lines.append("  Hunk 1: applied")
@@ -125,7 +127,7 @@ def failure_block(
             lines.append(f"  Hunks 1-{failure.number - 1}: applied")
         lines.extend(failure.lines(mode))
     else:
-        lines.extend(f"  {text}" for text in message.splitlines())
+        lines.extend(f"  {text}" for text in diff_rows(message))
     if hint:
         lines.append("  Hint: " + hint.replace("\n", "\n    "))
     lines.append("No changes made (atomic rollback).")

@@ -100,8 +100,32 @@ def old_text(
         if spans:
             warnings = (*warnings, unicode_warning(label))
     if spans:
+        if anchor.replace_all:
+            _check_growth(index, len(spans), len(text), len(replacement), label, options)
         return char_splices(file, index, spans, text, replacement, anchor, label, rung, warnings)
     return [_line_mode(file, index, anchor, replacement, label, options)]
+
+
+def _check_growth(
+    index: LineIndex, copies: int, old: int, new: int, label: str, options: MatchOptions
+) -> None:
+    """Refuse a ``replace_all`` whose result would pass ``options.max_chars``, from the
+    count of its copies, before anything is built: 100,000 copies of one character
+    replaced by 10,000 once built a text of 1 GB only to refuse it afterwards."""
+    limit = options.max_chars
+    if limit is None or new <= old:
+        return
+    size = len(index.joined) + copies * (new - old)
+    if size > limit:
+        raise PatchwrightError(
+            ErrorCode.TOO_LARGE,
+            f"{label or 'The edit'}: replacing all {copies:,} copies would make the file "
+            f"about {size:,} characters, over the limit of {limit:,} bytes a file may have. "
+            "Nothing was changed.",
+            "Replace fewer copies per call (a longer, more specific old text), or ask the "
+            "user to raise the workspace's file size limit.",
+            details={"copies": copies, "estimated_chars": size, "limit": limit},
+        )
 
 
 def _line_mode(

@@ -54,12 +54,17 @@ class MatchOptions:
             whose own evidence is balanced: ``auto`` refuses, ``shift`` shifts them too,
             ``keep`` inserts them as given (a caller decides with other evidence, such
             as which reading parses).
+        max_chars: the largest text an edit may make, in characters (``None``: no
+            bound). A ``replace_all`` whose copies would grow the text past it is
+            refused from their count, before the text is built (a file over the
+            workspace's byte limit could not be written anyway).
     """
 
     mode: Mode = "fuzzy"
     fuzzy_threshold: float = 0.8
     use_hints: bool = True
     frame: Frame = "auto"
+    max_chars: int | None = None
 
     def __post_init__(self) -> None:
         if self.mode not in _MODE_RUNGS:

@@ -16,7 +16,7 @@ from __future__ import annotations
 from importlib import import_module
 
 from patchwright._lazy import lazy_exports
-from patchwright.formats._common import require_text, unsupported
+from patchwright.formats._common import check_hunk_count, require_text, unsupported
 from patchwright.formats.detect import SEARCH_REPLACE, UNIFIED, V4A, detect_format
 from patchwright.model.errors import ErrorCode, PatchwrightError
 
@@ -95,10 +95,11 @@ def parse_patch(text: str, format: str = "auto") -> PatchSet:
     Raises:
         PatchwrightError: ``UNSUPPORTED`` for an unknown format name or an unsupported
             diff flavour; ``PARSE_ERROR`` naming the line for text that is not a patch
-            of that format.
+            of that format; ``TOO_LARGE`` for more than :data:`MAX_HUNKS` hunks.
     """
     name = normalize_format(format)
     text = require_text(text)
+    check_hunk_count(text)
     if name == "auto":
         name = detect_format(text)
     if name == SNIPPET:

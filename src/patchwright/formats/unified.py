@@ -52,6 +52,7 @@ from __future__ import annotations
 
 from patchwright._records import field, record, replace
 from patchwright.formats._common import (
+    check_hunk_count,
     parse_error,
     require_text,
     split_patch_lines,
@@ -99,9 +100,11 @@ def parse_unified(text: str) -> PatchSet:
 
     Raises:
         PatchwrightError: ``PARSE_ERROR`` when no file section or hunk is found, or a
-            section cannot be read; ``UNSUPPORTED`` for combined diffs and copies.
+            section cannot be read; ``UNSUPPORTED`` for combined diffs and copies;
+            ``TOO_LARGE`` for more hunks than a patch may hold (``check_hunk_count``).
     """
-    lines = split_patch_lines(require_text(text))
+    check_hunk_count(require_text(text))
+    lines = split_patch_lines(text)
     warnings: list[str] = []
     files: list[FilePatch] = []
     i, n = 0, len(lines)

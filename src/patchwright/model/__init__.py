@@ -37,6 +37,7 @@ _EXPORTS: dict[str, str] = {
     "recovered_syntax_error": _REPORTS,
     "ToolResult": "patchwright.model.results",
     "TextFile": _TEXT,
+    "diff_rows": _TEXT,
     "dominant_newline": _TEXT,
     "join_lines": _TEXT,
     "split_lines": _TEXT,
@@ -64,6 +65,7 @@ __all__ = [
     "TextFile",
     "ToolResult",
     "WholeFile",
+    "diff_rows",
     "dominant_newline",
     "join_lines",
     "recovered_syntax_error",
@@ -98,7 +100,13 @@ if TYPE_CHECKING:  # pragma: no cover - static view of the lazy exports
         recovered_syntax_error,
     )
     from patchwright.model.results import ToolResult
-    from patchwright.model.text import TextFile, dominant_newline, join_lines, split_lines
+    from patchwright.model.text import (
+        TextFile,
+        diff_rows,
+        dominant_newline,
+        join_lines,
+        split_lines,
+    )
 
 else:  # mypy reads the imports above, so it flags an unknown name
     __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, globals())

@@ -81,6 +81,33 @@ def split_lines(text: str) -> tuple[list[str], list[str]]:
     return lines, endings
 
 
+def diff_rows(text: str, *, keepends: bool = False) -> list[str]:
+    """The rows of a diff or patch text: the one splitter for every diff, stat and display.
+
+    A diff row ends at ``"\\n"`` only. That is where the text model ends a line: a file
+    line ending in CRLF or in a lone CR is rendered as a row ending ``"\\r\\n"`` (see
+    :func:`patchwright.engine.diff.unified_diff`), so the CR belongs to the row and is
+    dropped with its ``"\\n"`` unless ``keepends``. Form feeds, vertical tabs, NEL,
+    U+2028 and the other breaks ``str.splitlines`` knows are content, as they are in the
+    file: an added ``x = 1<FF>-y`` is one added row, never an added and a removed one.
+    """
+    if not text:
+        return []
+    if keepends:
+        rows = text.split("\n")
+        last = rows.pop()
+        out = [row + "\n" for row in rows]
+        if last:
+            out.append(last)
+        return out
+    rows = text.split("\n")
+    if rows[-1] == "":
+        rows.pop()
+    if "\r" in text:
+        rows = [row[:-1] if row.endswith("\r") else row for row in rows]
+    return rows
+
+
 @record
 class TextFile:
     """A decoded text file.

@@ -14,6 +14,8 @@ from __future__ import annotations
 from patchwright._records import record
 from patchwright.model import ErrorCode, PatchwrightError, TextFile
 from patchwright.model.encoding import with_next_step as with_encoding_step
+from patchwright.model.quoting import quote_name
+from patchwright.model.text import diff_rows, split_lines
 from patchwright.tools.session import Session
 from patchwright.workspace import FileState, Workspace
 
@@ -111,13 +113,14 @@ def with_next_step(ws: Workspace, err: PatchwrightError, path: str) -> Patchwrig
     elif err.code is ErrorCode.NOT_A_FILE and (err.details.get("kind") == "dir" or _is_root(path)):
         folder = "" if _is_root(path) else err.path or posix_path(path)
         names = ws.entries(folder)
-        shown = ", ".join(names[:MAX_ENTRIES_SHOWN]) or "(nothing)"
+        # names quoted as git quotes them: a newline in one never makes a line of its own
+        shown = ", ".join(map(quote_name, names[:MAX_ENTRIES_SHOWN])) or "(nothing)"
         more = (
             f" and {len(names) - MAX_ENTRIES_SHOWN} more" if len(names) > MAX_ENTRIES_SHOWN else ""
         )
         what = f"{folder!r} is a folder" if folder else f"{path!r} is the workspace root"
         err.message = f"{what}, not a file. It holds: {shown}{more}."
-        example = f"{folder}/{names[0]}" if folder else (names[0] if names else "")
+        example = quote_name(f"{folder}/{names[0]}" if folder else (names[0] if names else ""))
         err.hint = (
             f"Name a file inside it, e.g. {example}."
             if names
@@ -260,7 +263,7 @@ def numbered(lines: list[str], first: int) -> str:
 def line_stats(diff: str) -> tuple[int, int]:
     """Lines added and removed according to a unified diff."""
     added = removed = 0
-    for line in diff.splitlines():
+    for line in diff_rows(diff):
         if line.startswith("+") and not line.startswith("+++ "):
             added += 1
         elif line.startswith("-") and not line.startswith("--- "):
@@ -271,7 +274,7 @@ def line_stats(diff: str) -> tuple[int, int]:
 def preview(text: str, limit: int = 60) -> str:
     """The first non-blank line of ``text``, stripped and cut to ``limit`` characters;
     ``...`` marks a cut or further lines."""
-    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    lines = [line.strip() for line in split_lines(text)[0] if line.strip()]
     first = lines[0] if lines else text.strip()
     more = len(lines) > 1
     if len(first) > limit:

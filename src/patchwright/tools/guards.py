@@ -29,6 +29,7 @@ import re
 from collections.abc import Iterable, Mapping
 
 from patchwright.model import ErrorCode, PatchwrightError, recovered_syntax_error
+from patchwright.model.text import split_lines
 from patchwright.syntax import SyntaxPolicy, SyntaxReport, check_edit
 
 TOKEN_LIMIT = 60_000
@@ -161,9 +162,9 @@ def _head_lines(text: str, count: int) -> list[str]:
     for _ in range(count):
         end = text.find("\n", end + 1)
         if end < 0:
-            return text.splitlines()[:count]
-    # a "\r" alone also ends a line for splitlines(): split the head, then cut again
-    return text[:end].splitlines()[:count]
+            return split_lines(text)[0][:count]
+    # a "\r" alone also ends a line in the text model: split the head, then cut again
+    return split_lines(text[:end])[0][:count]
 
 
 def generated_warning(path: str, text: str) -> str | None:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from patchwright._records import record
+from patchwright._records import record, replace
 from patchwright.engine import MatchOptions, apply_edits
 from patchwright.engine.notebook import edit_in_cells
 from patchwright.model import (
@@ -36,6 +36,7 @@ from patchwright.model import (
     WholeFile,
 )
 from patchwright.model.encoding import unencodable, unencodable_error
+from patchwright.model.text import diff_rows, split_lines
 from patchwright.tools.context import ToolContext
 from patchwright.tools.files import load, preview
 from patchwright.tools.writing import PlannedWrite, commit_writes
@@ -127,9 +128,11 @@ def replace_strings(
         for k, e in enumerate(items, start=1)
     ]  # fmt: skip
     try:
+        # replace_all is refused from its count when it would pass the file size limit;
         # a notebook: each edit inside one cell's source
-        result = edit_in_cells(loaded.path, loaded.current, edits, OPTIONS) or apply_edits(
-            loaded.current, edits, composition=Composition.SEQUENTIAL, options=OPTIONS
+        options = replace(OPTIONS, max_chars=ctx.workspace.max_file_bytes)
+        result = edit_in_cells(loaded.path, loaded.current, edits, options) or apply_edits(
+            loaded.current, edits, composition=Composition.SEQUENTIAL, options=options
         )
     except PatchwrightError as err:
         raise failure(err, items, fields, loaded.path) from None
@@ -220,7 +223,7 @@ def check_encodable(text: str, field: str, path: str, codec: str) -> None:
 
 
 def _indent(text: str) -> str:
-    return "\n".join(f"    {t}" for t in text.splitlines())
+    return "\n".join(f"    {t}" for t in diff_rows(text))
 
 
 def write_whole(
@@ -297,7 +300,7 @@ def insert_lines(
             field=line_field,
         )
     body = text if text.endswith("\n") or not text else text + "\n"
-    added_lines = body.splitlines()
+    added_lines = split_lines(body)[0]
     if (
         added_lines
         and loaded.current.lines[after_line : after_line + len(added_lines)] == added_lines
@@ -315,7 +318,7 @@ def insert_lines(
                           old_start=after_line + 1, old_end=after_line)  # fmt: skip
     plan = PlannedWrite(loaded, new, label=f"{ctx.tool} {loaded.path}", changes=[record])
     outcome = commit_writes(ctx, [plan], label=plan.label)
-    added = len(body.splitlines())
+    added = len(split_lines(body)[0])
     message = [
         f"Inserted {added} line{'s' if added != 1 else ''} after line {after_line} of "
         f"{loaded.path} (now {span(after_line + 1, after_line + added)})."

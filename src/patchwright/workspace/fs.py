@@ -30,7 +30,7 @@ from contextlib import AbstractContextManager, contextmanager
 
 from patchwright._lazy import lazy_literals
 from patchwright._records import record, replace
-from patchwright.workspace.dirfd import Anchors, FolderMoved, SymlinkInPath
+from patchwright.workspace.dirfd import Anchors, FolderMoved, FolderWalk, SymlinkInPath
 from patchwright.workspace.metadata import carry_over
 
 __all__ = [
@@ -191,6 +191,11 @@ class FileSystem(Protocol):
 
     def listdir(self, path: str) -> list[str]:
         """The names in directory ``path`` (a symlink to a folder is listed)."""
+
+    def walk_folders(self, path: str) -> AbstractContextManager[FolderWalk]:
+        """A :class:`~patchwright.workspace.dirfd.FolderWalk` starting at the folder
+        ``path``: each folder below is reached from its parent's descriptor (linear in
+        depth, past ``PATH_MAX``), every descriptor closed when the block ends."""
 
     def realpath(self, path: str) -> str:
         """``path`` with every symlink resolved (missing tail components kept)."""
@@ -542,6 +547,17 @@ class OsFileSystem:
         """See :meth:`FileSystem.fsync_dir`."""
         with self._anchors.folder(path) as fd:
             os.fsync(fd)
+
+    @contextmanager
+    def walk_folders(self, path: str) -> Iterator[FolderWalk]:
+        """See :meth:`FileSystem.walk_folders`."""
+        with self._anchors.folder(path) as fd:
+            start = os.dup(fd)  # the walk closes its own; a kept folder stays open
+        walk = FolderWalk(start, path)
+        try:
+            yield walk
+        finally:
+            walk.close()
 
     def listdir(self, path: str) -> list[str]:
         """See :meth:`FileSystem.listdir`."""

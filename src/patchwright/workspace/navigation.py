@@ -23,7 +23,11 @@ import pathspec
 
 from patchwright._records import record
 from patchwright.model.errors import PatchwrightError
+from patchwright.model.text import split_lines
+from patchwright.workspace.dirfd import FolderWalk
+from patchwright.workspace.fs import kind_of
 from patchwright.workspace.listing import _entries as _children  # one folder read
+from patchwright.workspace.patterns import GITIGNORE_BACKEND
 from patchwright.workspace.sandbox import Sandbox
 
 _IGNORE_FILE = ".gitignore"
@@ -78,7 +82,11 @@ def walk(
 ) -> Walk:
     """Regular files under ``folder`` matching ``glob`` (git wildmatch: ``*.py`` matches
     at any depth, ``src/**/*.py`` under ``src``), at most ``limit``."""
-    wanted = pathspec.PathSpec.from_lines("gitignore", [glob]) if glob else None
+    wanted = (
+        pathspec.PathSpec.from_lines("gitignore", [glob], backend=GITIGNORE_BACKEND)
+        if glob
+        else None
+    )
     found: list[str] = []
     for rel in _files(sandbox, folder, gitignore):
         if wanted is not None and not wanted.match_file(rel):
@@ -125,32 +133,71 @@ def list_files(sandbox: Sandbox, under: str = "", *, limit: int = 10_000) -> lis
 
 
 def _files(sandbox: Sandbox, folder: str, gitignore: bool) -> Iterator[str]:
-    """Regular files under ``folder``, depth first and sorted, pruning ignored folders."""
+    """Regular files under ``folder``, depth first and sorted, pruning ignored folders.
+
+    The walk goes from folder to folder by descriptor (``FileSystem.walk_folders``):
+    linear in depth, complete at any depth the file system allows. A folder is looked
+    at once: its entries' kinds come with its listing, a deny rule is matched against
+    the entry alone (the walk never entered a denied folder), and its ``.gitignore`` is
+    read only when the listing shows one.
+    """
     rules: list[tuple[str, pathspec.GitIgnoreSpec]] = []
     if gitignore:
         rules = [r for f in _ancestors(folder) if (r := _rules(sandbox, f)) is not None]
-    stack: list[tuple[Iterator[str], int]] = [(iter(_children(sandbox, folder)), len(rules))]
-    if gitignore and folder and (own := _rules(sandbox, folder)) is not None:
-        rules.append(own)
-        stack[-1] = (stack[-1][0], len(rules))
+    start = sandbox.abspath(folder) if folder else sandbox.root
+    try:
+        with sandbox.fs.walk_folders(start) as tree:
+            yield from _descend(sandbox, tree, folder, rules if gitignore else None)
+    except OSError:
+        # not a folder (any more), or the tree moved under the walk (FolderMoved): the
+        # files found so far are all there is to list
+        return
+
+
+def _descend(
+    sandbox: Sandbox,
+    tree: FolderWalk,
+    folder: str,
+    rules: list[tuple[str, pathspec.GitIgnoreSpec]] | None,
+) -> Iterator[str]:
+    """:func:`_files` inside an open walk (``rules`` is ``None`` without ignore files)."""
+    ignores = rules if rules is not None else []
+    first = tree.entries()
+    # the root's own rules came with the ancestors'
+    own = None
+    if rules is not None and folder and _has_ignore_file(first):
+        own = _rules(sandbox, folder)
+    if folder and own is not None:
+        ignores.append(own)
+    stack: list[tuple[Iterator[tuple[str, int]], str, int]] = [(iter(first), folder, len(ignores))]
     while stack:
-        children, depth = stack[-1]
-        del rules[depth:]
-        rel = next(children, None)
-        if rel is None:
+        children, base, depth = stack[-1]
+        del ignores[depth:]
+        entry = next(children, None)
+        if entry is None:
             stack.pop()
+            if stack:
+                tree.leave()
             continue
-        if sandbox.deny.match(rel) is not None:
+        name, mode = entry
+        rel = posixpath.join(base, name) if base else name
+        if sandbox.deny.match_entry(rel) is not None:
             continue
-        kind = sandbox.fs.probe(sandbox.abspath(rel)).kind
+        kind = kind_of(mode)
         if kind == "dir":
-            if _ignored(rules, rel + "/"):
+            if _ignored(ignores, rel + "/") or not tree.enter(name):
                 continue
-            if gitignore and (own := _rules(sandbox, rel)) is not None:
-                rules.append(own)
-            stack.append((iter(_children(sandbox, rel)), len(rules)))
-        elif kind == "file" and _allowed(sandbox, rel) and not _ignored(rules, rel):
+            listed = tree.entries()
+            own = _rules(sandbox, rel) if rules is not None and _has_ignore_file(listed) else None
+            if own is not None:
+                ignores.append(own)
+            stack.append((iter(listed), rel, len(ignores)))
+        elif kind == "file" and _allowed(sandbox, rel) and not _ignored(ignores, rel):
             yield rel
+
+
+def _has_ignore_file(entries: list[tuple[str, int]]) -> bool:
+    return any(name == _IGNORE_FILE and kind_of(mode) == "file" for name, mode in entries)
 
 
 def _allowed(sandbox: Sandbox, rel: str) -> bool:
@@ -172,8 +219,8 @@ def _rules(sandbox: Sandbox, folder: str) -> tuple[str, pathspec.GitIgnoreSpec] 
         return None  # a denied, odd or oversized ignore file ignores nothing
     if state is None:
         return None
-    lines = state.data.decode("utf-8", "replace").splitlines()
-    return folder, pathspec.GitIgnoreSpec.from_lines(lines)
+    lines = split_lines(state.data.decode("utf-8", "replace"))[0]
+    return folder, pathspec.GitIgnoreSpec.from_lines(lines, backend=GITIGNORE_BACKEND)
 
 
 def _ignored(rules: list[tuple[str, pathspec.GitIgnoreSpec]], rel: str) -> bool:

@@ -139,7 +139,7 @@ class Sandbox:
             return self._unlinked(lexical, path, field)
         real = self.fs.realpath_below(self.root, lexical)
         if not _within(self.root, real):
-            link = self._first_link(lexical)
+            link = self.first_link(lexical)
             through = f"goes through the symlink {link!r}, which" if link else ""
             raise PatchwrightError(
                 ErrorCode.PATH_OUTSIDE_ROOT,
@@ -246,7 +246,9 @@ class Sandbox:
                 details={"allow": list(self.allow.patterns)},
             )
 
-    def _first_link(self, lexical: str) -> str | None:
+    def first_link(self, lexical: str) -> str | None:
+        """The first component of the resolved-lexical path ``lexical`` that is a
+        symlink (``None``: none is)."""
         parts = lexical.split("/")
         for n in range(1, len(parts) + 1):
             prefix = "/".join(parts[:n])
@@ -256,7 +258,7 @@ class Sandbox:
         return None
 
     def _unlinked(self, lexical: str, path: str, field: str) -> str:
-        link = self._first_link(lexical) if lexical != "." else None
+        link = self.first_link(lexical) if lexical != "." else None
         if link is None and lexical != ".":
             return lexical
         if link is None:

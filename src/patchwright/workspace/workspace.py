@@ -177,6 +177,28 @@ class Workspace:
             )
         return self._ctx.history
 
+    @property
+    def max_file_bytes(self) -> int:
+        """The largest file, in bytes, that may be read or written."""
+        return self._sandbox.max_file_bytes
+
+    def resolve_lexical(self, path: str) -> str:
+        """``path`` normalised relative to the root without following any symlink (the
+        sandbox's rules checked, nothing on disk looked at)."""
+        with self._on_disk():
+            return self._sandbox.resolve_lexical(path)
+
+    def first_link(self, path: str) -> str | None:
+        """The first component of ``path`` (a parent folder or the path itself) that is
+        a symlink, as a path relative to the root; ``None`` when there is none.
+
+        Raises:
+            PatchwrightError: the sandbox's refusals of ``path`` itself.
+        """
+        with self._on_disk():
+            lexical = self._sandbox.resolve_lexical(path)
+            return None if lexical == "." else self._sandbox.first_link(lexical)
+
     # reading ---------------------------------------------------------------------------------
     def resolve(self, path: str) -> str:
         """The normalised posix path of ``path`` relative to the root (see sandbox.py)."""

@@ -16,6 +16,7 @@ from typing import Any
 from patchwright._records import record
 from patchwright.adapters.diffstat import count
 from patchwright.adapters.review.render import files_html
+from patchwright.model.quoting import quote_name, visible
 from patchwright.workspace import Workspace
 
 #: The newest batches the page lists (filters apply within them).
@@ -126,11 +127,12 @@ class ReviewData:
         return {
             "id": brief["id"],
             "created_at": brief["created_at"],
-            "tool": brief["tool"],
-            "session": str((brief.get("meta") or {}).get("session") or ""),
-            "label": brief["label"],
-            "changes": descriptions,
-            "paths": [f["path"] for f in brief["files"]],
+            # what the page shows, control characters visible (quoting.py)
+            "tool": visible(brief["tool"]) if brief["tool"] else brief["tool"],
+            "session": visible(str((brief.get("meta") or {}).get("session") or "")),
+            "label": visible(brief["label"] or ""),
+            "changes": [visible(d) for d in descriptions],
+            "paths": [quote_name(f["path"]) for f in brief["files"]],
             "added": added,
             "removed": removed,
             "reverts": brief["reverts"],
@@ -140,7 +142,8 @@ class ReviewData:
     def batch_html(self, batch_id: str, view: str) -> dict[str, Any]:
         """One batch's diff as HTML, with its summary fields."""
         full = self.batch(batch_id)
-        return {"id": batch_id, "label": full["label"], "html": files_html(full["files"], view)}
+        label = visible(full["label"] or "")
+        return {"id": batch_id, "label": label, "html": files_html(full["files"], view)}
 
     def proposals(self) -> list[dict[str, Any]]:
         """The proposals waiting for a decision, oldest first, with their line counts."""
@@ -150,7 +153,10 @@ class ReviewData:
             stats = [count(f.get("diff") or "") for f in p.files]
             data["added"] = sum(a for a, _ in stats)
             data["removed"] = sum(r for _, r in stats)
-            data["paths"] = [f["path"] for f in p.files]
+            data["paths"] = [quote_name(f["path"]) for f in p.files]
+            data["label"] = visible(p.label or "")
+            data["tool"] = visible(p.tool) if p.tool else p.tool
+            data["session"] = visible(p.session) if p.session else p.session
             del data["files"]
             out.append(data)
         return out
@@ -158,4 +164,5 @@ class ReviewData:
     def proposal_html(self, proposal_id: str, view: str) -> dict[str, Any]:
         """One proposal's diff as HTML."""
         p = self.workspace.proposals.get(proposal_id)
-        return {"id": p.id, "label": p.label, "status": p.status, "html": files_html(p.files, view)}
+        label = visible(p.label or "")
+        return {"id": p.id, "label": label, "status": p.status, "html": files_html(p.files, view)}

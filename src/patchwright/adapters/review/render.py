@@ -18,6 +18,7 @@ from typing import Any
 
 from patchwright._records import record
 from patchwright.adapters.diffstat import LineKind, classify, count, hunk_start
+from patchwright.model.quoting import quote_name, visible
 
 #: Diffs with more lines than this are shown without syntax colours.
 HIGHLIGHT_MAX_LINES = 4000
@@ -40,6 +41,8 @@ def parse_rows(diff: str) -> list[Row]:
     rows: list[Row] = []
     old = new = 0
     for kind, line in classify(diff):
+        # shown as written, control characters visible: a form feed is "\f", never a break
+        line = visible(line)
         if kind == "hunk":
             old, new = hunk_start(line)
             rows.append(Row(kind, None, None, line))
@@ -198,11 +201,11 @@ def files_html(files: list[dict[str, Any]], view: str) -> str:
         highlight_rows(rows, f["path"])
         added, removed = count(f.get("diff") or "")
         table = split_html(rows) if view == "split" else unified_html(rows)
-        moved = f" (from {html.escape(f['move_from'])})" if f.get("move_from") else ""
+        moved = f" (from {html.escape(quote_name(f['move_from']))})" if f.get("move_from") else ""
         body = table if rows else '<p class="nodiff">No text diff.</p>'
         parts.append(
             f'<section class="file"><h3><span class="action">{html.escape(f["action"])}</span> '
-            f'<span class="path">{html.escape(f["path"])}</span>{moved} '
+            f'<span class="path">{html.escape(quote_name(f["path"]))}</span>{moved} '
             f'<span class="added">+{added}</span> <span class="removed">-{removed}</span></h3>'
             f"{body}</section>"
         )

@@ -13,12 +13,8 @@ class ReadRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     file_path: str = Field(description=_PATH)
-    offset: int | None = Field(
-        None, description="First line to read (1-based).", json_schema_extra={"minimum": 1}
-    )
-    limit: int | None = Field(
-        None, description="Number of lines to read.", json_schema_extra={"minimum": 1}
-    )
+    offset: int | None = Field(None, description="First line to read (1-based).", ge=1)
+    limit: int | None = Field(None, description="Number of lines to read.", ge=1)
 
 
 class EditRequest(BaseModel):

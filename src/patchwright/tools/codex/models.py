@@ -17,6 +17,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from patchwright.model import ErrorCode, PatchwrightError
+from patchwright.model.text import diff_rows
 
 BEGIN, END = "*** Begin Patch", "*** End Patch"
 _OPERATIONS = ("create_file", "update_file", "delete_file")
@@ -41,7 +42,7 @@ def operation_patch(operation: Any) -> str:
         raise _bad("operation.diff", f"operation.diff is required for {kind}.")
     body = diff if diff.endswith("\n") or not diff else diff + "\n"
     if kind == "create_file":
-        lines = [ln if ln.startswith("+") else "+" + ln for ln in body.splitlines()]
+        lines = [ln if ln.startswith("+") else "+" + ln for ln in diff_rows(body)]
         return "\n".join([BEGIN, f"*** Add File: {path}", *lines, END]) + "\n"
     return f"{BEGIN}\n*** Update File: {path}\n{body}{END}\n"
 

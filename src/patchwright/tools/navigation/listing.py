@@ -9,6 +9,7 @@ narrows with ``path`` or ``glob`` instead of taking a partial list for the whole
 from __future__ import annotations
 
 from patchwright.model import ErrorCode, PatchwrightError, ToolResult
+from patchwright.model.quoting import quote_name
 from patchwright.tools.context import ToolContext
 from patchwright.tools.descriptions import load as description
 from patchwright.tools.files import posix_path, with_next_step
@@ -66,7 +67,8 @@ def run(ctx: ToolContext, req: ListFilesRequest) -> ToolResult:
     head = f"{count} file{'s' if count != 1 else ''} {where}{matching} (.gitignore honoured):"
     if not count:
         head = f"No files {where}{matching} (.gitignore honoured)."
-    lines = [head, *found.files]
+    # a name is quoted as git quotes it: a newline in it never makes a line of its own
+    lines = [head, *map(quote_name, found.files)]
     if found.truncated:
         lines.append(f"[stopped at {limit} files: narrow the listing with path or glob]")
     data = {"path": folder, "glob": req.glob, "files": found.files, "truncated": found.truncated}

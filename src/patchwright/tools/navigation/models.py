@@ -22,7 +22,7 @@ class ListFilesRequest(BaseModel):
     limit: int | None = Field(
         None,
         description=f"Most files to list (default and maximum {MAX_FILES}).",
-        json_schema_extra={"minimum": 1},
+        ge=1,
     )
 
 
@@ -34,10 +34,12 @@ class SearchFilesRequest(BaseModel):
     pattern: str = Field(description="Text to find (a regular expression when regex is true).")
     path: str | None = Field(None, description="Folder to search (default: the whole root).")
     glob: str | None = Field(None, description="Only files matching this glob, e.g. '*.py'.")
-    regex: bool | None = Field(None, description="Treat pattern as a Python regular expression.")
+    regex: bool | None = Field(
+        None, description="Treat pattern as a regular expression (RE2: no lookaround, no \\1)."
+    )
     ignore_case: bool | None = Field(None, description="Match regardless of letter case.")
     limit: int | None = Field(
         None,
         description=f"Most matching lines to show (default and maximum {MAX_MATCHES}).",
-        json_schema_extra={"minimum": 1},
+        ge=1,
     )

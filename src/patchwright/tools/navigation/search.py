@@ -4,23 +4,30 @@ Files come from the same walk as ``list_files`` (sorted, ``.gitignore`` honoured
 denied paths never read); binary files and files over the size limit are skipped. The
 search is bounded three ways, and the answer says which bound stopped it: at most
 ``limit`` matching lines, at most :data:`MAX_FILES_SEARCHED` files, and at most
-:data:`SEARCH_SECONDS` seconds (checked between files and every few thousand lines).
+:data:`SEARCH_SECONDS` seconds (checked between files and every few thousand lines;
+the pattern is matched with RE2, in time linear in each line, so no single match can
+outlast the bound by more than one line's linear scan).
 """
 
 from __future__ import annotations
 
-import re
 import time
 from collections.abc import Callable
 
 from patchwright._records import field, record
 from patchwright.model import ErrorCode, PatchwrightError, TextFile, ToolResult
+from patchwright.model.quoting import quote_name, visible
 from patchwright.tools.context import ToolContext
 from patchwright.tools.descriptions import load as description
 from patchwright.tools.navigation.listing import check_folder
 from patchwright.tools.navigation.models import MAX_MATCHES, SearchFilesRequest
 from patchwright.tools.spec import READ_ONLY, ToolSpec
 from patchwright.workspace import Workspace
+from patchwright.workspace.patterns import compile_search
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from patchwright.workspace.patterns import LinearPattern
 
 SEARCH_SECONDS = 10.0
 MAX_FILES_SEARCHED = 20_000
@@ -37,12 +44,13 @@ class Found:
     stopped: str = ""
 
 
-def compile_pattern(req: SearchFilesRequest) -> re.Pattern[str]:
-    """The request's pattern as a compiled expression.
+def compile_pattern(req: SearchFilesRequest) -> LinearPattern:
+    """The request's pattern compiled with RE2 (``workspace/patterns.py``): each line is
+    matched in time linear in its length, so the time bound holds inside a match too.
 
     Raises:
-        PatchwrightError: ``invalid_request`` naming ``pattern`` (empty, or a regular
-            expression that does not compile).
+        PatchwrightError: ``invalid_request`` naming ``pattern`` (empty, a construct RE2
+            does not have, or a regular expression that does not compile).
     """
     if not req.pattern:
         raise PatchwrightError(
@@ -51,23 +59,13 @@ def compile_pattern(req: SearchFilesRequest) -> re.Pattern[str]:
             "Send the text to find in pattern.",
             field="pattern",
         )
-    flags = re.IGNORECASE if req.ignore_case else 0
-    source = req.pattern if req.regex else re.escape(req.pattern)
-    try:
-        return re.compile(source, flags)
-    except re.error as exc:
-        raise PatchwrightError(
-            ErrorCode.INVALID_REQUEST,
-            f"pattern is not a valid regular expression: {exc}.",
-            "Fix the expression, or send regex false to search for the text as it is.",
-            field="pattern",
-        ) from None
+    return compile_search(req.pattern, regex=bool(req.regex), ignore_case=bool(req.ignore_case))
 
 
 def search(
     ws: Workspace,
     folder: str,
-    regex: re.Pattern[str],
+    regex: LinearPattern,
     *,
     glob: str | None,
     limit: int,
@@ -128,7 +126,8 @@ def run(ctx: ToolContext, req: SearchFilesRequest) -> ToolResult:
         head = (
             f"No line matches {what} ({found.files_searched} files searched, .gitignore honoured)."
         )
-    lines = [head, *(f"{p}:{n}: {_shown(t)}" for p, n, t in found.matches)]
+    # names quoted and control characters visible: one line per match, whatever it holds
+    lines = [head, *(f"{quote_name(p)}:{n}: {visible(_shown(t))}" for p, n, t in found.matches)]
     if found.stopped:
         lines.append(
             f"[stopped at the {found.stopped}: narrow the search with path, glob or a more "

@@ -11,6 +11,7 @@ from typing import Any
 
 from patchwright._records import record
 from patchwright.model import MatchReport, TextFile, ToolResult
+from patchwright.model.text import split_lines
 from patchwright.tools.files import Loaded, line_stats
 from patchwright.tools.replace import RUNG_WORDS
 from patchwright.tools.spec000.models import PatchOperation
@@ -82,7 +83,7 @@ def clipboard_notices(lines: list[PatchLine], staged: dict[str, str]) -> list[st
             notes.append(
                 f"Clipboard {name!r} was updated with the text actually matched at "
                 f"{_span(r.orig_start, r.orig_end)} ({RUNG_WORDS.get(r.rung, r.rung)}), "
-                f"which differs from your oldText ({len(staged[name].splitlines())} lines)."
+                f"which differs from your oldText ({len(split_lines(staged[name])[0])} lines)."
             )
     return notes
 
@@ -123,7 +124,7 @@ def render_result(
         "after_sha256": _after_sha(outcome, loaded),
         "patches": [line.to_dict() for line in lines],
         "clipboards": {
-            name: {"chars": len(t), "lines": len(t.splitlines())} for name, t in staged.items()
+            name: {"chars": len(t), "lines": len(split_lines(t)[0])} for name, t in staged.items()
         },
         **outcome.data(),
     }

@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from patchwright.model import ErrorCode, PatchwrightError
+from patchwright.model.text import split_lines
 from patchwright.tools.spec000.models import Reindent
 
 
@@ -32,7 +33,7 @@ def reindent(text: str, spec: Reindent | None, field: str) -> str:
     """
     if spec is None or (not spec.strip and not spec.add):
         return text
-    lines = text.splitlines(keepends=True)
+    lines = [a + b for a, b in zip(*split_lines(text))]
     out: list[str] = []
     for number, line in enumerate(lines, start=1):
         body = line.rstrip("\r\n")

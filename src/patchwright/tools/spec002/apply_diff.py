@@ -32,6 +32,7 @@ from patchwright.model import (
     PatchwrightError,
     ToolResult,
 )
+from patchwright.model.text import diff_rows
 from patchwright.tools.context import ToolContext
 from patchwright.tools.descriptions import load as description
 from patchwright.tools.diff_report import failure, success
@@ -93,7 +94,7 @@ def _parse(text: str, field: str) -> PatchSet:
 def _check_paths(text: str, files: tuple[FilePatch, ...], field: str) -> None:
     """Refuse a diff whose headers name a path climbing with ``..`` (either side)."""
     named = [p for f in files for p in (f.path, f.move_to) if p]
-    for line in text.splitlines():
+    for line in diff_rows(text):
         prefix = next((h for h in _HEADERS if line.startswith(h)), None)
         if prefix is not None:
             named.extend(line[len(prefix) :].split())

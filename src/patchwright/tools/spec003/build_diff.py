@@ -42,7 +42,7 @@ class BuildDiffRequest(BaseModel):
         None,
         description="Character offset of original in the file/document, to pick one of "
         "several occurrences.",
-        json_schema_extra={"minimum": 0},
+        ge=0,
     )
     context: int = Field(3, description="Unchanged lines shown around each change.", ge=0)
 

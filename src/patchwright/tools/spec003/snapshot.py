@@ -38,11 +38,11 @@ class DocumentSnapshotRequest(BaseModel):
     )
     start_line: int | None = Field(
         None, description="For large files: first line of the text to show (1-based).",
-        json_schema_extra={"minimum": 1},
+        ge=1,
     )  # fmt: skip
     end_line: int | None = Field(
         None, description="For large files: last line of the text to show (inclusive).",
-        json_schema_extra={"minimum": 1},
+        ge=1,
     )  # fmt: skip
 
 

@@ -48,6 +48,8 @@ if TYPE_CHECKING:
 
 # IDs checked against the store per query (well under SQLite's bound-parameter limit)
 _ID_CHUNK = 300
+# chunks joined in one query (SQLite allows at most 500 terms in a compound SELECT)
+_COMPOUND_TERMS = 50
 #: IDs per prefix checked beyond a commit's own, for the next commits (History.fresh_ids)
 _SPARE_IDS = {"b": 32, "f": 32, "c": 32}
 _ID_TABLES = {"b": "batches", "f": "files", "c": "changes"}
@@ -386,17 +388,25 @@ def _delete(tx: Tx, batch_id: str) -> None:
 
 
 def _existing(tx: Tx, ids: Mapping[str, Sequence[str]]) -> set[str]:
-    """The IDs of ``ids`` (by prefix) already used, in one query per few hundred."""
-    parts: list[str] = []
-    params: list[str] = []
+    """The IDs of ``ids`` (by prefix) already used, in one query per few hundred.
+
+    A query joins at most :data:`_COMPOUND_TERMS` chunks with ``UNION ALL``: SQLite
+    refuses a compound statement of more than 500 terms ("too many terms in compound
+    SELECT"), which a batch of 150,000 changes used to reach.
+    """
+    parts: list[tuple[str, list[str]]] = []
     for prefix, drawn in ids.items():
         for start in range(0, len(drawn), _ID_CHUNK):
             chunk = list(drawn[start : start + _ID_CHUNK])
-            parts.append(f"SELECT id FROM {_ID_TABLES[prefix]} WHERE id IN ({_marks(len(chunk))})")
-            params.extend(chunk)
-    if not parts:
-        return set()
-    return {str(r["id"]) for r in tx.rows(" UNION ALL ".join(parts), params)}
+            sql = f"SELECT id FROM {_ID_TABLES[prefix]} WHERE id IN ({_marks(len(chunk))})"
+            parts.append((sql, chunk))
+    taken: set[str] = set()
+    for start in range(0, len(parts), _COMPOUND_TERMS):
+        group = parts[start : start + _COMPOUND_TERMS]
+        params = [value for _, chunk in group for value in chunk]
+        rows = tx.rows(" UNION ALL ".join(sql for sql, _ in group), params)
+        taken.update(str(r["id"]) for r in rows)
+    return taken
 
 
 def _plain(row: Row) -> dict[str, Any]:
