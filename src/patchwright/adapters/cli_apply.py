@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from patchwright.model.errors import PatchwrightError
 from patchwright.model.quoting import quote_name, visible_lines
 
 TYPE_CHECKING = False  # no ``typing`` import: start-up time
@@ -110,7 +111,6 @@ def configure_apply(parser: argparse.ArgumentParser) -> None:
 def run_apply(args: argparse.Namespace) -> int:
     """Exit 0 when applied (or would apply), 1 when refused, 2 on a usage error."""
     from patchwright.adapters.limits import mb_to_bytes
-    from patchwright.model.errors import PatchwrightError
 
     try:
         text = _read_patch(args.patch, mb_to_bytes(args.max_patch_mb), args.encoding)
@@ -140,7 +140,7 @@ def run_apply(args: argparse.Namespace) -> int:
         from patchwright.model.encoding import OPTION_NEXT_STEP, with_next_step
 
         with_next_step(err, OPTION_NEXT_STEP)
-    usage = err is not None and err.field in _USAGE_FIELDS
+    usage = err is not None and _is_usage(err, args)
     if args.json:
         import json  # only for --json: start-up time
 
@@ -163,7 +163,14 @@ def run_apply(args: argparse.Namespace) -> int:
 
 
 # report.error.field values that name a command-line argument, not part of the patch
-_USAGE_FIELDS = ("mode", "fuzzy_threshold", "root", "syntax", "path", "encoding")
+_USAGE_FIELDS = ("mode", "fuzzy_threshold", "root", "syntax", "encoding")
+
+
+def _is_usage(err: PatchwrightError, args: argparse.Namespace) -> bool:
+    """Whether ``err`` is about an argument rather than the patch: a field above, or a
+    snippet without ``--path`` (other refusals naming ``path`` are about the file)."""
+    missing_path = args.format == "snippet" and err.field == "path" and not args.path
+    return err.field in _USAGE_FIELDS or missing_path
 
 
 def _option(name: str | None) -> str:
