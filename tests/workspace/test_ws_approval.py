@@ -206,7 +206,7 @@ def test_a_caller_that_stops_waiting_closes_its_proposal(
     with pytest.raises(KeyboardInterrupt):
         agent.commit([change(root)])
     [closed] = person.proposals.store.by_status(None)
-    assert (closed.status, closed.reason) == ("timed_out", "the caller left")
+    assert (closed.status, closed.reason) == ("withdrawn", "the caller left")
     with pytest.raises(PatchwrightError, match="no longer waiting"):
         person.proposals.approve(closed.id)
     assert (root / "a.txt").read_bytes() == b"one\r\ntwo\r\n"
