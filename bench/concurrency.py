@@ -22,8 +22,8 @@ waiting at most 2x their p99 without it.
 Every answer is checked (no error; an edit's file holds the new line afterwards), so a
 fast refusal never counts. The client is a small JSON-RPC client over plain HTTP/1.1
 connections (one per session): the SDK's own client, or httpx, costs as much CPU per
-call as the server on this 2-core machine, and would measure itself. ``--baseline SRC`` runs the same against ``patchwright mcp`` from
-another source tree (``PYTHONPATH=SRC``, e.g. an older commit's ``src`` from
+call as the server on this 2-core machine, and would measure itself.
+``--baseline SRC`` runs the same against ``patchwright mcp`` from another source tree (``PYTHONPATH=SRC``, e.g. an older commit's ``src`` from
 ``git archive``), for before/after figures from one run.
 """
 
@@ -244,14 +244,16 @@ async def _reading(
             for index, session in enumerate(readers):
                 tg.start_soon(read, index, session, until, into)
 
+    answer: dict[str, Any] = {}
+
+    async def propose() -> None:
+        answer.clear()
+        answer.update(await writer.request("tools/call", {"name": "edit_file",
+            "arguments": {"path": "w.py", "old_string": "value_99_5 = 5",
+                          "new_string": "value_99_5 = 6"}}))  # fmt: skip
+
     for _ in range(2):
         await phase(quiet)
-        answer: dict[str, Any] = {}
-
-        async def propose() -> None:
-            answer.update(await writer.request("tools/call", {"name": "edit_file",
-                "arguments": {"path": "w.py", "old_string": "value_99_5 = 5",
-                              "new_string": "value_99_5 = 6"}}))  # fmt: skip
 
         async with anyio.create_task_group() as tg:
             tg.start_soon(propose)
@@ -334,8 +336,8 @@ def main(argv: list[str] | None = None) -> int:
         for name, _ in trees:
             rate, latencies = results[name][count]
             one_rate, one_lat = results[name][1]
-            row += [rate, fmt_ms(median(latencies)), fmt_ms(p99(latencies)),
-                    f"{rate / one_rate:.2f}x / {median(latencies) / median(one_lat):.2f}x"]  # fmt: skip
+            ratios = f"{rate / one_rate:.2f}x / {median(latencies) / median(one_lat):.2f}x"
+            row += [rate, fmt_ms(median(latencies)), fmt_ms(p99(latencies)), ratios]
         rows.append(row)
     print(render_table(header, rows))
     print()

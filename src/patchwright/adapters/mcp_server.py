@@ -167,9 +167,7 @@ class _ToolService:
                     return granted
                 if granted:
                     await self._run(ctx, self._toolbox.set_mode, "unrestricted")
-                    result = await self._run(
-                        ctx, self._toolbox.call, params.name, params.arguments
-                    )
+                    result = await self._run(ctx, self._toolbox.call, params.name, params.arguments)
                     result.warnings.append(GRANTED)
                     result.text += f"\n({GRANTED})"
             return wire_result(result)
@@ -202,18 +200,24 @@ class _ToolService:
             caller.leave(self._stopping)
         self._callers.add(caller)
         finished = anyio.Event()
+        failure: Exception | None = None
         try:
             async with anyio.create_task_group() as watchers:
                 watchers.start_soon(_watch, ctx, caller, finished)
                 try:
-                    return await anyio.to_thread.run_sync(
+                    result = await anyio.to_thread.run_sync(
                         _in_call, caller, function, *args, limiter=self._limiter
                     )
+                except Exception as exc:  # raised as is below, not in an exception group
+                    failure = exc
                 finally:
                     finished.set()
                     watchers.cancel_scope.cancel()
         finally:
             self._callers.discard(caller)
+        if failure is not None:
+            raise failure
+        return result
 
 
 _T = TypeVar("_T")
