@@ -23,8 +23,9 @@ Every answer is checked (no error; an edit's file holds the new line afterwards)
 fast refusal never counts. The client is a small JSON-RPC client over plain HTTP/1.1
 connections (one per session): the SDK's own client, or httpx, costs as much CPU per
 call as the server on this 2-core machine, and would measure itself.
-``--baseline SRC`` runs the same against ``patchwright mcp`` from another source tree (``PYTHONPATH=SRC``, e.g. an older commit's ``src`` from
-``git archive``), for before/after figures from one run.
+``--baseline SRC`` runs the same against ``patchwright mcp`` from another source tree
+(``PYTHONPATH=SRC``, e.g. an older commit's ``src`` from ``git archive``), for
+before/after figures from one run.
 """
 
 from __future__ import annotations
