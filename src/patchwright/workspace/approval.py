@@ -53,7 +53,14 @@ from patchwright._records import asdict, record, replace
 from patchwright.model.errors import ErrorCode, PatchwrightError
 from patchwright.workspace.commit import BatchInfo, CommitContext, run_commit
 from patchwright.workspace.gate import DEFAULT_APPROVAL_TIMEOUT, ModeGate
-from patchwright.workspace.records import ChangeRecord, CommitRecord, FileChange, new_id, utc_now
+from patchwright.workspace.records import (
+    ChangeRecord,
+    CommitRecord,
+    FileChange,
+    new_id,
+    sha256_hex,
+    utc_now,
+)
 
 #: The statuses after which nothing more happens to a proposal.
 FINAL_STATUSES = (
@@ -456,7 +463,7 @@ class Approval:
         finally:
             if caller is not None:
                 caller.waiting_since = None
-        return self._outcome(final)
+        return self._outcome(final, draft)
 
     def _wait(self, proposal_id: str, caller: Caller | None) -> Proposal:
         deadline = time.monotonic() + self.timeout
@@ -491,10 +498,12 @@ class Approval:
             else:
                 time.sleep(self.poll)
 
-    def _outcome(self, proposal: Proposal) -> CommitRecord:
+    def _outcome(self, proposal: Proposal, draft: CommitRecord) -> CommitRecord:
         if proposal.status == "applied" and proposal.batch_id is not None:
             assert self.ctx.history is not None  # checked in __init__
             return self.ctx.history.load(proposal.batch_id)[0]
+        if proposal.status == "applied":
+            return draft  # written, its history record lost (settle_interrupted)
         if proposal.status == "rejected":
             raise PatchwrightError(
                 ErrorCode.REJECTED,
@@ -554,6 +563,14 @@ def settle_interrupted(store: ProposalStore, ctx: CommitContext, proposal: Propo
     batch_id = _batch_of(ctx, proposal.id)
     if batch_id is not None:
         return store.move(proposal.id, source="approving", target="applied", batch_id=batch_id)
+    if _on_disk(store, ctx, proposal.id):
+        # a one-file write renamed into place, its process killed before the history
+        # recorded it (docs/durability.md): written, so applied, without a batch
+        return store.move(
+            proposal.id, source="approving", target="applied",
+            reason="written, but not recorded in the history: the approving process "
+            "stopped first",
+        )  # fmt: skip
     stopped = f"the approval by {proposal.approver or 'another process'} stopped before it wrote"
     if caller_gone(proposal) is None:
         return store.move(
@@ -574,6 +591,24 @@ def _approver_gone(proposal: Proposal) -> bool:
             return False  # alive on this machine: still writing
     started = proposal.approver_at
     return started is None or time.time() - started > APPROVING_STUCK_AFTER
+
+
+def _on_disk(store: ProposalStore, ctx: CommitContext, proposal_id: str) -> bool:
+    """Whether every file of the proposal already holds its proposed content."""
+    changes, _ = store.request(proposal_id)
+    try:
+        for change in changes:
+            state = ctx.sandbox.read(ctx.sandbox.resolve(change.path))
+            wanted = None if change.data is None else sha256_hex(change.data)
+            if (None if state is None else state.sha256) != wanted:
+                return False
+            if change.move_from is not None and ctx.sandbox.read(
+                ctx.sandbox.resolve(change.move_from)
+            ):
+                return False
+    except (OSError, PatchwrightError):
+        return False
+    return True
 
 
 def _batch_of(ctx: CommitContext, proposal_id: str) -> str | None:
