@@ -11,12 +11,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from ws_child import CHILD_PATH
 
 from patchwright.model import ErrorCode, PatchwrightError
 from patchwright.workspace import FileChange, Proposal, Workspace, sha256_hex
 from patchwright.workspace.approval import Caller, calling
 from patchwright.workspace.commit import BatchInfo
-from ws_child import CHILD_PATH
 
 
 class Waiting:
