@@ -143,6 +143,7 @@ def http_access(
     environ: dict[str, str] | None = None,
     idle_minutes: float = DEFAULT_IDLE_MINUTES,
     sessions_per_client: int = DEFAULT_SESSIONS_PER_CLIENT,
+    body_seconds: float = BODY_SECONDS,
 ) -> tuple[HttpAccess, str | None]:
     """The access rules for serving on ``host``, and a generated token to show once.
 
@@ -160,6 +161,10 @@ def http_access(
     if sessions_per_client < 1:
         raise ValueError(
             f"--max-sessions-per-client takes a positive number (got {sessions_per_client})"
+        )
+    if not 0 < body_seconds < float("inf"):
+        raise ValueError(
+            f"--body-timeout takes a positive number of seconds (got {body_seconds:g})"
         )
     import os
 
@@ -181,7 +186,7 @@ def http_access(
             )
     access = HttpAccess(
         tuple(allow_origins), given, mb_to_bytes(max_message_mb), idle_minutes * 60,
-        sessions_per_client,
+        sessions_per_client, body_seconds,
     )  # fmt: skip
     return access, shown
 
@@ -212,8 +217,6 @@ class HttpGuard:
             return
         headers = Headers(scope=scope)
         refusal = self._refusal(headers)
-        if refusal is None:
-            refusal = self.sessions.refusal(headers.get(_SESSION_HEADER), _client(scope))
         if refusal is not None:
             await _refuse(refusal, scope, receive, send)
             return
@@ -224,6 +227,11 @@ class HttpGuard:
                 "send it whole, promptly.\n"
             )
             await _refuse((408, text, {"Connection": "close"}), scope, receive, send)
+            return
+        # refused only now, its body read: the connection stays usable for the next one
+        refusal = self.sessions.refusal(headers.get(_SESSION_HEADER), _client(scope))
+        if refusal is not None:
+            await _refuse(refusal, scope, _replay(body, receive), send)
             return
         await self.sessions.serve(self.app, scope, _replay(body, receive), send)
 
