@@ -44,6 +44,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from patchwright._records import field, record
 from patchwright.adapters.limits import DEFAULT_MAX_INPUT_MB, mb_to_bytes
+from patchwright.adapters.mcp_server import DISCONNECTED
 
 __all__ = [
     "ENDPOINT_PATH",
@@ -233,7 +234,7 @@ class HttpGuard:
         if refusal is not None:
             await _refuse(refusal, scope, _replay(body, receive), send)
             return
-        await self.sessions.serve(self.app, scope, _replay(body, receive), send)
+        await self.sessions.serve(self.app, scope, _replay(body, receive, scope), send)
 
     def _refusal(self, headers: Headers) -> tuple[int, str, dict[str, str]] | None:
         if self.hosts is not None and headers.get("host") not in self.hosts:
@@ -286,14 +287,23 @@ async def _whole_body(receive: Receive, seconds: float, limit: int) -> list[Mess
     return None
 
 
-def _replay(messages: list[Message], receive: Receive) -> Receive:
-    """A ``receive`` that gives ``messages`` first, then what ``receive`` gives."""
+def _replay(messages: list[Message], receive: Receive, scope: Scope | None = None) -> Receive:
+    """A ``receive`` that gives ``messages`` first, then what ``receive`` gives.
+
+    With ``scope``, the client's disconnection is noted in it (``DISCONNECTED``, an
+    event the tool calls of this request watch: a write waiting for approval withdraws
+    its proposal when the client that asked for it is gone).
+    """
     queue = list(messages)
+    gone = anyio.Event()
+    if scope is not None:
+        scope[DISCONNECTED] = gone
 
     async def replayed() -> Message:
-        if queue:
-            return queue.pop(0)
-        return await receive()
+        message = queue.pop(0) if queue else await receive()
+        if message["type"] == "http.disconnect":
+            gone.set()
+        return message
 
     return replayed
 
