@@ -232,6 +232,8 @@ async def _reading(
     for index in range(READERS):
         (root / f"r{index}.py").write_text(_source(index))
     (root / "w.py").write_text(_source(99))
+    for index, session in enumerate(readers):  # warm: the first call loads the tool
+        await session.call("read_file", {"path": f"r{index}.py"})
 
     async def read(index: int, session: Session, until: float, into: list[float]) -> None:
         while time.monotonic() < until:
@@ -333,7 +335,10 @@ def main(argv: list[str] | None = None) -> int:
     trees = [("this tree", SRC)]
     if args.baseline is not None:
         trees.append(("baseline", args.baseline.resolve()))
+    load = os.getloadavg()[0]
     results = {name: measure(src, seconds) for name, src in trees}
+    print(f"load average (1 min) {load:.1f} before, {os.getloadavg()[0]:.1f} after, "
+          f"on {os.cpu_count()} cores")  # fmt: skip
 
     header = ["sessions"]
     for name, _ in trees:
