@@ -262,13 +262,13 @@ async def _reading(
             tg.start_soon(propose)
             proposal = await _wait_for_proposal(root, state, src)
 
-            async def reject_at_the_end() -> None:
+            async def reject_at_the_end(proposal: str) -> None:
                 # at the end of the phase, whatever the readers wait for: a server that
                 # serves one call at a time answers them only after the decision
                 await anyio.sleep(seconds)
                 await anyio.to_thread.run_sync(_reject, root, state, src, proposal)
 
-            tg.start_soon(reject_at_the_end)
+            tg.start_soon(reject_at_the_end, proposal)
             await phase(waiting)
         if "Rejected by the user" not in answer["content"][0]["text"]:
             raise RuntimeError(f"the waiting write was answered {answer!r}")
