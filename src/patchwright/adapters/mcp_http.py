@@ -30,6 +30,7 @@ it allows):
 
 from __future__ import annotations
 
+import contextlib
 import hmac
 import ipaddress
 import secrets
@@ -395,10 +396,8 @@ def more_descriptors() -> None:
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     if hard == resource.RLIM_INFINITY or hard > soft:
         wanted = hard if hard != resource.RLIM_INFINITY else max(soft, 1 << 16)
-        try:
+        with contextlib.suppress(ValueError, OSError):  # refused: the soft limit stays
             resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
-        except (ValueError, OSError):  # refused: the soft limit stays
-            pass
 
 
 def _timed_protocol() -> Any:
@@ -441,9 +440,9 @@ def _timed_protocol() -> Any:
 
         def _too_slow(self) -> None:
             self._header_timer = None
-            if self.cycle is None or self.cycle.response_complete:
-                if not self.transport.is_closing():
-                    self.transport.close()
+            idle = self.cycle is None or self.cycle.response_complete
+            if idle and not self.transport.is_closing():  # never cut an answer short
+                self.transport.close()
 
     return TimedHttpToolsProtocol
 
