@@ -16,12 +16,13 @@ from __future__ import annotations
 import os
 import stat
 import sys
-from collections.abc import AsyncIterable, Iterator
+from collections.abc import AsyncIterable, Callable, Iterator
 from contextlib import contextmanager
 from types import TracebackType
 from typing import Any
 
 import anyio
+import anyio.abc
 import mcp_types
 from mcp.server import Server
 from mcp.shared.message import SessionMessage
@@ -31,14 +32,23 @@ from patchwright.adapters.limits import oversized_line
 __all__ = ["Answers", "Requests", "WireReader", "WireWriter", "claimed_stdout", "serve_stdio"]
 
 
-async def serve_stdio(server: Server[Any], max_message_bytes: int | None = None) -> None:
+async def serve_stdio(
+    server: Server[Any],
+    max_message_bytes: int | None = None,
+    on_ready: Callable[[], None] | None = None,
+) -> None:
     """Serve one client over standard input and output until it disconnects.
 
     A message longer than ``max_message_bytes`` (default: limits.DEFAULT_MAX_INPUT_MB) is
     refused without being read whole (see limits.py). Requests come in through
-    :class:`WireReader` (a pipe or a socket; other inputs are read the SDK's way, in a
-    worker thread); while serving, file descriptor 1 points at standard error, so stray
-    output of a library never corrupts the protocol.
+    :class:`WireReader` (a pipe, a socket or a terminal; other inputs are read the SDK's
+    way, in a worker thread); while serving, file descriptor 1 points at standard
+    error, so stray output of a library never corrupts the protocol.
+
+    SIGINT (Ctrl-C) or SIGTERM stops the server at once and cleanly: the calls in flight
+    are told first (a write waiting for approval withdraws its proposal and answers
+    so; see :func:`~patchwright.adapters.mcp_server.stop_calls`), then serving ends.
+    ``on_ready`` is called once both are handled (the server's status line).
     """
     from patchwright.adapters.limits import DEFAULT_MAX_INPUT_MB, limited_stdin, mb_to_bytes
 
@@ -51,7 +61,32 @@ async def serve_stdio(server: Server[Any], max_message_bytes: int | None = None)
         lines = limited_stdin(limit, "--max-message-mb")
     with claimed_stdout() as wire:
         requests, answers = Requests(lines), Answers(WireWriter(wire))
-        await server.run(requests, answers, server.create_initialization_options())
+        async with anyio.create_task_group() as tg:
+            if sys.platform != "win32":
+                await tg.start(_stop_on_signal, server, tg.cancel_scope)
+            if on_ready is not None:
+                on_ready()
+            await server.run(requests, answers, server.create_initialization_options())
+            tg.cancel_scope.cancel()
+
+
+async def _stop_on_signal(
+    server: Server[Any],
+    scope: anyio.CancelScope,
+    *,
+    task_status: anyio.abc.TaskStatus[None] = anyio.TASK_STATUS_IGNORED,
+) -> None:
+    """On SIGINT or SIGTERM: tell the calls in flight, then end serving."""
+    import signal
+
+    from patchwright.adapters.mcp_server import stop_calls
+
+    with anyio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
+        task_status.started()
+        async for _ in signals:
+            await stop_calls(server)
+            scope.cancel()
+            return
 
 
 class _Stream:
@@ -135,15 +170,17 @@ class WireReader:
 
     @staticmethod
     def suits(fd: int) -> bool:
-        """Whether ``fd`` can be waited on by the event loop: a pipe or a socket (not a
-        regular file, a terminal or ``/dev/null``, and not on Windows)."""
+        """Whether ``fd`` can be waited on by the event loop: a pipe, a socket or a
+        terminal (not a regular file or ``/dev/null``, and not on Windows). A terminal
+        read in a worker thread would hold standard input's lock when Ctrl-C ends the
+        process ("could not acquire lock for stdin" at exit)."""
         if sys.platform == "win32":
             return False
         try:
             mode = os.fstat(fd).st_mode
         except OSError:
             return False
-        return stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)
+        return stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode) or os.isatty(fd)
 
     def __aiter__(self) -> WireReader:
         return self

@@ -18,15 +18,32 @@ file pinned to the SHA256 it had when proposed, so a file changed meanwhile make
 proposal ``stale`` and nothing is written. Status changes are single SQL updates
 guarded by the current status, so a late approval and a time-out cannot both win.
 
-Statuses: ``pending`` → ``approving`` → ``applied`` | ``stale`` | ``failed``;
-``pending`` → ``rejected`` | ``timed_out``.
+A proposal is approvable only while its caller waits for it. The caller of the tool
+call (an MCP request) is a :class:`Caller`, set around the call with :func:`calling`:
+when the client cancels the request, disconnects, or the server stops, the host calls
+:meth:`Caller.leave` and the waiting write closes its proposal as ``withdrawn`` within
+one poll. While it waits, the process records a heartbeat on the proposal (its host and
+process ID, every :data:`HEARTBEAT_SECONDS`) and the moment it stops waiting; approving
+refuses, and closes as ``orphaned``, a proposal whose waiting process is gone (on this
+machine: no such process; elsewhere: no heartbeat for :data:`ORPHANED_AFTER` seconds),
+and as ``timed_out`` one whose wait has passed. An approval whose own process died
+before it ended (``approving`` for good) is settled by the next look at it: a
+half-written commit is rolled back, and the proposal becomes ``applied`` (its batch is
+in the history), ``pending`` again (its caller still waits), or ``failed``.
+
+Statuses: ``pending`` → ``approving`` → ``applied`` | ``stale`` | ``failed``
+(or back to ``pending`` after an interrupted approval);
+``pending`` → ``rejected`` | ``timed_out`` | ``withdrawn`` | ``orphaned``.
 """
 
 from __future__ import annotations
 
+import contextvars
 import json
 import os
+import socket
 import sqlite3
+import threading
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import closing, contextmanager
@@ -36,10 +53,27 @@ from patchwright._records import asdict, record, replace
 from patchwright.model.errors import ErrorCode, PatchwrightError
 from patchwright.workspace.commit import BatchInfo, CommitContext, run_commit
 from patchwright.workspace.gate import DEFAULT_APPROVAL_TIMEOUT, ModeGate
-from patchwright.workspace.records import ChangeRecord, CommitRecord, FileChange, new_id, utc_now
+from patchwright.workspace.records import (
+    ChangeRecord,
+    CommitRecord,
+    FileChange,
+    new_id,
+    sha256_hex,
+    utc_now,
+)
 
 #: The statuses after which nothing more happens to a proposal.
-FINAL_STATUSES = ("applied", "rejected", "timed_out", "stale", "failed")
+FINAL_STATUSES = (
+    "applied", "rejected", "timed_out", "stale", "failed", "withdrawn", "orphaned",
+)  # fmt: skip
+#: Seconds between the heartbeats a waiting caller's process records on its proposal.
+HEARTBEAT_SECONDS = 2.0
+#: A pending proposal whose waiting process (on another machine) has recorded no
+#: heartbeat for this long is orphaned: nobody would be told of its approval.
+ORPHANED_AFTER = 15.0
+#: An approval running on another machine for this long is taken as interrupted (on
+#: this machine, the approving process is looked up instead).
+APPROVING_STUCK_AFTER = 300.0
 # how long a caller whose time-out passed while an approval was being written waits for
 # that write to end (it holds the file locks, whose own time-out bounds it)
 _APPLYING_GRACE = 120.0
@@ -49,13 +83,22 @@ CREATE TABLE IF NOT EXISTS proposals (
     seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE, created_at TEXT NOT NULL,
     status TEXT NOT NULL, session TEXT NOT NULL, tool TEXT NOT NULL, label TEXT NOT NULL,
     batch TEXT NOT NULL, files TEXT NOT NULL, reason TEXT NOT NULL DEFAULT '',
-    batch_id TEXT, decided_at TEXT);
+    batch_id TEXT, decided_at TEXT, waiter TEXT NOT NULL DEFAULT '', waiter_beat REAL,
+    expires_at REAL, approver TEXT NOT NULL DEFAULT '', approver_at REAL);
 CREATE TABLE IF NOT EXISTS proposal_contents (
     proposal_id TEXT NOT NULL REFERENCES proposals(id) ON DELETE CASCADE,
     position INTEGER NOT NULL, data BLOB, PRIMARY KEY (proposal_id, position));
 CREATE INDEX IF NOT EXISTS proposals_status ON proposals(status);
 """
-_COLUMNS = "id, created_at, status, session, tool, label, files, reason, batch_id, decided_at"
+_COLUMNS = (
+    "id, created_at, status, session, tool, label, files, reason, batch_id, decided_at, "
+    "waiter, waiter_beat, expires_at, approver, approver_at"
+)
+# columns added after the first release: added to an older store when it opens
+_ADDED_COLUMNS = {
+    "waiter": "TEXT NOT NULL DEFAULT ''", "waiter_beat": "REAL", "expires_at": "REAL",
+    "approver": "TEXT NOT NULL DEFAULT ''", "approver_at": "REAL",
+}  # fmt: skip
 
 
 def _history_error(message: str, hint: str, **details: Any) -> PatchwrightError:
@@ -76,6 +119,12 @@ class Proposal:
         reason: why it was rejected, or why approving it failed.
         batch_id: the history batch once applied.
         decided_at: when it reached its final status.
+        waiter: the process whose caller waits for the decision (``host:pid``; empty
+            for a proposal stored before waiters were recorded).
+        waiter_beat: that process's last heartbeat (seconds since the epoch).
+        expires_at: when the caller stops waiting (seconds since the epoch).
+        approver: the process writing an approved proposal (``host:pid``).
+        approver_at: when it started (seconds since the epoch).
     """
 
     id: str
@@ -88,6 +137,11 @@ class Proposal:
     reason: str = ""
     batch_id: str | None = None
     decided_at: str | None = None
+    waiter: str = ""
+    waiter_beat: float | None = None
+    expires_at: float | None = None
+    approver: str = ""
+    approver_at: float | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready view."""
@@ -109,6 +163,10 @@ class ProposalStore:
         with self._connect() as db:
             db.execute("PRAGMA journal_mode=WAL")
             db.executescript(_SCHEMA)
+            known = {row["name"] for row in db.execute("PRAGMA table_info(proposals)")}
+            for name, declaration in _ADDED_COLUMNS.items():
+                if name not in known:
+                    db.execute(f"ALTER TABLE proposals ADD COLUMN {name} {declaration}")
 
     @contextmanager
     def _connect(self) -> Iterator[sqlite3.Connection]:
@@ -131,8 +189,13 @@ class ProposalStore:
         info: BatchInfo,
         files: list[dict[str, Any]],
         session: str,
+        *,
+        waiter: str = "",
+        expires_at: float | None = None,
     ) -> Proposal:
-        """Store a new pending proposal and return it."""
+        """Store a new pending proposal and return it; ``waiter`` is the process that
+        waits for the decision (its first heartbeat is now), ``expires_at`` when it stops
+        waiting."""
         batch = {
             "info": {"tool": info.tool, "label": info.label, "key": info.key,
                      "meta": info.meta, "reverts": info.reverts},
@@ -144,9 +207,10 @@ class ProposalStore:
                 proposal_id = new_id("p")
             db.execute(
                 "INSERT INTO proposals (id, created_at, status, session, tool, label, batch, "
-                "files) VALUES (?, ?, 'pending', ?, ?, ?, ?, ?)",
+                "files, waiter, waiter_beat, expires_at) "
+                "VALUES (?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?)",
                 (proposal_id, utc_now(), session, info.tool, info.label, json.dumps(batch),
-                 json.dumps(files)),
+                 json.dumps(files), waiter, time.time() if waiter else None, expires_at),
             )  # fmt: skip
             db.executemany(
                 "INSERT INTO proposal_contents (proposal_id, position, data) VALUES (?, ?, ?)",
@@ -212,16 +276,141 @@ class ProposalStore:
         target: str,
         reason: str = "",
         batch_id: str | None = None,
+        approver: str | None = None,
     ) -> bool:
-        """Change the status from ``source`` to ``target``; False when it was not ``source``."""
+        """Change the status from ``source`` to ``target``; False when it was not ``source``.
+
+        ``approver`` (to ``approving``) records the process that writes the proposal, and
+        when it started.
+        """
         decided = utc_now() if target in FINAL_STATUSES else None
         with self._connect() as db:
             cursor = db.execute(
-                "UPDATE proposals SET status=?, reason=?, batch_id=?, decided_at=? "
+                "UPDATE proposals SET status=?, reason=?, batch_id=?, decided_at=?, "
+                "approver=COALESCE(?, approver), approver_at=COALESCE(?, approver_at) "
                 "WHERE id=? AND status=?",
-                (target, reason, batch_id, decided, proposal_id, source),
-            )
+                (target, reason, batch_id, decided, approver,
+                 None if approver is None else time.time(), proposal_id, source),
+            )  # fmt: skip
             return cursor.rowcount == 1
+
+    def beat(self, proposal_id: str) -> None:
+        """Record that the process waiting for ``proposal_id`` is alive (now)."""
+        with self._connect() as db:
+            db.execute(
+                "UPDATE proposals SET waiter_beat=? WHERE id=? AND status IN "
+                "('pending', 'approving')",
+                (time.time(), proposal_id),
+            )
+
+
+def _this_host() -> str:
+    """This machine as holders name it: its host name, and on Linux its process-ID
+    namespace (two containers sharing a host name and a state folder still cannot look
+    up each other's processes)."""
+    try:
+        namespace = f"#{os.stat('/proc/self/ns/pid').st_ino}"
+    except OSError:
+        namespace = ""
+    return f"{socket.gethostname()}{namespace}"
+
+
+def this_process() -> str:
+    """This process as a proposal records its waiter or approver: ``host:pid``."""
+    return f"{_this_host()}:{os.getpid()}"
+
+
+def _shown(holder: str) -> str:
+    """A holder for people: ``process PID on HOST``."""
+    host, _, pid = holder.rpartition(":")
+    return f"process {pid} on {host.split('#')[0]}"
+
+
+def process_gone(holder: str) -> bool:
+    """Whether the process ``holder`` (``host:pid``) is known to have ended: only a
+    process of this machine can be looked up (another machine's is never "gone")."""
+    host, _, pid = holder.rpartition(":")
+    if host != _this_host() or not pid.isdigit():
+        return False
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return True
+    except OSError:  # another user's process: alive
+        return False
+    return False
+
+
+def caller_gone(proposal: Proposal, now: float | None = None) -> tuple[str, str] | None:
+    """Why nobody waits for the pending ``proposal`` any more, as (status, reason), or
+    ``None`` while its caller waits (or for a proposal that recorded no waiter)."""
+    now = time.time() if now is None else now
+    if proposal.expires_at is not None and now > proposal.expires_at:
+        return "timed_out", "its caller had stopped waiting (the time-out passed)"
+    if not proposal.waiter:
+        return None
+    if process_gone(proposal.waiter):
+        return "orphaned", f"the server that proposed it ({_shown(proposal.waiter)}) has stopped"
+    beat = proposal.waiter_beat
+    if beat is not None and now - beat > ORPHANED_AFTER:
+        return (
+            "orphaned",
+            f"the server that proposed it ({_shown(proposal.waiter)}) has not been heard from "
+            f"for {now - beat:.0f} s",
+        )
+    return None
+
+
+class Caller:
+    """The caller of one tool call, as a write of that call waiting for approval sees it.
+
+    The host makes one per call and runs the call inside :func:`calling`; when the
+    caller goes away (the client cancels the request or disconnects, the server stops)
+    it calls :meth:`leave`, and a write waiting for approval withdraws its proposal.
+    While the write waits, :attr:`proposal_id` and :attr:`waiting_since` say so (the
+    host reports progress from them).
+    """
+
+    def __init__(self) -> None:
+        self._left = threading.Event()
+        self.reason = ""
+        self.proposal_id: str | None = None
+        self.waiting_since: float | None = None
+
+    def leave(self, reason: str) -> None:
+        """The caller is gone: ``reason`` completes "the call stopped waiting (...)"."""
+        if not self._left.is_set():
+            self.reason = reason
+            self._left.set()
+
+    @property
+    def gone(self) -> bool:
+        """Whether :meth:`leave` was called."""
+        return self._left.is_set()
+
+    def pause(self, seconds: float) -> None:
+        """Sleep ``seconds``, or less when the caller leaves meanwhile."""
+        self._left.wait(seconds)
+
+
+_CALLER: contextvars.ContextVar[Caller | None] = contextvars.ContextVar(
+    "patchwright_caller", default=None
+)
+
+
+@contextmanager
+def calling(caller: Caller) -> Iterator[Caller]:
+    """Run the block (a tool call) on behalf of ``caller``."""
+    token = _CALLER.set(caller)
+    try:
+        yield caller
+    finally:
+        _CALLER.reset(token)
+
+
+def current_caller() -> Caller | None:
+    """The caller the running code acts for (see :func:`calling`), if any."""
+    return _CALLER.get()
 
 
 class Approval:
@@ -264,7 +453,8 @@ class Approval:
 
         Raises:
             PatchwrightError: every refusal of the dry run; ``rejected``;
-                ``approval_timeout``; ``stale`` when approved but a file changed meanwhile.
+                ``approval_timeout``; ``withdrawn`` when the caller left first;
+                ``stale`` when approved but a file changed meanwhile.
         """
         draft = run_commit(self.ctx, changes, info, dry_run=True)
         files = [
@@ -272,36 +462,65 @@ class Approval:
              "before_sha256": f.before_sha256, "diff": f.diff}
             for f in draft.files
         ]  # fmt: skip
-        proposal = self.store.add(changes, info, files, self.session)
+        caller = current_caller()
+        proposal = self.store.add(
+            changes, info, files, self.session,
+            waiter=this_process(), expires_at=time.time() + self.timeout,
+        )  # fmt: skip
+        if caller is not None:
+            caller.proposal_id, caller.waiting_since = proposal.id, time.monotonic()
         try:
-            final = self._wait(proposal.id)
+            final = self._wait(proposal.id, caller)
         except BaseException:
             # the caller stopped waiting (Ctrl-C, cancelled): nobody may approve it now
             self.store.move(
-                proposal.id, source="pending", target="timed_out", reason="the caller left"
+                proposal.id, source="pending", target="withdrawn", reason="the caller left"
             )
             raise
-        return self._outcome(final)
+        finally:
+            if caller is not None:
+                caller.waiting_since = None
+        return self._outcome(final, draft)
 
-    def _wait(self, proposal_id: str) -> Proposal:
+    def _wait(self, proposal_id: str, caller: Caller | None) -> Proposal:
         deadline = time.monotonic() + self.timeout
+        next_beat = time.monotonic() + HEARTBEAT_SECONDS
         while True:
             current = self.store.get(proposal_id)
             if current.status in FINAL_STATUSES:
                 return current
             now = time.monotonic()
-            if now >= deadline and current.status == "pending":
-                if self.store.move(proposal_id, source="pending", target="timed_out"):
-                    return self.store.get(proposal_id)
-                continue  # decided at this very moment: read the decision
-            if now >= deadline + _APPLYING_GRACE:
-                return current  # approved, but its writing has not finished
-            time.sleep(self.poll)
+            if current.status == "pending":
+                if caller is not None and caller.gone:
+                    reason = caller.reason or "the caller left"
+                    if self.store.move(
+                        proposal_id, source="pending", target="withdrawn", reason=reason
+                    ):
+                        return self.store.get(proposal_id)
+                    continue  # decided at this very moment: read the decision
+                if now >= deadline:
+                    if self.store.move(proposal_id, source="pending", target="timed_out"):
+                        return self.store.get(proposal_id)
+                    continue
+            elif current.status == "approving":
+                if settle_interrupted(self.store, self.ctx, current):
+                    continue
+                if now >= deadline + _APPLYING_GRACE:
+                    return current  # approved, but its writing has not finished
+            if now >= next_beat:
+                self.store.beat(proposal_id)
+                next_beat = now + HEARTBEAT_SECONDS
+            if caller is not None:
+                caller.pause(self.poll)
+            else:
+                time.sleep(self.poll)
 
-    def _outcome(self, proposal: Proposal) -> CommitRecord:
+    def _outcome(self, proposal: Proposal, draft: CommitRecord) -> CommitRecord:
         if proposal.status == "applied" and proposal.batch_id is not None:
             assert self.ctx.history is not None  # checked in __init__
             return self.ctx.history.load(proposal.batch_id)[0]
+        if proposal.status == "applied":
+            return draft  # written, its history record lost (settle_interrupted)
         if proposal.status == "rejected":
             raise PatchwrightError(
                 ErrorCode.REJECTED,
@@ -316,6 +535,14 @@ class Approval:
                 f"The user approved the change, but it could not be written: {proposal.reason} "
                 "Nothing was written.",
                 "Read the file again and redo the edit on its current content.",
+                details={"proposal_id": proposal.id},
+            )
+        if proposal.status in ("withdrawn", "orphaned"):
+            raise PatchwrightError(
+                ErrorCode.WITHDRAWN,
+                f"The change was withdrawn before anyone approved it ({proposal.reason}); "
+                "nothing was written.",
+                "Send the edit again if it is still wanted.",
                 details={"proposal_id": proposal.id},
             )
         if proposal.status == "approving":
@@ -336,6 +563,82 @@ class Approval:
         )
 
 
+def settle_interrupted(store: ProposalStore, ctx: CommitContext, proposal: Proposal) -> bool:
+    """Settle an ``approving`` proposal whose approving process ended before it did.
+
+    A half-written commit of that process is rolled back first; then the proposal is
+    ``applied`` when its batch is in the history, ``pending`` again while its caller
+    still waits, else ``failed``, the reason saying what happened. False (nothing done)
+    while the approval may still be running.
+    """
+    if proposal.status != "approving" or not _approver_gone(proposal):
+        return False
+    try:
+        ctx.recovery.recover_all()
+    except (OSError, PatchwrightError):
+        return False  # the next look tries again
+    batch_id = _batch_of(ctx, proposal.id)
+    if batch_id is not None:
+        return store.move(proposal.id, source="approving", target="applied", batch_id=batch_id)
+    if _on_disk(store, ctx, proposal.id):
+        # a one-file write renamed into place, its process killed before the history
+        # recorded it (docs/durability.md): written, so applied, without a batch
+        return store.move(
+            proposal.id, source="approving", target="applied",
+            reason="written, but not recorded in the history: the approving process "
+            "stopped first",
+        )  # fmt: skip
+    who = _shown(proposal.approver) if proposal.approver else "another process"
+    stopped = f"the approval by {who} stopped before it wrote"
+    if caller_gone(proposal) is None:
+        return store.move(
+            proposal.id, source="approving", target="pending",
+            reason=f"{stopped}; nothing was written, it can be approved again",
+        )  # fmt: skip
+    return store.move(
+        proposal.id, source="approving", target="failed", reason=f"{stopped}; nothing was written."
+    )
+
+
+def _approver_gone(proposal: Proposal) -> bool:
+    if proposal.approver:
+        if process_gone(proposal.approver):
+            return True
+        host = proposal.approver.rpartition(":")[0]
+        if host == _this_host():
+            return False  # alive on this machine: still writing
+    started = proposal.approver_at
+    return started is None or time.time() - started > APPROVING_STUCK_AFTER
+
+
+def _on_disk(store: ProposalStore, ctx: CommitContext, proposal_id: str) -> bool:
+    """Whether every file of the proposal already holds its proposed content."""
+    changes, _ = store.request(proposal_id)
+    try:
+        for change in changes:
+            state = ctx.sandbox.read(ctx.sandbox.resolve(change.path))
+            wanted = None if change.data is None else sha256_hex(change.data)
+            if (None if state is None else state.sha256) != wanted:
+                return False
+            if change.move_from is not None and ctx.sandbox.read(
+                ctx.sandbox.resolve(change.move_from)
+            ):
+                return False
+    except (OSError, PatchwrightError):
+        return False
+    return True
+
+
+def _batch_of(ctx: CommitContext, proposal_id: str) -> str | None:
+    """The history batch that applied ``proposal_id`` (its meta names the proposal)."""
+    if ctx.history is None:
+        return None
+    for batch in ctx.history.list_batches(limit=200):
+        if (batch.get("meta") or {}).get("proposal") == proposal_id:
+            return str(batch["id"])
+    return None
+
+
 class Proposals:
     """The decisions a person takes on a workspace's proposals.
 
@@ -349,8 +652,21 @@ class Proposals:
         self.store, self.ctx, self.gate = store, ctx, gate
 
     def pending(self) -> list[Proposal]:
-        """The proposals waiting for a decision, oldest first."""
-        return self.store.by_status("pending")
+        """The proposals waiting for a decision, oldest first.
+
+        Proposals nobody waits for any more are closed first (``orphaned`` or
+        ``timed_out``), and interrupted approvals settled (see the module docstring).
+        """
+        for proposal in self.store.by_status("approving"):
+            settle_interrupted(self.store, self.ctx, proposal)
+        waiting = []
+        for proposal in self.store.by_status("pending"):
+            gone = caller_gone(proposal)
+            if gone is None:
+                waiting.append(proposal)
+            else:
+                self.store.move(proposal.id, source="pending", target=gone[0], reason=gone[1])
+        return waiting
 
     def get(self, proposal_id: str) -> Proposal:
         """One proposal by ID (see :meth:`ProposalStore.get`)."""
@@ -360,16 +676,22 @@ class Proposals:
         """Write a pending proposal, each file checked against its SHA256 when proposed.
 
         Raises:
-            PatchwrightError: ``restricted``; ``history`` for an unknown ID or one that is
-                no longer pending; ``stale`` when a file changed since it was proposed
-                (the proposal is then closed as stale); other commit refusals.
+            PatchwrightError: ``restricted``; ``history`` for an unknown ID, one that is
+                no longer pending, or one whose caller is gone (then closed as
+                ``orphaned`` or ``timed_out``); ``stale`` when a file changed since it
+                was proposed (the proposal is then closed as stale); other commit
+                refusals.
         """
         with self.gate.operation(writing=True):
-            self._claim(proposal_id, "approving")
+            self._refuse_unwaited(self.store.get(proposal_id))
+            self._claim(proposal_id, "approving", approver=this_process())
             try:
                 changes, info = self.store.request(proposal_id)
                 proposal = self.store.get(proposal_id)
                 pinned = [_pin(c, f) for c, f in zip(changes, proposal.files, strict=True)]
+                # the batch names its proposal: an approval interrupted after the commit
+                # is then known as applied (settle_interrupted)
+                info = replace(info, meta={**info.meta, "proposal": proposal_id})
                 record = run_commit(self.ctx, pinned, info, dry_run=False)
             except PatchwrightError as err:
                 status = (
@@ -386,12 +708,43 @@ class Proposals:
                     ) from err
                 raise
             except BaseException as exc:
-                self.store.move(proposal_id, source="approving", target="failed", reason=str(exc))
+                # interrupted (Ctrl-C) or failed unexpectedly: back to the caller if it
+                # still waits, closed with the reason if not; the commit itself is
+                # all-or-nothing
+                reason = f"the approval was interrupted ({type(exc).__name__}) before it wrote"
+                if caller_gone(self.store.get(proposal_id)) is None:
+                    self.store.move(
+                        proposal_id, source="approving", target="pending",
+                        reason=f"{reason}; it can be approved again",
+                    )  # fmt: skip
+                else:
+                    self.store.move(
+                        proposal_id, source="approving", target="failed", reason=f"{reason}."
+                    )
                 raise
             self.store.move(
                 proposal_id, source="approving", target="applied", batch_id=record.batch_id
             )
             return record
+
+    def _refuse_unwaited(self, proposal: Proposal) -> None:
+        """Close and refuse a pending proposal nobody waits for any more."""
+        if proposal.status != "pending":
+            return  # _claim names its status
+        gone = caller_gone(proposal)
+        if gone is None:
+            return
+        status, reason = gone
+        if not self.store.move(proposal.id, source="pending", target=status, reason=reason):
+            return  # decided at this very moment: _claim names the decision
+        raise _history_error(
+            f"Proposal {proposal.id} can no longer be approved: {reason}, so its agent was "
+            "told it failed. Nothing was written.",
+            "The agent may send the edit again; list the waiting proposals with "
+            "'patchwright pending'.",
+            id=proposal.id,
+            status=status,
+        )
 
     def reject(self, proposal_id: str, reason: str) -> Proposal:
         """Close a pending proposal as rejected; the waiting caller gets ``reason``.
@@ -410,8 +763,13 @@ class Proposals:
         self._claim(proposal_id, "rejected", reason.strip())
         return self.store.get(proposal_id)
 
-    def _claim(self, proposal_id: str, target: str, reason: str = "") -> None:
-        if not self.store.move(proposal_id, source="pending", target=target, reason=reason):
+    def _claim(
+        self, proposal_id: str, target: str, reason: str = "", approver: str | None = None
+    ) -> None:
+        moved = self.store.move(
+            proposal_id, source="pending", target=target, reason=reason, approver=approver
+        )
+        if not moved:
             current = self.store.get(proposal_id)  # raises for an unknown ID
             raise _history_error(
                 f"Proposal {proposal_id} is no longer waiting: it is {current.status}.",
@@ -452,4 +810,6 @@ def _proposal(row: sqlite3.Row) -> Proposal:
     return Proposal(
         row["id"], row["created_at"], row["status"], row["session"], row["tool"], row["label"],
         json.loads(row["files"]), row["reason"], row["batch_id"], row["decided_at"],
+        row["waiter"], row["waiter_beat"], row["expires_at"], row["approver"],
+        row["approver_at"],
     )  # fmt: skip
