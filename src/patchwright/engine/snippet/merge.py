@@ -27,6 +27,7 @@ from collections.abc import Sequence
 
 from patchwright.engine.diff import matcher_opcodes
 from patchwright.engine.index import LineIndex
+from patchwright.engine.normalize import leading
 from patchwright.engine.rungs import KEYED
 from patchwright.engine.snippet.place import MAX_DELETED, Keys, Placement, place_run, split_reading
 from patchwright.engine.snippet.refuse import Doubt, refusal
@@ -163,7 +164,7 @@ def _build(
         kept, added, deleted, worst, undecided = _splice_run(
             file, run, place, out, out_end, nl, slips
         )
-        if undecided:
+        if undecided or _shifted_whole(file, run, place):
             doubts.append(Doubt("whitespace", run, place.start, place.end, place))
         open_edge = _open_edge_unshown(parsed, run, place)
         if open_edge > MAX_EDGE_DELETED:
@@ -227,6 +228,20 @@ def _beside_marker(file: TextFile, parsed: Snippet, run: Piece, place: Placement
     if new_first and before and place.start > 0 and first.strip():
         return place.start - 1
     return None
+
+
+def _shifted_whole(file: TextFile, run: Piece, place: Placement) -> bool:
+    """Whether a run stands whole only with its space indentation shifted: the model
+    re-indented the block (a change) or copied it shifted (a slip), and the run is its
+    own only witness. (Tabs written as spaces are told by :class:`Slips`.)"""
+    if not _pure(run, place) or not place.rung.recovered:
+        return False
+    span = file.lines[place.start : place.end]
+    return any(
+        leading(mine) != leading(theirs) and "\t" not in leading(theirs)
+        for mine, theirs in zip(run.lines, span)
+        if mine.strip()
+    )
 
 
 def _pure(run: Piece, place: Placement) -> bool:
