@@ -15,10 +15,13 @@ Rules (the format is :mod:`patchwright.formats.snippet`):
 3. A marker keeps every original line between the spans of its neighbouring runs.
 4. No marker at the snippet's top (bottom): the lines above its first run (below its
    last run) are kept, and the report says so; a run that opens (closes) with new lines
-   there replaces the lines above (below) its context instead.
-5. Anything undecided (a run placed in several ways, a run placed nowhere, a large
-   deletion) refuses the whole merge with the candidate result as a short diff, the
-   snippet and file lines concerned and what to add.
+   there replaces at most :data:`MAX_EDGE_DELETED` unshown lines above (below) its
+   context; a run that changes nothing where it stands shows that the lines beyond it
+   go (on one side only).
+5. Anything undecided (a run placed in several ways or nowhere, a run that also reads
+   around a deletion, a large deletion, a new line right beside a marker, whitespace
+   that may be a slip or a change) refuses the whole merge with the candidate result as
+   a short diff, the snippet and file lines concerned and what to add.
 """
 
 from __future__ import annotations
@@ -28,7 +31,6 @@ from collections.abc import Sequence
 from patchwright.engine.diff import matcher_opcodes
 from patchwright.engine.index import LineIndex
 from patchwright.engine.normalize import leading
-from patchwright.engine.rungs import KEYED
 from patchwright.engine.snippet.place import MAX_DELETED, Keys, Placement, place_run, split_reading
 from patchwright.engine.snippet.refuse import Doubt, refusal
 from patchwright.engine.snippet.report import (
@@ -43,6 +45,7 @@ from patchwright.engine.snippet.report import (
 from patchwright.engine.snippet.slips import Slips
 from patchwright.formats.snippet import Piece, Snippet, parse_snippet
 from patchwright.model.errors import ErrorCode, PatchwrightError
+from patchwright.model.reports import Rung
 from patchwright.model.text import TextFile
 
 __all__ = ["MAX_DELETED", "merge_snippet_file"]
@@ -111,11 +114,9 @@ def _place_all(
             if where is None:
                 if not settle:
                     continue
-                if lo == hi or (top and lo == 0 and n == 0):
-                    where = Placement(lo, lo, KEYED_FIRST, 0, 0)
-                else:
+                if lo != hi:  # new lines only, between two places with lines between
                     doubts.append(Doubt("nowhere", run, lo, hi))
-                    where = Placement(lo, lo, KEYED_FIRST, 0, 0)
+                where = Placement(lo, lo, Rung.EXACT, 0, 0)
             elif where.others:
                 if not settle:
                     continue
@@ -131,9 +132,6 @@ def _place_all(
         if not progress:
             settle = True  # nothing unique left: the next pass decides (and doubts)
     return [p for p in placed if p is not None], doubts
-
-
-KEYED_FIRST = next(iter(KEYED))
 
 
 def _build(

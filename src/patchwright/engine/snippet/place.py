@@ -187,7 +187,7 @@ def find_end(keys: Keys, run: Sequence[str], lo: int, hi: int, *, tail: bool) ->
 ENOUGH = 3
 
 
-def _stricter(a: Rung, b: Rung) -> Rung:
+def _looser(a: Rung, b: Rung) -> Rung:
     """The looser of two rungs (a run's context is as loose as its loosest end)."""
     return a if RUNGS.index(a) >= RUNGS.index(b) else b
 
@@ -220,7 +220,7 @@ def place_run(
         return Placement(whole[0], whole[0] + size, head.rung, size, 0, len(whole) - 1)
     tail = find_end(keys, run, lo, hi, tail=True)
     if head.length and tail.length:
-        rung = _stricter(head.rung, tail.rung)
+        rung = _looser(head.rung, tail.rung)
         # the tail stands below the head: each starts and ends below the other's start
         # and end; they may share lines (new lines that repeat the context), each end
         # giving up what they share but keeping enough of its own (an end cut down to
