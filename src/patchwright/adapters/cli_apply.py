@@ -125,6 +125,11 @@ def run_apply(args: argparse.Namespace) -> int:
         text = _rewrite(text, args)
         if args.path is not None and args.format != "snippet":
             raise ValueError("--path names the file of a snippet: use it with --format snippet")
+        if args.format == "snippet" and not args.path:
+            raise ValueError(
+                "--format snippet needs --path: a snippet names no file (give the path of "
+                "the file it edits, relative to --root)"
+            )
     except ValueError as exc:
         print(f"patchwright apply: {exc}", file=sys.stderr)
         return 2
@@ -150,7 +155,7 @@ def run_apply(args: argparse.Namespace) -> int:
 
 
 # report.error.field values that name a command-line argument, not part of the patch
-_USAGE_FIELDS = ("mode", "fuzzy_threshold", "root", "syntax", "path")
+_USAGE_FIELDS = ("mode", "fuzzy_threshold", "root", "syntax")
 
 
 def _option(name: str | None) -> str:
