@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from patchwright._records import replace
 from patchwright.engine.diff import matcher_opcodes
 from patchwright.engine.index import LineIndex
 from patchwright.engine.normalize import leading
@@ -100,6 +101,7 @@ def _place_all(
     undecided is placed at its first candidate and recorded as a doubt."""
     placed: list[Placement | None] = [None] * len(runs)
     doubts: list[Doubt] = []
+    waiting: set[int] = set()  # runs that change nothing and stand in several places
     progress = True
     settle = False
     while None in placed:
@@ -120,6 +122,17 @@ def _place_all(
             elif where.others:
                 if not settle:
                     continue
+                inner = not top and not bottom  # an edge run's place decides its edge
+                pure = inner and _pure(run, where)
+                if pure and not split_reading(keys, run.lines, lo, hi, where):
+                    if any(p is None for j, p in enumerate(placed) if j != i and j not in waiting):
+                        waiting.add(i)  # the others first: this one only orients them
+                        continue
+                    # changes nothing wherever it stands, and every other run is placed
+                    # (it narrows no window): where among its copies makes no difference
+                    placed[i] = replace(where, others=0)
+                    progress, settle = True, False
+                    break
                 doubts.append(Doubt("several", run, lo, hi, where))
             elif not where.head and not where.tail and lo != hi:
                 doubts.append(Doubt("nowhere", run, lo, hi))
