@@ -139,7 +139,8 @@ def _extent(
         # ignoring indentation, one line (a "}") stands for any other: a loose rung
         # needs two non-blank lines to say where a block is
         ends = run[:k] if step == 1 else run[size - k :]
-        if sum(1 for line in ends if not is_blank(line)) < 2:
+        found = lines[at : at + k] if step == 1 else lines[at - k + 1 : at + 1]
+        if sum(1 for line in ends if not is_blank(line)) < 2 and not _tabs_expanded(ends, found):
             return 0
         # a loose rung holds only while the lines are shifted alike (re-indented lines
         # next to unchanged ones are a change, not slipped context)
@@ -152,6 +153,19 @@ def _extent(
                 break
             k -= 1
     return k
+
+
+def _tabs_expanded(mine: Sequence[str], theirs: Sequence[str]) -> bool:
+    """Whether ``mine`` is ``theirs`` with every tab written as 4 (or every one as 8)
+    spaces and trailing blanks dropped: a slip so specific that one line tells it."""
+    for width in (4, 8):
+        if all(
+            a.rstrip() == b.replace("\t", " " * width).rstrip() and "\t" in b
+            for a, b in zip(mine, theirs)
+            if b.strip()
+        ):
+            return True
+    return False
 
 
 def find_end(keys: Keys, run: Sequence[str], lo: int, hi: int, *, tail: bool) -> End:
