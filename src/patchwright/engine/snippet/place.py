@@ -248,7 +248,8 @@ def place_run(
             else:
                 h, hk, t, tk = first_far
                 chosen = Placement(h, t, rung, hk, tk, far - 1)
-            if min(chosen.head, chosen.tail) < ENOUGH and _short_readings(head, tail, size) > 1:
+            short = min(chosen.head, chosen.tail) < ENOUGH
+            if short and _short_readings(run, head, tail, size, chosen) > 1:
                 # an end of a line or two: the run may as well stand where only its
                 # end lines do, the rest of what it shows being new lines
                 return replace(chosen, others=max(chosen.others, 1))
@@ -300,19 +301,25 @@ def _pairs(head: End, tail: End, size: int) -> tuple[list[Pair], int, Pair]:
     return near, far, first_far
 
 
-def _short_readings(head: End, tail: End, size: int) -> int:
-    """How many (start, end) spans a run could cover taking only its first and last
-    lines as anchors (capped: many is many)."""
-    if len(head.anywhere) * len(tail.anywhere) > _MAX_READINGS**2:
+def _telling(lines: Sequence[str]) -> int:
+    """How many of ``lines`` say something: four characters or more, a letter or digit
+    among them (not a "})" or a blank, which stand anywhere)."""
+    return sum(1 for line in lines if len(line.strip()) >= 4 and any(c.isalnum() for c in line))
+
+
+def _short_readings(run: Sequence[str], head: End, tail: End, size: int, chosen: Placement) -> int:
+    """How many (start, end) spans a run could cover when an end of fewer than
+    :data:`ENOUGH` lines is taken by its edge line alone, wherever that line stands. An
+    end of two telling lines or more keeps its own places, unless the other end has one
+    telling line at most (then this one may have been read too long, over new lines
+    that repeat the file). Capped: many is many."""
+    lone = min(_telling(run[: chosen.head]), _telling(run[size - chosen.tail :])) < 2
+    heads = head.anywhere if lone or chosen.head < 2 else head.at(chosen.head)
+    tails = tail.anywhere if lone or chosen.tail < 2 else tail.at(chosen.tail)
+    if len(heads) * len(tails) > _MAX_READINGS**2:
         return _MAX_READINGS
-    return len(
-        {
-            (h, t)
-            for h in head.anywhere
-            for t in tail.anywhere
-            if h < t - 1 and t <= h + size + MAX_DELETED
-        }
-    )
+    need = 2 if lone else max(2, chosen.head, chosen.tail)
+    return len({(h, t) for h in heads for t in tails if need <= t - h <= size + MAX_DELETED})
 
 
 def _nearest(
