@@ -131,6 +131,11 @@ def run_apply(args: argparse.Namespace) -> int:
         text = _rewrite(text, args)
         if args.path is not None and args.format != "snippet":
             raise ValueError("--path names the file of a snippet: use it with --format snippet")
+        if args.format == "snippet" and not args.path:
+            raise ValueError(
+                "--format snippet needs --path: a snippet names no file (give the path of "
+                "the file it edits, relative to --root)"
+            )
     except ValueError as exc:
         print(visible_lines(f"patchwright apply: {exc}"), file=sys.stderr)
         return 2

@@ -6,7 +6,7 @@ from __future__ import annotations
 from patchwright._records import replace
 from patchwright.engine.snippet.merge import merge_snippet_file
 from patchwright.engine.splice import Splice
-from patchwright.formats.snippet import is_marker
+from patchwright.formats.snippet import is_marker, marker_body
 from patchwright.model.errors import ErrorCode, PatchwrightError
 from patchwright.model.text import TextFile
 
@@ -20,7 +20,12 @@ def expand_splice(file: TextFile, splice: Splice, label: str) -> Splice:
         PatchwrightError: the placeholders cannot be expanded beyond doubt (the merge's
             refusal, told as this edit's).
     """
-    present = {line.strip() for line in file.lines}
+    # marker-shaped lines first (the scan's words are common in code); the file is
+    # searched only for those
+    shaped = {line.strip() for line in splice.lines if marker_body(line) is not None}
+    if not shaped:
+        return splice
+    present = {text for text in map(str.strip, file.lines) if text in shaped}
     markers = [line for line in splice.lines if is_marker(line, present)]
     if not markers:
         return splice

@@ -15,19 +15,23 @@ Rules (the format is :mod:`patchwright.formats.snippet`):
 3. A marker keeps every original line between the spans of its neighbouring runs.
 4. No marker at the snippet's top (bottom): the lines above its first run (below its
    last run) are kept, and the report says so; a run that opens (closes) with new lines
-   there replaces the lines above (below) its context instead.
-5. Anything undecided (a run placed in several ways, a run placed nowhere, a large
-   deletion) refuses the whole merge with the candidate result as a short diff, the
-   snippet and file lines concerned and what to add.
+   there replaces at most :data:`MAX_EDGE_DELETED` unshown lines above (below) its
+   context; a run that changes nothing where it stands shows that the lines beyond it
+   go (on one side only).
+5. Anything undecided (a run placed in several ways or nowhere, a run that also reads
+   around a deletion, a large deletion, a new line right beside a marker, whitespace
+   that may be a slip or a change) refuses the whole merge with the candidate result as
+   a short diff, the snippet and file lines concerned and what to add.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from patchwright._records import replace
 from patchwright.engine.diff import matcher_opcodes
 from patchwright.engine.index import LineIndex
-from patchwright.engine.rungs import KEYED
+from patchwright.engine.normalize import leading
 from patchwright.engine.snippet.place import MAX_DELETED, Keys, Placement, place_run, split_reading
 from patchwright.engine.snippet.refuse import Doubt, refusal
 from patchwright.engine.snippet.report import (
@@ -42,6 +46,7 @@ from patchwright.engine.snippet.report import (
 from patchwright.engine.snippet.slips import Slips
 from patchwright.formats.snippet import Piece, Snippet, parse_snippet
 from patchwright.model.errors import ErrorCode, PatchwrightError
+from patchwright.model.reports import Rung
 from patchwright.model.text import TextFile
 
 __all__ = ["MAX_DELETED", "merge_snippet_file"]
@@ -96,6 +101,7 @@ def _place_all(
     undecided is placed at its first candidate and recorded as a doubt."""
     placed: list[Placement | None] = [None] * len(runs)
     doubts: list[Doubt] = []
+    waiting: set[int] = set()  # runs that change nothing and stand in several places
     progress = True
     settle = False
     while None in placed:
@@ -110,14 +116,23 @@ def _place_all(
             if where is None:
                 if not settle:
                     continue
-                if lo == hi or (top and lo == 0 and n == 0):
-                    where = Placement(lo, lo, KEYED_FIRST, 0, 0)
-                else:
+                if lo != hi:  # new lines only, between two places with lines between
                     doubts.append(Doubt("nowhere", run, lo, hi))
-                    where = Placement(lo, lo, KEYED_FIRST, 0, 0)
+                where = Placement(lo, lo, Rung.EXACT, 0, 0)
             elif where.others:
                 if not settle:
                     continue
+                inner = not top and not bottom  # an edge run's place decides its edge
+                pure = inner and _pure(run, where)
+                if pure and not split_reading(keys, run.lines, lo, hi, where):
+                    if any(p is None for j, p in enumerate(placed) if j != i and j not in waiting):
+                        waiting.add(i)  # the others first: this one only orients them
+                        continue
+                    # changes nothing wherever it stands, and every other run is placed
+                    # (it narrows no window): where among its copies makes no difference
+                    placed[i] = replace(where, others=0)
+                    progress, settle = True, False
+                    break
                 doubts.append(Doubt("several", run, lo, hi, where))
             elif not where.head and not where.tail and lo != hi:
                 doubts.append(Doubt("nowhere", run, lo, hi))
@@ -130,9 +145,6 @@ def _place_all(
         if not progress:
             settle = True  # nothing unique left: the next pass decides (and doubts)
     return [p for p in placed if p is not None], doubts
-
-
-KEYED_FIRST = next(iter(KEYED))
 
 
 def _build(
@@ -163,7 +175,7 @@ def _build(
         kept, added, deleted, worst, undecided = _splice_run(
             file, run, place, out, out_end, nl, slips
         )
-        if undecided:
+        if undecided or _shifted_whole(file, run, place):
             doubts.append(Doubt("whitespace", run, place.start, place.end, place))
         open_edge = _open_edge_unshown(parsed, run, place)
         if open_edge > MAX_EDGE_DELETED:
@@ -227,6 +239,20 @@ def _beside_marker(file: TextFile, parsed: Snippet, run: Piece, place: Placement
     if new_first and before and place.start > 0 and first.strip():
         return place.start - 1
     return None
+
+
+def _shifted_whole(file: TextFile, run: Piece, place: Placement) -> bool:
+    """Whether a run stands whole only with its space indentation shifted: the model
+    re-indented the block (a change) or copied it shifted (a slip), and the run is its
+    own only witness. (Tabs written as spaces are told by :class:`Slips`.)"""
+    if not _pure(run, place) or not place.rung.recovered:
+        return False
+    span = file.lines[place.start : place.end]
+    return any(
+        leading(mine) != leading(theirs) and "\t" not in leading(theirs)
+        for mine, theirs in zip(run.lines, span)
+        if mine.strip()
+    )
 
 
 def _pure(run: Piece, place: Placement) -> bool:

@@ -139,7 +139,8 @@ def _extent(
         # ignoring indentation, one line (a "}") stands for any other: a loose rung
         # needs two non-blank lines to say where a block is
         ends = run[:k] if step == 1 else run[size - k :]
-        if sum(1 for line in ends if not is_blank(line)) < 2:
+        found = lines[at : at + k] if step == 1 else lines[at - k + 1 : at + 1]
+        if sum(1 for line in ends if not is_blank(line)) < 2 and not _tabs_expanded(ends, found):
             return 0
         # a loose rung holds only while the lines are shifted alike (re-indented lines
         # next to unchanged ones are a change, not slipped context)
@@ -152,6 +153,19 @@ def _extent(
                 break
             k -= 1
     return k
+
+
+def _tabs_expanded(mine: Sequence[str], theirs: Sequence[str]) -> bool:
+    """Whether ``mine`` is ``theirs`` with every tab written as 4 (or every one as 8)
+    spaces and trailing blanks dropped: a slip so specific that one line tells it."""
+    for width in (4, 8):
+        if all(
+            a.rstrip() == b.replace("\t", " " * width).rstrip() and "\t" in b
+            for a, b in zip(mine, theirs)
+            if b.strip()
+        ):
+            return True
+    return False
 
 
 def find_end(keys: Keys, run: Sequence[str], lo: int, hi: int, *, tail: bool) -> End:
@@ -187,7 +201,7 @@ def find_end(keys: Keys, run: Sequence[str], lo: int, hi: int, *, tail: bool) ->
 ENOUGH = 3
 
 
-def _stricter(a: Rung, b: Rung) -> Rung:
+def _looser(a: Rung, b: Rung) -> Rung:
     """The looser of two rungs (a run's context is as loose as its loosest end)."""
     return a if RUNGS.index(a) >= RUNGS.index(b) else b
 
@@ -220,7 +234,7 @@ def place_run(
         return Placement(whole[0], whole[0] + size, head.rung, size, 0, len(whole) - 1)
     tail = find_end(keys, run, lo, hi, tail=True)
     if head.length and tail.length:
-        rung = _stricter(head.rung, tail.rung)
+        rung = _looser(head.rung, tail.rung)
         # the tail stands below the head: each starts and ends below the other's start
         # and end; they may share lines (new lines that repeat the context), each end
         # giving up what they share but keeping enough of its own (an end cut down to
@@ -234,7 +248,8 @@ def place_run(
             else:
                 h, hk, t, tk = first_far
                 chosen = Placement(h, t, rung, hk, tk, far - 1)
-            if min(chosen.head, chosen.tail) < ENOUGH and _short_readings(head, tail, size) > 1:
+            short = min(chosen.head, chosen.tail) < ENOUGH
+            if short and _short_readings(run, head, tail, size, chosen) > 1:
                 # an end of a line or two: the run may as well stand where only its
                 # end lines do, the rest of what it shows being new lines
                 return replace(chosen, others=max(chosen.others, 1))
@@ -286,19 +301,25 @@ def _pairs(head: End, tail: End, size: int) -> tuple[list[Pair], int, Pair]:
     return near, far, first_far
 
 
-def _short_readings(head: End, tail: End, size: int) -> int:
-    """How many (start, end) spans a run could cover taking only its first and last
-    lines as anchors (capped: many is many)."""
-    if len(head.anywhere) * len(tail.anywhere) > _MAX_READINGS**2:
+def _telling(lines: Sequence[str]) -> int:
+    """How many of ``lines`` say something: four characters or more, a letter or digit
+    among them (not a "})" or a blank, which stand anywhere)."""
+    return sum(1 for line in lines if len(line.strip()) >= 4 and any(c.isalnum() for c in line))
+
+
+def _short_readings(run: Sequence[str], head: End, tail: End, size: int, chosen: Placement) -> int:
+    """How many (start, end) spans a run could cover when an end of fewer than
+    :data:`ENOUGH` lines is taken by its edge line alone, wherever that line stands. An
+    end of two telling lines or more keeps its own places, unless the other end has one
+    telling line at most (then this one may have been read too long, over new lines
+    that repeat the file). Capped: many is many."""
+    lone = min(_telling(run[: chosen.head]), _telling(run[size - chosen.tail :])) < 2
+    heads = head.anywhere if lone or chosen.head < 2 else head.at(chosen.head)
+    tails = tail.anywhere if lone or chosen.tail < 2 else tail.at(chosen.tail)
+    if len(heads) * len(tails) > _MAX_READINGS**2:
         return _MAX_READINGS
-    return len(
-        {
-            (h, t)
-            for h in head.anywhere
-            for t in tail.anywhere
-            if h < t - 1 and t <= h + size + MAX_DELETED
-        }
-    )
+    need = 2 if lone else max(2, chosen.head, chosen.tail)
+    return len({(h, t) for h in heads for t in tails if need <= t - h <= size + MAX_DELETED})
 
 
 def _nearest(

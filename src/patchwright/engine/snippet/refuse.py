@@ -95,7 +95,11 @@ class Doubt:
                 "and the snippet does not tell whether that is a change or a slip."
             )
         if self.kind == "order":
-            return f"{lines} (starting {first}) would go above the run before them."
+            where = _range(self.hi, self.place.end) if self.place else window
+            return (
+                f"{lines} (starting {first}) stand at {where}, above the run before them, "
+                f"which ends at original line {self.lo}."
+            )
         return (
             f"{lines} would delete {self.count} original lines in {window} that they do "
             "not show, with no marker between their shown lines: that reads as a "
