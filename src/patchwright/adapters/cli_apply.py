@@ -145,7 +145,7 @@ def run_apply(args: argparse.Namespace) -> int:
         from patchwright.model.encoding import OPTION_NEXT_STEP, with_next_step
 
         with_next_step(err, OPTION_NEXT_STEP)
-    usage = err is not None and _is_usage(err, args)
+    usage = err is not None and err.field in _USAGE_FIELDS
     if args.json:
         import json  # only for --json: start-up time
 
@@ -169,13 +169,6 @@ def run_apply(args: argparse.Namespace) -> int:
 
 # report.error.field values that name a command-line argument, not part of the patch
 _USAGE_FIELDS = ("mode", "fuzzy_threshold", "root", "syntax", "encoding")
-
-
-def _is_usage(err: PatchwrightError, args: argparse.Namespace) -> bool:
-    """Whether ``err`` is about an argument rather than the patch: a field above, or a
-    snippet without ``--path`` (other refusals naming ``path`` are about the file)."""
-    missing_path = args.format == "snippet" and err.field == "path" and not args.path
-    return err.field in _USAGE_FIELDS or missing_path
 
 
 def _option(name: str | None) -> str:
