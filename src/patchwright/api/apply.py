@@ -7,6 +7,7 @@ import os
 from patchwright._collector import collector_paused
 from patchwright._records import field, record, replace
 from patchwright.api.report import ApplyReport, FileOutcome
+from patchwright.api.retry import replayed_by
 from patchwright.engine import MatchOptions, apply_file_patch, unified_diff
 from patchwright.formats import parse_patch
 from patchwright.model import (
@@ -100,7 +101,17 @@ def apply_patch_text(
             plan = _Plan(options)
             report.files = plan.outcomes
             with ws.keeping_folders():  # the plan's reads: one walk per folder
-                _plan(ws, plan, patch)
+                retried = _retried(ws, plan, patch)
+                if retried is None:
+                    _plan(ws, plan, patch)
+            if retried is not None:
+                report.already_applied = retried
+                report.files = [
+                    FileOutcome(ws.resolve(f.path), f.action.value, status="already_applied")
+                    for f in patch.files
+                ]
+                report.ok = True
+                return report
             del patch  # the parsed hunks are no longer needed: free them before encoding
             changes = _changes(plan, syntax)
             if not dry_run:
@@ -137,6 +148,36 @@ def _open(root: str | os.PathLike[str], history: bool, max_file_bytes: int | Non
         if err.code in (ErrorCode.FILE_NOT_FOUND, ErrorCode.NOT_A_FILE):
             err.with_context(field="root")  # a usage error: the caller named no folder
         raise
+
+
+def _retried(ws: Workspace, plan: _Plan, patch: PatchSet) -> str | None:
+    """The batch that already applied this whole patch (a retry), or ``None``: every
+    file's newest batch is that one, the file still holds what it wrote, and the patch
+    replayed on the file's content before it gives exactly that (see ``api.retry``)."""
+    if not ws.keeps_history or not patch.files:
+        return None
+    batches: set[str] = set()
+    paths: set[str] = set()
+    for fp in patch.files:
+        if not fp.path or fp.move_to or _changes_mode(fp):
+            return None
+        try:
+            path = ws.resolve(fp.path)
+            _load(ws, plan, path)
+        except PatchwrightError:
+            return None  # the plan reports it
+        if path in paths:
+            return None  # two sections of one file: replayed one by one they prove nothing
+        paths.add(path)
+
+        def replay(before: TextFile | None, fp: FilePatch = fp) -> TextFile | None:
+            return apply_file_patch(before, fp, plan.options)[0]
+
+        batch = replayed_by(ws, path, plan.before[path].sha256, replay)
+        if batch is None:
+            return None
+        batches.add(batch)
+    return batches.pop() if len(batches) == 1 else None
 
 
 def _plan(ws: Workspace, plan: _Plan, patch: PatchSet) -> None:
@@ -179,7 +220,16 @@ def _plan_file(ws: Workspace, plan: _Plan, fp: FilePatch) -> None:
     try:
         _check_modes(fp, path)
         try:
-            new, reports = apply_file_patch(current, fp, plan.options)
+            noop = _no_op(fp, path, current, plan.options)
+            if noop is not None:
+                new, reports = noop
+                notes.append(
+                    f"{path} already has exactly this content: nothing to add"
+                    if new is not None
+                    else f"{path} does not exist: nothing to delete"
+                )
+            else:
+                new, reports = apply_file_patch(current, fp, plan.options)
         except PatchwrightError as err:
             settled = _frame_by_syntax(path, current, fp, plan.options, err)
             if settled is None:
@@ -223,6 +273,22 @@ def _plan_file(ws: Workspace, plan: _Plan, fp: FilePatch) -> None:
     if new is not None:
         _plan_mode(plan, fp, path, target, current, new, outcome)
     plan.outcomes.append(outcome)
+
+
+def _no_op(
+    fp: FilePatch, path: str, current: TextFile | None, options: MatchOptions
+) -> tuple[TextFile | None, list[MatchReport]] | None:
+    """An added file that exists with exactly the patch's content, or a deleted file that
+    is absent: the file already is what the patch asks for, so the section changes
+    nothing (instead of refusing "file exists" / "file not found"). ``None`` otherwise."""
+    if fp.action == FileAction.DELETE and current is None and not fp.move_to:
+        return None, []
+    if fp.action != FileAction.CREATE or current is None or _changes_mode(fp):
+        return None
+    created = apply_file_patch(None, fp, options)[0]
+    if created is None or created.lines != current.lines or created.endings != current.endings:
+        return None
+    return current, []
 
 
 def _frame_by_syntax(
@@ -475,6 +541,8 @@ def _change(
         return None  # the move's own change removes it
     source = plan.moved_from.get(path)
     old = plan.before[source or path]
+    if new is None and old.sha256 is None and source is None:
+        return None  # deleting a file that is absent: nothing to write
     if source is not None and new is None:
         return None
     mode_bits = plan.modes.get(path)

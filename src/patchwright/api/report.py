@@ -86,6 +86,8 @@ class ApplyReport:
         recorded: the commit is in the workspace history (``patchwright show`` /
             ``undo`` know it); False when the workspace keeps no history.
         mode: the matching mode the patch was located with.
+        already_applied: the batch that already applied this very patch (a retry:
+            nothing was written, and ``ok`` is true).
     """
 
     ok: bool
@@ -98,6 +100,7 @@ class ApplyReport:
     batch_id: str | None = None
     recorded: bool = False
     mode: str = "fuzzy"
+    already_applied: str | None = None
 
     @property
     def diff(self) -> str:
@@ -113,6 +116,11 @@ class ApplyReport:
         """A short human summary (the CLI prints it above the diff)."""
         if self.error is not None:
             return self._failure_text(self.error)
+        if self.already_applied is not None:
+            return (
+                f"Already applied (batch {self.already_applied}), nothing changed: the "
+                f"files still hold what that batch wrote for this patch ({self.format})."
+            )
         verb = "would apply" if self.dry_run else "applied"
         lines = [f"Patch {verb} ({self.format}): {len(self.files)} file(s)"]
         for f in self.files:
@@ -148,6 +156,7 @@ class ApplyReport:
             "format": self.format,
             "batch_id": self.batch_id,
             "recorded": self.recorded,
+            "already_applied": self.already_applied,
             "files": [f.to_dict() for f in self.files],
             "warnings": self.warnings,
             "error": self.error.to_dict() if self.error else None,

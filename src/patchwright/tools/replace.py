@@ -18,9 +18,10 @@ gives them).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from patchwright._records import record
+from patchwright.api.retry import Evidence, file_evidence, replayed_by
 from patchwright.engine import MatchOptions, apply_edits
 from patchwright.model import (
     Composition,
@@ -31,11 +32,12 @@ from patchwright.model import (
     OldText,
     PatchwrightError,
     Rung,
+    TextFile,
     ToolResult,
     WholeFile,
 )
 from patchwright.tools.context import ToolContext
-from patchwright.tools.files import load, preview
+from patchwright.tools.files import Loaded, load, preview
 from patchwright.tools.writing import PlannedWrite, commit_writes
 from patchwright.workspace import ChangeRecord
 
@@ -113,11 +115,26 @@ def replace_strings(
              label=f"Edit {k}")
         for k, e in enumerate(items, start=1)
     ]  # fmt: skip
+
+    def replay(before: TextFile | None) -> TextFile:
+        return apply_edits(before or TextFile(), edits, composition=Composition.SEQUENTIAL,
+                           options=OPTIONS).file  # fmt: skip
+
+    evidence = file_evidence(loaded.current.text, items[0].old, items[0].new) if (
+        loaded.exists and len(items) == 1 and not items[0].replace_all
+    ) else None  # fmt: skip
+    done = already_applied(ctx, loaded, replay, evidence)
+    if done is not None:
+        return done
     try:
         result = apply_edits(loaded.current, edits, composition=Composition.SEQUENTIAL,
                              options=OPTIONS)  # fmt: skip
     except PatchwrightError as err:
-        raise failure(err, items, fields, loaded.path) from None
+        refused = failure(err, items, fields, loaded.path)
+        partial = evidence.partial() if evidence is not None else None
+        if partial:
+            refused.message += f"\n    Note: {partial}; the edit is not taken as applied."
+        raise refused from None
     records = [
         ChangeRecord(description=f"Edit {r.index + 1}", op="replace", old_start=r.orig_start,
                      old_end=r.orig_end, new_start=r.new_start, new_end=r.new_end,
@@ -144,6 +161,33 @@ def replace_strings(
         **outcome.data(),
     }
     return ToolResult(True, "\n".join(text), diff=outcome.diff, warnings=warnings, data=data)
+
+
+def already_applied(
+    ctx: ToolContext,
+    loaded: Loaded,
+    replay: Callable[[TextFile | None], TextFile | None],
+    evidence: Evidence | None = None,
+) -> ToolResult | None:
+    """The answer to a retry: "already applied (batch b-...), nothing changed" when the
+    history's newest batch on the file made this very change (``replay`` applies the
+    edit to a text) and the file still holds its result, or when the file ``evidence``
+    shows the edit's result; ``None`` otherwise (the edit is then applied as usual)."""
+    batch = replayed_by(ctx.workspace, loaded.path, loaded.sha256, replay)
+    if batch is not None:
+        head = f"Already applied (batch {batch}), nothing changed"
+        why = f"{loaded.path} still holds exactly what that batch wrote for this edit."
+    elif evidence is not None and evidence.applied:
+        head = "Already applied, nothing changed"
+        why = (
+            f"{loaded.path} has the new text at line {evidence.new_at[0]} and the old text "
+            "nowhere else."
+        )
+    else:
+        return None
+    data = {"path": loaded.path, "already_applied": True, "batch_id": batch,
+            "before_sha256": loaded.sha256, "changed": False}  # fmt: skip
+    return ToolResult(True, f"{head}: {why}", data=data)
 
 
 def failure(
@@ -207,13 +251,16 @@ def write_whole(
             field=path_field,
         )
     if loaded.exists and not plan.changed:
-        raise PatchwrightError(
-            ErrorCode.ALREADY_APPLIED,
-            f"{loaded.path} already has exactly this content: the write looks already "
-            "applied. No change was made.",
-            "Nothing to do for this file; go on with the next step.",
-            path=loaded.path,
-            field=path_field,
+        done = already_applied(ctx, loaded, lambda _before: new)
+        if done is not None:
+            return done
+        data = {"path": loaded.path, "already_applied": False, "batch_id": None,
+                "before_sha256": loaded.sha256, "changed": False}  # fmt: skip
+        return ToolResult(
+            True,
+            f"Nothing changed: {loaded.path} already has exactly this content (no batch of "
+            "the history wrote it last, so it may not be this write's doing).",
+            data=data,
         )
     outcome = commit_writes(ctx, [plan], label=plan.label)
     verb = "Overwrote" if loaded.exists else "Created"
@@ -244,10 +291,19 @@ def insert_lines(
         )
     body = text if text.endswith("\n") or not text else text + "\n"
     added_lines = body.splitlines()
+
+    def replay(before: TextFile | None) -> TextFile | None:
+        if before is None or not 0 <= after_line <= len(before.lines):
+            return None
+        return apply_edits(before, [Edit(LineRange(after_line + 1, after_line), body)]).file
+
     if (
         added_lines
         and loaded.current.lines[after_line : after_line + len(added_lines)] == added_lines
     ):
+        done = already_applied(ctx, loaded, replay)
+        if done is not None:
+            return done
         raise PatchwrightError(
             ErrorCode.ALREADY_APPLIED,
             f"Lines {after_line + 1}-{after_line + len(added_lines)} of {loaded.path} already "
