@@ -1,0 +1,76 @@
+"""Retries: every edit sent twice, through every tool and patch format, is never doubled.
+
+The measurement takes real lines of the corpus's files (:mod:`retry_support`), makes each
+of five edit shapes on them through each tool variant, and sends each call a second time
+as an agent does after a time-out. The second answer must leave the file as the first
+left it; it should say "already applied", and anything else must be a refusal.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from retry_support import SHAPES, VARIANTS, Site, available, change, sites, tool_call
+from tool_helpers import ok, write
+
+from patchwright.tools import Toolbox
+from patchwright.workspace import Workspace
+
+SITES_PER_SHAPE = 30
+
+
+def _toolbox(root: Path, state: Path, preset: str) -> Toolbox:
+    # the syntax guard has nothing to say about a retry: off, for a shorter run
+    return Toolbox(Workspace(root, state_dir=state), preset=preset, syntax_policy="off")
+
+
+def _measure(root: Path, state: Path, preset: str, variant: str, chosen: list[Site]) -> Counter[str]:
+    """Outcomes of the second call of every (shape, site) pair through one variant."""
+    toolbox = _toolbox(root, state, preset)
+    outcomes: Counter[str] = Counter()
+    for site in {s.path: s for s in chosen}.values():
+        write(root, site.path, site.text)
+    reader = {"claude-code": "Read", "anthropic": "str_replace_based_edit_tool"}.get(preset)
+    # each shape on its own lines: the sites of shape k are chosen[k::len(SHAPES)]
+    pairs = [(SHAPES[k % len(SHAPES)], site) for k, site in enumerate(chosen)]
+    for number, (shape, site) in enumerate(pairs):
+        file = root / site.path
+        if reader == "Read":
+            ok(toolbox, "Read", file_path=site.path)
+        text = file.read_bytes().decode("utf-8")
+        edit = change(site.line, shape, number)
+        assert text.count(edit.old) == 1, (site.path, edit.old)
+        name, arguments = tool_call(variant, site.path, text, edit)
+        first = toolbox.call(name, arguments)
+        assert first.ok, (variant, shape, first.text)
+        applied = file.read_bytes()
+        assert applied == text.replace(edit.old, edit.new, 1).encode("utf-8"), (variant, shape)
+        second = toolbox.call(name, arguments)
+        if file.read_bytes() != applied:
+            outcomes["applied twice"] += 1
+        elif second.ok and second.text.startswith("Already applied"):
+            outcomes["already applied"] += 1
+        elif not second.ok:
+            outcomes["refused"] += 1
+        else:
+            outcomes[f"other: {second.text[:80]}"] += 1
+    return outcomes
+
+
+pytestmark = pytest.mark.skipif(not available(), reason="the shared corpus is not there")
+
+
+@pytest.mark.parametrize(("preset", "variant"), VARIANTS, ids=[v for _, v in VARIANTS])
+def test_a_retried_edit_is_never_applied_twice(tmp_path: Path, preset: str, variant: str) -> None:
+    chosen = sites(SITES_PER_SHAPE * len(SHAPES))
+    assert len(chosen) == SITES_PER_SHAPE * len(SHAPES)
+    root = tmp_path / "root"
+    root.mkdir()
+    outcomes = _measure(root, tmp_path / "state", preset, variant, chosen)
+    total = sum(outcomes.values())
+    assert total == len(SHAPES) * SITES_PER_SHAPE
+    assert outcomes["applied twice"] == 0, outcomes
+    assert outcomes["already applied"] >= 0.95 * total, outcomes
+    assert set(outcomes) <= {"already applied", "refused"}, outcomes
