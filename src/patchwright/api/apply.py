@@ -121,6 +121,7 @@ def apply_patch_text(
                         changes, tool="apply", label=_label(plan), meta={"format": report.format}
                     )
                     report.batch_id = record.batch_id
+                    report.written = {f.path: f.after_sha256 for f in record.files}
                     report.recorded = ws.keeps_history
                     report.applied = True
             report.ok = True

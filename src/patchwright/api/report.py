@@ -88,6 +88,7 @@ class ApplyReport:
         mode: the matching mode the patch was located with.
         already_applied: the batch that already applied this very patch (a retry:
             nothing was written, and ``ok`` is true).
+        written: the SHA256 each written path has after the commit (``None``: deleted).
     """
 
     ok: bool
@@ -101,6 +102,7 @@ class ApplyReport:
     recorded: bool = False
     mode: str = "fuzzy"
     already_applied: str | None = None
+    written: dict[str, str | None] = field(default_factory=dict)
 
     @property
     def diff(self) -> str:

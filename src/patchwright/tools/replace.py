@@ -26,6 +26,7 @@ from patchwright.engine import MatchOptions, apply_edits
 from patchwright.model import (
     Composition,
     Edit,
+    EngineResult,
     ErrorCode,
     LineRange,
     MatchReport,
@@ -38,6 +39,7 @@ from patchwright.model import (
 )
 from patchwright.tools.context import ToolContext
 from patchwright.tools.files import Loaded, load, preview
+from patchwright.tools.reads import overlap_error, rebase_edit, seen_version, stale_note
 from patchwright.tools.writing import PlannedWrite, commit_writes
 from patchwright.workspace import ChangeRecord
 
@@ -98,27 +100,65 @@ def replace_strings(
     *,
     fields: Fields = _DEFAULT_FIELDS,
     path_field: str = "path",
+    read_first: bool = False,
 ) -> ToolResult:
     """Apply ``items`` in order to ``path``, all or none (see the module docstring).
 
+    A retry of an edit already applied changes nothing and says so; a file changed since
+    the agent last saw it gets the edit rebased (:mod:`.reads`); a file another writer
+    changes between this call's read and its write is read again, and the edit made on
+    that (a few times at most). ``read_first`` refuses an existing file the session has
+    not read (Claude Code's rule).
+
     Raises:
         PatchwrightError: the engine's refusal in the edit's words (``not_found``,
-            ``ambiguous``, ``already_applied``...), naming the edit's field; path and
-            workspace refusals.
+            ``ambiguous``...), naming the edit's field; ``conflict`` when a change since
+            the agent's read overlaps the edit; path and workspace refusals.
     """
+    return _racing(lambda: _replace_once(ctx, path, items, fields, path_field, read_first))
+
+
+# How often an edit is made again on the file another writer changed between this call's
+# read and its commit (each try is a whole read, plan and commit).
+_RACE_TRIES = 8
+
+
+def _racing(attempt: Callable[[], ToolResult]) -> ToolResult:
+    """``attempt()``, made again when its commit found the file changed meanwhile."""
+    for tries in range(_RACE_TRIES):
+        try:
+            return attempt()
+        except PatchwrightError as err:
+            if err.code is not ErrorCode.STALE or tries == _RACE_TRIES - 1:
+                raise
+    raise AssertionError("unreachable")  # the loop returns or raises
+
+
+def _replace_once(
+    ctx: ToolContext,
+    path: str,
+    items: Sequence[Replacement],
+    fields: Fields,
+    path_field: str,
+    read_first: bool,
+) -> ToolResult:
     loaded = load(
         ctx.workspace, path, missing_ok=all(not e.old for e in items), field=path_field,
         session=ctx.session,
     )  # fmt: skip
+    if read_first:
+        require_read(ctx, loaded, path_field)
     edits = [
         Edit(OldText(e.old, replace_all=e.replace_all, replace_all_supported=True), e.new,
              label=f"Edit {k}")
         for k, e in enumerate(items, start=1)
     ]  # fmt: skip
 
+    def run(before: TextFile) -> EngineResult:
+        return apply_edits(before, edits, composition=Composition.SEQUENTIAL, options=OPTIONS)
+
     def replay(before: TextFile | None) -> TextFile:
-        return apply_edits(before or TextFile(), edits, composition=Composition.SEQUENTIAL,
-                           options=OPTIONS).file  # fmt: skip
+        return run(before or TextFile()).file
 
     evidence = file_evidence(loaded.current.text, items[0].old, items[0].new) if (
         loaded.exists and len(items) == 1 and not items[0].replace_all
@@ -126,15 +166,26 @@ def replace_strings(
     done = already_applied(ctx, loaded, replay, evidence)
     if done is not None:
         return done
+    stale = rebase_edit(ctx, loaded, replay)
+    if stale is not None and not stale.rebased.clean:
+        raise overlap_error(loaded.path, stale, loaded.current, _reader(ctx))
     try:
-        result = apply_edits(loaded.current, edits, composition=Composition.SEQUENTIAL,
-                             options=OPTIONS)  # fmt: skip
+        result: EngineResult | None = run(loaded.current)
     except PatchwrightError as err:
-        refused = failure(err, items, fields, loaded.path)
-        partial = evidence.partial() if evidence is not None else None
-        if partial:
-            refused.message += f"\n    Note: {partial}; the edit is not taken as applied."
-        raise refused from None
+        if stale is None:
+            refused = failure(err, items, fields, loaded.path)
+            partial = evidence.partial() if evidence is not None else None
+            if partial:
+                refused.message += f"\n    Note: {partial}; the edit is not taken as applied."
+            raise refused from None
+        result = None
+    rebased = stale.rebased.file if stale is not None else None
+    if rebased is not None and (result is None or not _same_text(result.file, rebased)):
+        # the edit goes where the agent read it, not where the file has its text now
+        seen = seen_version(ctx, loaded)
+        assert seen is not None  # rebase_edit found it
+        result = EngineResult(rebased, run(seen).reports)
+    assert result is not None
     records = [
         ChangeRecord(description=f"Edit {r.index + 1}", op="replace", old_start=r.orig_start,
                      old_end=r.orig_end, new_start=r.new_start, new_end=r.new_end,
@@ -152,6 +203,8 @@ def replace_strings(
     ]
     count = len(items)
     text = [f"Applied {count} edit{'s' if count != 1 else ''} to {loaded.path}:", *lines]
+    if stale is not None:
+        text.append(f"  Note: {stale_note(loaded.path, stale)}")
     warnings = [*result.warnings, *outcome.warnings]
     text += [f"  Warning: {w}" for w in warnings]
     data = {
@@ -160,7 +213,41 @@ def replace_strings(
         "edits": [r.to_dict() for r in result.reports],
         **outcome.data(),
     }
+    if stale is not None:
+        data["rebased"] = {"changed": [list(c) for c in stale.rebased.changed], "by": stale.by}
     return ToolResult(True, "\n".join(text), diff=outcome.diff, warnings=warnings, data=data)
+
+
+def _same_text(a: TextFile, b: TextFile) -> bool:
+    return a.lines == b.lines and a.endings == b.endings
+
+
+def _reader(ctx: ToolContext) -> str | None:
+    """How the agent reads a file again, in the exposed tools' words."""
+    editor = ctx.exposed_name("str_replace_based_edit_tool")
+    if editor is not None:
+        return f"{editor} (command view)"
+    return ctx.first_exposed("read_file", "Read")
+
+
+def require_read(ctx: ToolContext, loaded: Loaded, path_field: str) -> None:
+    """Claude Code's rule: an existing file is edited or overwritten only after the
+    session read it (a new file needs no read).
+
+    Raises:
+        PatchwrightError: ``invalid_request`` naming the reading tool.
+    """
+    if not loaded.exists or ctx.session.seen(loaded.path) is not None:
+        return
+    reader = ctx.first_exposed("Read", "read_file") or "the read tool"
+    raise PatchwrightError(
+        ErrorCode.INVALID_REQUEST,
+        f"File has not been read yet. Read it first before writing to it: {loaded.path}. "
+        "No change was made.",
+        f"Call {reader} on {loaded.path}, then send the edit again.",
+        path=loaded.path,
+        field=path_field,
+    )
 
 
 def already_applied(
@@ -231,14 +318,30 @@ def write_whole(
     *,
     path_field: str = "path",
     must_not_exist: bool = False,
+    read_first: bool = False,
 ) -> ToolResult:
     """Give ``path`` the whole ``content`` (created when missing).
 
+    A file that already holds exactly ``content`` is left alone (a success that says
+    so); one changed since the agent last saw it gets the write rebased, like an edit
+    (:mod:`.reads`); ``read_first`` refuses an existing file the session has not read.
+
     Raises:
         PatchwrightError: ``file_exists`` when ``must_not_exist`` and the file is there;
-            ``already_applied`` when the file already holds exactly ``content``; path
+            ``conflict`` when a change since the agent's read overlaps the write's; path
             and workspace refusals.
     """
+    return _racing(lambda: _write_once(ctx, path, content, path_field, must_not_exist, read_first))
+
+
+def _write_once(
+    ctx: ToolContext,
+    path: str,
+    content: str,
+    path_field: str,
+    must_not_exist: bool,
+    read_first: bool,
+) -> ToolResult:
     loaded = load(ctx.workspace, path, missing_ok=True, field=path_field, session=ctx.session)
     new = apply_edits(loaded.current, [Edit(WholeFile(), content)]).file
     plan = PlannedWrite(loaded, new, label=f"{ctx.tool} {loaded.path}")
@@ -262,70 +365,108 @@ def write_whole(
             "the history wrote it last, so it may not be this write's doing).",
             data=data,
         )
+    if read_first:
+        require_read(ctx, loaded, path_field)
+    stale = rebase_edit(ctx, loaded, lambda seen: _as_written(seen, content))
+    if stale is not None:
+        if stale.rebased.file is None:
+            raise overlap_error(loaded.path, stale, loaded.current, _reader(ctx))
+        new = stale.rebased.file
+        plan = PlannedWrite(loaded, new, label=plan.label)
     outcome = commit_writes(ctx, [plan], label=plan.label)
     verb = "Overwrote" if loaded.exists else "Created"
     text = [f"{verb} {loaded.path} ({len(new.lines)} line{'s' if len(new.lines) != 1 else ''})."]
+    if stale is not None:
+        text.append(f"  Note: {stale_note(loaded.path, stale)}")
     text += [f"  Warning: {w}" for w in outcome.warnings]
     data = {"path": loaded.path, "created": not loaded.exists, **outcome.data()}
     return ToolResult(True, "\n".join(text), diff=outcome.diff, warnings=outcome.warnings,
                       data=data)  # fmt: skip
 
 
+def _as_written(seen: TextFile, content: str) -> TextFile:
+    """``content`` as a whole-file write of ``seen`` gives it (its encoding kept)."""
+    return apply_edits(seen, [Edit(WholeFile(), content)]).file
+
+
 def insert_lines(
     ctx: ToolContext, path: str, after_line: int, text: str, *, line_field: str
 ) -> ToolResult:
-    """Insert ``text`` (whole lines) after line ``after_line`` (0: at the top).
+    """Insert ``text`` (whole lines) after line ``after_line`` (0: at the top); the line
+    number is of the version the agent last saw (rebased when the file changed since).
 
     Raises:
-        PatchwrightError: ``out_of_range`` naming ``line_field``; path refusals.
+        PatchwrightError: ``out_of_range`` naming ``line_field``; ``conflict`` when a
+            change since the agent's read overlaps the insertion; path refusals.
     """
+    return _racing(lambda: _insert_once(ctx, path, after_line, text, line_field))
+
+
+def _insert_once(
+    ctx: ToolContext, path: str, after_line: int, text: str, line_field: str
+) -> ToolResult:
     loaded = load(ctx.workspace, path, session=ctx.session)
-    n = len(loaded.current.lines)
-    if not 0 <= after_line <= n:
-        raise PatchwrightError(
-            ErrorCode.OUT_OF_RANGE,
-            f"{line_field} {after_line} is outside {loaded.path}, which has {n} lines.",
-            f"Use a {line_field} between 0 (the top of the file) and {n} (after the last line).",
-            path=loaded.path,
-            field=line_field,
-        )
     body = text if text.endswith("\n") or not text else text + "\n"
     added_lines = body.splitlines()
 
-    def replay(before: TextFile | None) -> TextFile | None:
-        if before is None or not 0 <= after_line <= len(before.lines):
-            return None
+    def insert(before: TextFile) -> TextFile:
+        if not 0 <= after_line <= len(before.lines):
+            raise _out_of_range(line_field, after_line, loaded.path, len(before.lines))
         return apply_edits(before, [Edit(LineRange(after_line + 1, after_line), body)]).file
 
-    if (
+    done = already_applied(ctx, loaded, lambda before: insert(before or TextFile()))
+    if done is not None:
+        return done
+    stale = rebase_edit(ctx, loaded, insert)
+    if stale is not None and stale.rebased.file is None:
+        raise overlap_error(loaded.path, stale, loaded.current, _reader(ctx))
+    if stale is None and (
         added_lines
         and loaded.current.lines[after_line : after_line + len(added_lines)] == added_lines
     ):
-        done = already_applied(ctx, loaded, replay)
-        if done is not None:
-            return done
         raise PatchwrightError(
             ErrorCode.ALREADY_APPLIED,
             f"Lines {after_line + 1}-{after_line + len(added_lines)} of {loaded.path} already "
-            "hold exactly this text: the insert looks already applied. No change was made.",
-            "Re-read the file; if the text is there, skip this insert.",
+            "hold exactly this text, but no batch of the history put them there for this "
+            "insert: it may be applied already, or the text may be meant twice. No change "
+            "was made.",
+            "Re-read the file; if the text is there, skip this insert, else insert it at "
+            "another line.",
             path=loaded.path,
             field=line_field,
         )
-    new = apply_edits(loaded.current, [Edit(LineRange(after_line + 1, after_line), body)]).file
+    new = stale.rebased.file if stale is not None else insert(loaded.current)
+    assert new is not None
     record = ChangeRecord(description=f"insert after line {after_line}", op="insert",
                           old_start=after_line + 1, old_end=after_line)  # fmt: skip
     plan = PlannedWrite(loaded, new, label=f"{ctx.tool} {loaded.path}", changes=[record])
     outcome = commit_writes(ctx, [plan], label=plan.label)
-    added = len(body.splitlines())
+    added = len(added_lines)
+    where = (
+        f"(now {span(after_line + 1, after_line + added)})"
+        if stale is None
+        else "(of the version you last read)"
+    )
     message = [
         f"Inserted {added} line{'s' if added != 1 else ''} after line {after_line} of "
-        f"{loaded.path} (now {span(after_line + 1, after_line + added)})."
+        f"{loaded.path} {where}."
     ]
+    if stale is not None:
+        message.append(f"  Note: {stale_note(loaded.path, stale)}")
     message += [f"  Warning: {w}" for w in outcome.warnings]
     data = {"path": loaded.path, "before_sha256": loaded.sha256, **outcome.data()}
     return ToolResult(True, "\n".join(message), diff=outcome.diff, warnings=outcome.warnings,
                       data=data)  # fmt: skip
+
+
+def _out_of_range(field: str, line: int, path: str, n: int) -> PatchwrightError:
+    return PatchwrightError(
+        ErrorCode.OUT_OF_RANGE,
+        f"{field} {line} is outside {path}, which has {n} lines.",
+        f"Use a {field} between 0 (the top of the file) and {n} (after the last line).",
+        path=path,
+        field=field,
+    )
 
 
 __all__ = [

@@ -27,6 +27,9 @@ _FORMAT = 1
 # texts kept by Session.remember_text: the files an agent is editing right now
 _KEPT_TEXTS = 4
 _KEPT_TEXT_MAX_CHARS = 1_000_000
+# files whose last read or written version a session remembers (their SHA256 only: the
+# contents are in the history's content store)
+KEPT_READS = 256
 
 
 @record
@@ -49,6 +52,23 @@ class Session:
     _texts: OrderedDict[str, tuple[str, str, TextFile | None]] = field(
         default_factory=OrderedDict, repr=False, compare=False
     )
+    reads: OrderedDict[str, str] = field(default_factory=OrderedDict, repr=False, compare=False)
+    _changed_reads: dict[str, str] = field(default_factory=dict, repr=False, compare=False)
+
+    # versions seen -----------------------------------------------------------------------
+    def saw(self, path: str, sha256: str) -> None:
+        """Remember that the agent last read or wrote ``path`` when its bytes hashed to
+        ``sha256`` (the newest :data:`KEPT_READS` files are remembered)."""
+        self.reads[path] = sha256
+        self.reads.move_to_end(path)
+        self._changed_reads[path] = sha256
+        while len(self.reads) > KEPT_READS:
+            self.reads.popitem(last=False)
+
+    def seen(self, path: str) -> str | None:
+        """The SHA256 of the version of ``path`` the agent last read or wrote, or
+        ``None`` when it has not (or the session no longer remembers it)."""
+        return self.reads.get(path)
 
     # texts written -----------------------------------------------------------------------
     def remember_text(
@@ -131,6 +151,7 @@ class Session:
             "clipboards": dict(self.clipboards),
             "notes": list(self.notes),
             "metrics": dict(self.metrics),
+            "reads": dict(self.reads),
         }
 
     @classmethod
@@ -139,10 +160,12 @@ class Session:
         clipboards = data.get("clipboards") or {}
         notes = data.get("notes") or []
         metrics = data.get("metrics") or {}
+        reads = data.get("reads") or {}
         return cls(
             clipboards={str(k): str(v) for k, v in dict(clipboards).items()},
             notes=[dict(n) for n in notes if isinstance(n, dict)],
             metrics=dict(metrics),
+            reads=OrderedDict((str(k), str(v)) for k, v in dict(reads).items()),
         )
 
     def merged_into(self, stored: Session) -> Session:
@@ -155,6 +178,8 @@ class Session:
         for name, amount in self._metric_deltas.items():
             stored.metrics[name] = stored.metrics.get(name, 0) + amount
         stored.metrics.update(self._metric_values)
+        for path, sha in self._changed_reads.items():
+            stored.saw(path, sha)
         return stored
 
 

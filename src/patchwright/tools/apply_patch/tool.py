@@ -16,6 +16,7 @@ from patchwright.tools.apply_patch.report import refusal, success
 from patchwright.tools.context import ToolContext
 from patchwright.tools.descriptions import load as description
 from patchwright.tools.files import with_next_step
+from patchwright.tools.reads import remember_written
 from patchwright.tools.spec import WRITES, ToolSpec
 
 
@@ -40,6 +41,9 @@ def apply(ctx: ToolContext, patch: str, *, format: str = "auto", mode: str = "fu
         if err.code is ErrorCode.FILE_NOT_FOUND and err.path:
             with_next_step(ctx.workspace, err, err.path)
         raise refusal(report, err)
+    if not dry_run:
+        for path, sha in report.written.items():
+            remember_written(ctx, path, sha)
     return success(report, ctx.exposed_name("undo"))
 
 

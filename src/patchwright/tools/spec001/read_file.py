@@ -26,6 +26,7 @@ from patchwright.tools.files import (
     page_bounds,
     resolve_doc_path,
 )
+from patchwright.tools.reads import remember_read
 from patchwright.tools.spec import READ_ONLY, ToolSpec
 
 
@@ -100,6 +101,7 @@ def run(ctx: ToolContext, req: ReadFileRequest) -> ToolResult:
     path = resolve_doc_path(ctx.workspace, req.path, field="path")
     loaded = load(ctx.workspace, path)
     assert loaded.text is not None
+    remember_read(ctx, loaded)
     text = loaded.text
     n = len(text.lines)
     start, end, limit = _check_range(req, n, path)
