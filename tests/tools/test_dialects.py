@@ -9,7 +9,6 @@ from pathlib import Path
 import pytest
 from tool_helpers import write
 
-from patchwright.model import ErrorCode
 from patchwright.tools import Toolbox
 from patchwright.tools.codex.models import operation_patch
 

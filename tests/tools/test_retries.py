@@ -26,7 +26,9 @@ def _toolbox(root: Path, state: Path, preset: str) -> Toolbox:
     return Toolbox(Workspace(root, state_dir=state), preset=preset, syntax_policy="off")
 
 
-def _measure(root: Path, state: Path, preset: str, variant: str, chosen: list[Site]) -> Counter[str]:
+def _measure(
+    root: Path, state: Path, preset: str, variant: str, chosen: list[Site]
+) -> Counter[str]:
     """Outcomes of the second call of every (shape, site) pair through one variant."""
     toolbox = _toolbox(root, state, preset)
     outcomes: Counter[str] = Counter()
