@@ -28,6 +28,7 @@ __all__ = [
     "Stale",
     "overlap_error",
     "rebase_edit",
+    "rebase_verdict",
     "remember_read",
     "remember_written",
     "seen_version",
@@ -106,6 +107,42 @@ def rebase_edit(
     prior = prior_batch(ctx.workspace, loaded.path, loaded.sha256)
     by = f"batch {prior.batch_id} ({prior.tool})" if prior is not None else "another writer"
     return Stale(rebase(base, loaded.current, mine), by)
+
+
+def rebase_verdict(
+    ctx: ToolContext, loaded: Loaded, base_sha256: str, edit: Callable[[TextFile], TextFile]
+) -> str:
+    """One sentence for a tool that must refuse a stale edit (spec 001's SHA256 contract):
+    whether the edit, made on the version ``base_sha256`` names, would rebase cleanly onto
+    the file as it is now."""
+    try:
+        data = ctx.workspace.history.content(base_sha256) if ctx.workspace.keeps_history else None
+        base = TextFile.decode(data, path=loaded.path) if data is not None else None
+    except (PatchwrightError, OSError, ValueError):
+        base = None
+    if base is None:
+        return (
+            "Whether a rebase would apply cannot be told: the version with that sha256 is "
+            "not in the history."
+        )
+    try:
+        mine = edit(base)
+    except PatchwrightError:
+        return "A rebase would not apply: the changes do not apply to that version either."
+    prior = prior_batch(ctx.workspace, loaded.path, loaded.sha256)
+    by = f"batch {prior.batch_id} ({prior.tool})" if prior is not None else "another writer"
+    stale = Stale(rebase(base, loaded.current, mine), by)
+    if stale.rebased.clean:
+        where = ", ".join(_span(a, b) for a, b in stale.rebased.changed[:5])
+        return (
+            f"A rebase would apply cleanly: the file changed at {where} (by {by}), none of "
+            "them lines of these changes."
+        )
+    where = ", ".join(_span(a, b) for a, b in stale.rebased.overlaps)
+    return (
+        f"A rebase would not apply: the change (by {by}) overlaps these changes at {where} "
+        "of the file now."
+    )
 
 
 def stale_note(path: str, stale: Stale) -> str:
