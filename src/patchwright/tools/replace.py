@@ -37,6 +37,7 @@ from patchwright.model import (
     ToolResult,
     WholeFile,
 )
+from patchwright.tools.confirm import offer_candidates
 from patchwright.tools.context import ToolContext
 from patchwright.tools.files import Loaded, load, preview
 from patchwright.tools.reads import overlap_error, rebase_edit, seen_version, stale_note
@@ -174,6 +175,9 @@ def _replace_once(
     except PatchwrightError as err:
         if stale is None:
             refused = failure(err, items, fields, loaded.path)
+            if err.code is ErrorCode.AMBIGUOUS and len(items) == 1 and not items[0].replace_all:
+                field = refused.field or fields.old
+                refused = offer_candidates(ctx, loaded, items[0].old, items[0].new, refused, field)
             partial = evidence.partial() if evidence is not None else None
             if partial:
                 refused.message += f"\n    Note: {partial}; the edit is not taken as applied."

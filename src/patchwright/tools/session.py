@@ -53,6 +53,9 @@ class Session:
         default_factory=OrderedDict, repr=False, compare=False
     )
     reads: OrderedDict[str, str] = field(default_factory=OrderedDict, repr=False, compare=False)
+    #: confirm tokens handed out with a refusal's candidates (tools.confirm), and those used
+    pending: OrderedDict[str, Any] = field(default_factory=OrderedDict, repr=False, compare=False)
+    spent: set[str] = field(default_factory=set, repr=False, compare=False)
     _changed_reads: dict[str, str] = field(default_factory=dict, repr=False, compare=False)
 
     # versions seen -----------------------------------------------------------------------

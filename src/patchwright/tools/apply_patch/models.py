@@ -15,9 +15,10 @@ class ApplyPatchRequest(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    patch: str = Field(
+    patch: str | None = Field(
+        None,
         description="The patch: '*** Begin Patch' ... '*** End Patch', a unified/git diff, "
-        "or SEARCH/REPLACE blocks; any number of files."
+        "or SEARCH/REPLACE blocks; any number of files.",
     )
     format: PatchFormat | None = Field(None, description="The patch format (default: detected).")
     mode: MatchMode | None = Field(
@@ -27,4 +28,7 @@ class ApplyPatchRequest(BaseModel):
     )
     dry_run: bool | None = Field(
         None, description="Check the patch and show its diff without writing."
+    )
+    confirm: str | None = Field(
+        None, description="Alone: a token from a refusal's candidates; applies that candidate."
     )

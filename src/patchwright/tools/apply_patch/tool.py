@@ -10,9 +10,10 @@ stands where its old text was expected is refused as already applied.
 from __future__ import annotations
 
 from patchwright.api import apply_patch_text
-from patchwright.model import ErrorCode, ToolResult
+from patchwright.model import ErrorCode, PatchwrightError, ToolResult
 from patchwright.tools.apply_patch.models import ApplyPatchRequest
 from patchwright.tools.apply_patch.report import refusal, success
+from patchwright.tools.confirm import apply_confirmed
 from patchwright.tools.context import ToolContext
 from patchwright.tools.descriptions import load as description
 from patchwright.tools.files import with_next_step
@@ -48,7 +49,25 @@ def apply(ctx: ToolContext, patch: str, *, format: str = "auto", mode: str = "fu
 
 
 def run(ctx: ToolContext, req: ApplyPatchRequest) -> ToolResult:
-    """Apply (or, dry run, check) the patch."""
+    """Apply (or, dry run, check) the patch, or the candidate a confirm token names."""
+    if req.confirm is not None:
+        others = [k for k in ("patch", "format", "mode", "dry_run") if getattr(req, k) is not None]
+        if others:
+            raise PatchwrightError(
+                ErrorCode.INVALID_REQUEST,
+                f"confirm must be sent alone, not with {', '.join(others)}.",
+                'Send {"confirm": "<token>"} alone to apply a candidate, or the patch '
+                "without confirm.",
+                field="confirm",
+            )
+        return apply_confirmed(ctx, req.confirm)
+    if req.patch is None:
+        raise PatchwrightError(
+            ErrorCode.INVALID_REQUEST,
+            "patch is required (or send confirm alone).",
+            "Send patch: the patch text.",
+            field="patch",
+        )
     return apply(
         ctx, req.patch, format=req.format or "auto", mode=req.mode or "fuzzy",
         dry_run=bool(req.dry_run),

@@ -1,0 +1,104 @@
+"""Confirm in one call: an old text found at several places is refused with each place as
+a candidate (line, short diff, one-use token); the token alone applies that place."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from tool_helpers import ok, refused, write
+
+from patchwright.adapters.mcp_server import wire_result
+from patchwright.model import ErrorCode
+from patchwright.tools import Toolbox
+from patchwright.tools import confirm as confirm_module
+from patchwright.workspace import Workspace
+
+TWICE = "limit = 10\nname = 'a'\nlimit = 10\n"
+EDIT = {"path": "conf.py", "old_string": "limit = 10", "new_string": "limit = 20"}
+
+
+def _toolbox(root: Path, state: Path, preset: str = "default") -> Toolbox:
+    return Toolbox(Workspace(root, state_dir=state), preset=preset)
+
+
+def test_two_places_give_two_candidates_and_one_confirm_applies_one(
+    root: Path, state: Path
+) -> None:
+    write(root, "conf.py", TWICE)
+    toolbox = _toolbox(root, state)
+    refusal = refused(toolbox, "edit_file", **EDIT)
+    assert refusal.error is not None and refusal.error.code is ErrorCode.AMBIGUOUS
+    candidates = wire_result(refusal)["structuredContent"]["candidates"]
+    assert [c["line"] for c in candidates] == [1, 3]
+    assert all(set(c) == {"token", "line", "diff"} for c in candidates)
+    assert "-limit = 10\n+limit = 20\n" in candidates[1]["diff"]
+    assert f"2. line 3, token {candidates[1]['token']}:" in refusal.text
+    assert (root / "conf.py").read_text() == TWICE
+    done = ok(toolbox, "edit_file", confirm=candidates[1]["token"])
+    assert done.text == "Applied the confirmed candidate to conf.py (line 3)."
+    assert (root / "conf.py").read_text() == "limit = 10\nname = 'a'\nlimit = 20\n"
+    again = refused(toolbox, "edit_file", confirm=candidates[1]["token"])
+    assert "was already used: a token is accepted once" in again.text
+
+
+def test_a_token_is_refused_once_the_file_changed(root: Path, state: Path) -> None:
+    write(root, "conf.py", TWICE)
+    toolbox = _toolbox(root, state)
+    token = refused(toolbox, "edit_file", **EDIT).data["candidates"][0]["token"]
+    (root / "conf.py").write_text(TWICE + "extra = 1\n")
+    stale = refused(toolbox, "apply_patch", confirm=token)
+    assert stale.error is not None and stale.error.code is ErrorCode.STALE
+    assert "conf.py changed since the refusal that gave token" in stale.text
+    assert (root / "conf.py").read_text() == TWICE + "extra = 1\n"
+
+
+def test_a_token_belongs_to_its_session_and_expires(
+    root: Path, state: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    write(root, "conf.py", TWICE)
+    toolbox = _toolbox(root, state)
+    first, second = (c["token"] for c in refused(toolbox, "edit_file", **EDIT).data["candidates"])
+    other = _toolbox(root, state)  # another session of the same workspace
+    assert "is not one this session was given" in refused(other, "edit_file", confirm=first).text
+    later = confirm_module.time.monotonic() + confirm_module.TOKEN_TTL + 1
+    monkeypatch.setattr(confirm_module.time, "monotonic", lambda: later)
+    assert "expired" in refused(toolbox, "edit_file", confirm=second).text
+    assert (root / "conf.py").read_text() == TWICE
+
+
+def test_apply_patch_takes_the_token_and_confirm_must_come_alone(root: Path, state: Path) -> None:
+    write(root, "conf.py", TWICE)
+    toolbox = _toolbox(root, state)
+    token = refused(toolbox, "edit_file", **EDIT).data["candidates"][0]["token"]
+    mixed = refused(toolbox, "edit_file", path="conf.py", confirm=token)
+    assert mixed.error is not None and mixed.error.field == "confirm"
+    ok(toolbox, "apply_patch", confirm=token)
+    assert (root / "conf.py").read_text() == "limit = 20\nname = 'a'\nlimit = 10\n"
+
+
+@pytest.mark.parametrize(
+    ("preset", "tool", "args"),
+    [
+        ("claude-code", "Edit", {"file_path": "conf.py", "old_string": "limit = 10",
+                                 "new_string": "limit = 20"}),
+        ("anthropic", "str_replace_based_edit_tool", {"command": "str_replace",
+         "path": "conf.py", "old_str": "limit = 10", "new_str": "limit = 20"}),
+    ],
+)  # fmt: skip
+def test_dialects_are_shown_an_old_text_unique_at_each_place(
+    root: Path, state: Path, preset: str, tool: str, args: dict[str, str]
+) -> None:
+    write(root, "conf.py", TWICE)
+    toolbox = _toolbox(root, state, preset)
+    if preset == "claude-code":
+        ok(toolbox, "Read", file_path="conf.py")
+    refusal = refused(toolbox, tool, **args)
+    candidates = refusal.data["candidates"]
+    assert [c["line"] for c in candidates] == [1, 3] and "token" not in candidates[0]
+    unique = candidates[1]["old_string"]
+    assert unique == "name = 'a'\nlimit = 10\n" and repr(unique) in refusal.text
+    old_field = "old_string" if preset == "claude-code" else "old_str"
+    new_field = "new_string" if preset == "claude-code" else "new_str"
+    ok(toolbox, tool, **{**args, old_field: unique, new_field: "name = 'a'\nlimit = 20\n"})
+    assert (root / "conf.py").read_text() == "limit = 10\nname = 'a'\nlimit = 20\n"
