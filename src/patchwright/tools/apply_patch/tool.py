@@ -19,6 +19,7 @@ from patchwright.tools.descriptions import load as description
 from patchwright.tools.files import with_next_step
 from patchwright.tools.reads import remember_written
 from patchwright.tools.spec import WRITES, ToolSpec
+from patchwright.tools.validation import missing_field
 
 
 def apply(ctx: ToolContext, patch: str, *, format: str = "auto", mode: str = "fuzzy",
@@ -62,12 +63,7 @@ def run(ctx: ToolContext, req: ApplyPatchRequest) -> ToolResult:
             )
         return apply_confirmed(ctx, req.confirm)
     if req.patch is None:
-        raise PatchwrightError(
-            ErrorCode.INVALID_REQUEST,
-            "patch is required (or send confirm alone).",
-            "Send patch: the patch text.",
-            field="patch",
-        )
+        raise missing_field(ApplyPatchRequest, "patch", ctx.name_of("apply_patch"))
     return apply(
         ctx, req.patch, format=req.format or "auto", mode=req.mode or "fuzzy",
         dry_run=bool(req.dry_run),

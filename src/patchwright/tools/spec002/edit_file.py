@@ -25,6 +25,7 @@ from patchwright.tools.context import ToolContext
 from patchwright.tools.descriptions import load as description
 from patchwright.tools.replace import Fields, Replacement, replace_strings
 from patchwright.tools.spec import WRITES, ToolSpec
+from patchwright.tools.validation import missing_field
 
 MIGRATION_MESSAGE = (
     "edit_file no longer supports line-based editing. "
@@ -142,12 +143,7 @@ def run(ctx: ToolContext, req: EditFileRequest) -> ToolResult:
     if req.confirm is not None:
         return apply_confirmed(ctx, req.confirm)
     if req.path is None:
-        raise PatchwrightError(
-            ErrorCode.INVALID_REQUEST,
-            "path is required (or send confirm alone).",
-            "Send path: the file to edit, relative to the workspace root.",
-            field="path",
-        )
+        raise missing_field(EditFileRequest, "path", ctx.name_of("edit_file"))
     items = [Replacement(e.old_string, e.new_string, e.replace_all) for e in _edits(req)]
     fields = Fields(batch="edits" if req.edits is not None else None)
     return replace_strings(ctx, req.path, items, fields=fields)
