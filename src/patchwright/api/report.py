@@ -121,7 +121,8 @@ class ApplyReport:
         if self.already_applied is not None:
             return (
                 f"Already applied (batch {self.already_applied}), nothing changed: the "
-                f"files still hold what that batch wrote for this patch ({self.format})."
+                f"files still hold what that batch wrote, which is exactly what this patch "
+                f"({self.format}) makes."
             )
         verb = "would apply" if self.dry_run else "applied"
         lines = [f"Patch {verb} ({self.format}): {len(self.files)} file(s)"]

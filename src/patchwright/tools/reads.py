@@ -179,5 +179,5 @@ def overlap_error(
 
 def _span(start: int, end: int) -> str:
     if end < start:
-        return f"lines removed before line {start}"
+        return f"a removal before line {start}"
     return f"line {start}" if start == end else f"lines {start}-{end}"

@@ -267,7 +267,10 @@ def already_applied(
     batch = replayed_by(ctx.workspace, loaded.path, loaded.sha256, replay)
     if batch is not None:
         head = f"Already applied (batch {batch}), nothing changed"
-        why = f"{loaded.path} still holds exactly what that batch wrote for this edit."
+        why = (
+            f"{loaded.path} still holds what that batch wrote, which is exactly what this "
+            "edit makes."
+        )
     elif evidence is not None and evidence.applied:
         head = "Already applied, nothing changed"
         why = (
