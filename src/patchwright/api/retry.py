@@ -20,12 +20,12 @@ before they apply anything.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable
 
 from patchwright._records import record
 from patchwright.model import PatchwrightError, TextFile
 from patchwright.workspace import Workspace
+from patchwright.workspace.records import sha256_hex
 
 __all__ = ["Evidence", "PriorBatch", "file_evidence", "prior_batch", "replayed_by"]
 
@@ -92,7 +92,7 @@ def replayed_by(
         return None
     if after is None:
         return prior.batch_id if current_sha256 is None else None
-    written = hashlib.sha256(after.encode()).hexdigest()
+    written = sha256_hex(after.encode())
     return prior.batch_id if written == current_sha256 else None
 
 

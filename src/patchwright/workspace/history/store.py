@@ -37,6 +37,7 @@ from patchwright.workspace.records import (
     CommitRecord,
     FileCommitRecord,
     draw_ids,
+    sha256_hex,
 )
 
 TYPE_CHECKING = False
@@ -311,9 +312,7 @@ class History:
     def keep_content(self, data: bytes) -> str:
         """Keep ``data`` in the content store (once per content) and return its SHA256:
         what an agent read, kept for a later three-way rebase instead of in memory."""
-        import hashlib  # only when a read is remembered
-
-        sha = hashlib.sha256(data).hexdigest()
+        sha = sha256_hex(data)
         if self.contents.holds(sha, len(data)):
             return sha
         with self._transaction(write=True) as tx:
