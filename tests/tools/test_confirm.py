@@ -102,3 +102,32 @@ def test_dialects_are_shown_an_old_text_unique_at_each_place(
     new_field = "new_string" if preset == "claude-code" else "new_str"
     ok(toolbox, tool, **{**args, old_field: unique, new_field: "name = 'a'\nlimit = 20\n"})
     assert (root / "conf.py").read_text() == "limit = 10\nname = 'a'\nlimit = 20\n"
+
+
+TOTAL = (
+    "def total(items):\n    result = 0\n    for item in items:\n"
+    "        result += item.price * item.count\n    return result\n"
+)
+
+
+def test_a_near_miss_above_the_fuzzy_floor_is_a_candidate(root: Path, state: Path) -> None:
+    write(root, "t.py", TOTAL)
+    toolbox = _toolbox(root, state)
+    old = "    for item in item_list:\n        result += item.price * item.count\n"
+    new = "    for item in items:\n        result += item.price * item.qty\n"
+    refusal = refused(toolbox, "edit_file", path="t.py", old_string=old, new_string=new)
+    assert refusal.error is not None and refusal.error.code is ErrorCode.NOT_FOUND
+    (candidate,) = refusal.data["candidates"]
+    assert "Candidates (a near miss, " in refusal.text and candidate["line"] == 3
+    assert "-        result += item.price * item.count\n+" in candidate["diff"]
+    ok(toolbox, "edit_file", confirm=candidate["token"])
+    assert (root / "t.py").read_text() == TOTAL.replace("item.count", "item.qty")
+
+
+def test_an_old_text_like_nothing_in_the_file_has_no_candidate(root: Path, state: Path) -> None:
+    write(root, "t.py", TOTAL)
+    toolbox = _toolbox(root, state)
+    refusal = refused(toolbox, "edit_file", path="t.py",
+                      old_string="class Basket:\n    pass\n    size = 3\n",
+                      new_string="class Cart:\n    pass\n")  # fmt: skip
+    assert "candidates" not in refusal.data and "Candidates" not in refusal.text

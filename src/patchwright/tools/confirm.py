@@ -29,7 +29,7 @@ from patchwright.tools.files import Loaded, load
 from patchwright.tools.writing import PlannedWrite, commit_writes
 from patchwright.workspace import ChangeRecord
 
-__all__ = ["TOKEN_TTL", "apply_confirmed", "offer_candidates"]
+__all__ = ["TOKEN_TTL", "apply_confirmed", "offer_candidates", "offer_near_miss"]
 
 #: Seconds a confirm token stays valid.
 TOKEN_TTL = 600.0
@@ -69,21 +69,76 @@ def offer_candidates(
     if loaded.state is None or not old:
         return err
     text = loaded.current.text
-    offsets: list[int] = []
+    spans: list[tuple[int, int]] = []
     at = text.find(old)
     while at >= 0:
-        offsets.append(at)
+        spans.append((at, at + len(old)))
         at = text.find(old, at + len(old))
-    if len(offsets) < 2:
+    if len(spans) < 2:
         return err
+    return _with_candidates(ctx, loaded, spans, new, err, field, f"{len(spans)} places",
+                            "make the old text unique")  # fmt: skip
+
+
+def offer_near_miss(
+    ctx: ToolContext,
+    loaded: Loaded,
+    old: str,
+    new: str,
+    err: PatchwrightError,
+    field: str,
+    floor: float,
+) -> PatchwrightError:
+    """``err`` (a ``not_found`` refusal of ``old`` -> ``new``) with its closest region as
+    a candidate when that region is at least ``floor`` similar: the edit would replace
+    those whole lines (their last line's ending too when ``old`` ends with one)."""
+    closest = err.details.get("closest")
+    if loaded.text is None or not isinstance(closest, dict):
+        return err
+    similarity = closest.get("similarity")
+    first, last = closest.get("start"), closest.get("end")
+    if not isinstance(similarity, float) or similarity < floor:
+        return err
+    if not isinstance(first, int) or not isinstance(last, int) or not 1 <= first <= last:
+        return err
+    file = loaded.text
+    if last > len(file.lines):
+        return err
+    start = sum(len(line) + len(end) for line, end in zip(file.lines[: first - 1],
+                                                          file.endings[: first - 1]))  # fmt: skip
+    stop = start + sum(
+        len(line) + len(end) for line, end in zip(file.lines[first - 1 : last],
+                                                  file.endings[first - 1 : last])
+    )  # fmt: skip
+    if not old.endswith(("\n", "\r")):
+        stop -= len(file.endings[last - 1])
+    near = f"a near miss, {similarity:.0%} similar"
+    return _with_candidates(ctx, loaded, [(start, stop)], new, err, field, near,
+                            "copy the file's lines as the old text")  # fmt: skip
+
+
+def _with_candidates(
+    ctx: ToolContext,
+    loaded: Loaded,
+    spans: list[tuple[int, int]],
+    new: str,
+    err: PatchwrightError,
+    field: str,
+    what: str,
+    otherwise: str,
+) -> PatchwrightError:
+    """``err`` with each of ``spans`` (character ranges of the file's text) replaced by
+    ``new`` as a candidate; ``otherwise`` is the other way out the hint names."""
+    assert loaded.state is not None
+    text = loaded.current.text
     tool = _confirmer(ctx)
     now = time.monotonic()
     candidates: list[dict[str, Any]] = []
-    rows = [f"Candidates ({len(offsets)} places; {min(len(offsets), _SHOWN)} shown):"]
-    for k, start in enumerate(offsets[:_SHOWN], start=1):
+    rows = [f"Candidates ({what}; {min(len(spans), _SHOWN)} shown):"]
+    for k, (start, stop) in enumerate(spans[:_SHOWN], start=1):
         line = text.count("\n", 0, start) + 1
         after = TextFile.from_text(
-            text[:start] + new + text[start + len(old) :],
+            text[:start] + new + text[stop:],
             encoding=loaded.current.encoding,
             bom=loaded.current.bom,
         )
@@ -93,12 +148,12 @@ def offer_candidates(
         entry: dict[str, Any] = {"line": line, "diff": diff}
         if tool is not None:
             token = f"c-{secrets.token_hex(6)}"
-            _keep(ctx, token, _Pending(loaded.path, loaded.state.sha256, start,
-                                       start + len(old), new, line, now + TOKEN_TTL))  # fmt: skip
+            _keep(ctx, token, _Pending(loaded.path, loaded.state.sha256, start, stop, new,
+                                       line, now + TOKEN_TTL))  # fmt: skip
             entry = {"token": token, **entry}
             rows.append(f"  {k}. line {line}, token {token}:\n{shown}")
         else:
-            unique = _unique_old(text, old, start)
+            unique = _unique_old(text, text[start:stop], start)
             entry["old_string"] = unique
             name = field.rsplit(".", 1)[-1]
             where = (
@@ -112,12 +167,14 @@ def offer_candidates(
     if tool is not None:
         err.hint = (
             f'Call {tool} with {{"confirm": "<token>"}} and nothing else to apply that '
-            "candidate (once, while the file is unchanged), or make the old text unique."
+            f"candidate (once, while the file is unchanged), or {otherwise}."
         )
     else:
         err.hint = (
-            f"Send {field} again with the lines around the place you mean (the unique "
-            "old_string shown for it), or replace every place with replace_all."
+            f"Send {field} again as shown for the place you mean (the {field} unique "
+            "there), or replace every place with replace_all."
+            if len(spans) > 1
+            else f"Send {field} again as the file has it (shown above)."
         )
     err.details = {**err.details, "candidates": candidates}
     return err

@@ -37,7 +37,7 @@ from patchwright.model import (
     ToolResult,
     WholeFile,
 )
-from patchwright.tools.confirm import offer_candidates
+from patchwright.tools.confirm import offer_candidates, offer_near_miss
 from patchwright.tools.context import ToolContext
 from patchwright.tools.files import Loaded, load, preview
 from patchwright.tools.reads import overlap_error, rebase_edit, seen_version, stale_note
@@ -45,6 +45,9 @@ from patchwright.tools.writing import PlannedWrite, commit_writes
 from patchwright.workspace import ChangeRecord
 
 OPTIONS = MatchOptions(mode="tolerant")
+#: How similar the closest region of an old text not found must be to be offered as a
+#: candidate (the fuzzy rung's own floor: the string tools never place an edit fuzzily).
+NEAR_MISS_FLOOR = MatchOptions().fuzzy_threshold
 
 #: The words a model reads for each recovery rung (exact matches say nothing); the
 #: words themselves live with the rungs (:attr:`Rung.words`).
@@ -175,9 +178,13 @@ def _replace_once(
     except PatchwrightError as err:
         if stale is None:
             refused = failure(err, items, fields, loaded.path)
-            if err.code is ErrorCode.AMBIGUOUS and len(items) == 1 and not items[0].replace_all:
-                field = refused.field or fields.old
+            single = len(items) == 1 and not items[0].replace_all
+            field = refused.field or fields.old
+            if single and err.code is ErrorCode.AMBIGUOUS:
                 refused = offer_candidates(ctx, loaded, items[0].old, items[0].new, refused, field)
+            elif single and err.code is ErrorCode.NOT_FOUND:
+                refused = offer_near_miss(ctx, loaded, items[0].old, items[0].new, refused,
+                                          field, NEAR_MISS_FLOOR)  # fmt: skip
             partial = evidence.partial() if evidence is not None else None
             if partial:
                 refused.message += f"\n    Note: {partial}; the edit is not taken as applied."
