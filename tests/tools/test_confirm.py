@@ -131,3 +131,34 @@ def test_an_old_text_like_nothing_in_the_file_has_no_candidate(root: Path, state
                       old_string="class Basket:\n    pass\n    size = 3\n",
                       new_string="class Cart:\n    pass\n")  # fmt: skip
     assert "candidates" not in refusal.data and "Candidates" not in refusal.text
+
+
+RUN_SH = (
+    "main() {\n    if [[ $a ]]; then\n        first\n    elif [[ $b ]]; then\n"
+    "        second\n    else\n        third\n    fi\n}\n"
+)
+# every line of the hunk lacks four columns: the new lines' frame is undecided
+# (the engine's case indent_frame_one_neighbour_refused)
+UNDECIDED = (
+    "*** Begin Patch\n*** Update File: run.sh\n@@\n if [[ $a ]]; then\n     first\n"
+    "+elif [[ $c ]]; then\n+    if [[ $d ]]; then\n+        fourth\n+    fi\n"
+    " elif [[ $b ]]; then\n     second\n*** End Patch\n"
+)
+
+
+def test_an_undecided_indentation_offers_the_readings_that_can_be_built(
+    root: Path, state: Path
+) -> None:
+    write(root, "run.sh", RUN_SH)
+    toolbox = _toolbox(root, state)
+    refusal = refused(toolbox, "apply_patch", patch=UNDECIDED)
+    assert refusal.error is not None and refusal.error.code is ErrorCode.AMBIGUOUS
+    assert "Candidates (readings of the new lines' indentation: " in refusal.text
+    candidates = refusal.data["candidates"]
+    assert candidates and all(c["line"] == 4 for c in candidates)
+    assert 'Call apply_patch with {"confirm": "<token>"}' in refusal.text
+    assert (root / "run.sh").read_text() == RUN_SH
+    assert refusal.text.count("new lines kept as written") == 1
+    ok(toolbox, "apply_patch", confirm=candidates[-1]["token"])  # the last: kept as written
+    added = "elif [[ $c ]]; then\n    if [[ $d ]]; then\n        fourth\n    fi\n"
+    assert (root / "run.sh").read_text() == RUN_SH.replace("first\n", "first\n" + added)

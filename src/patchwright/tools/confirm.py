@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import secrets
 import time
+from collections.abc import Sequence
 from typing import Any
 
 from patchwright._records import record
@@ -29,7 +30,13 @@ from patchwright.tools.files import Loaded, load
 from patchwright.tools.writing import PlannedWrite, commit_writes
 from patchwright.workspace import ChangeRecord
 
-__all__ = ["TOKEN_TTL", "apply_confirmed", "offer_candidates", "offer_near_miss"]
+__all__ = [
+    "TOKEN_TTL",
+    "apply_confirmed",
+    "offer_candidates",
+    "offer_near_miss",
+    "offer_readings",
+]
 
 #: Seconds a confirm token stays valid.
 TOKEN_TTL = 600.0
@@ -58,6 +65,8 @@ def _confirmer(ctx: ToolContext) -> str | None:
     """The exposed tool that takes a confirm token, if any."""
     if ctx.exposed is None:
         return ctx.tool if ctx.tool in CONFIRMING else None
+    if ctx.tool in CONFIRMING and ctx.tool in ctx.exposed:
+        return ctx.name_of(ctx.tool)
     return ctx.first_exposed(*CONFIRMING)
 
 
@@ -76,7 +85,8 @@ def offer_candidates(
         at = text.find(old, at + len(old))
     if len(spans) < 2:
         return err
-    return _with_candidates(ctx, loaded, spans, new, err, field, f"{len(spans)} places",
+    changes = [(start, stop, new) for start, stop in spans]
+    return _with_candidates(ctx, loaded, changes, err, field, f"{len(spans)} places",
                             "make the old text unique")  # fmt: skip
 
 
@@ -113,29 +123,61 @@ def offer_near_miss(
     if not old.endswith(("\n", "\r")):
         stop -= len(file.endings[last - 1])
     near = f"a near miss, {similarity:.0%} similar"
-    return _with_candidates(ctx, loaded, [(start, stop)], new, err, field, near,
+    return _with_candidates(ctx, loaded, [(start, stop, new)], err, field, near,
                             "copy the file's lines as the old text")  # fmt: skip
+
+
+def offer_readings(
+    ctx: ToolContext,
+    loaded: Loaded,
+    readings: Sequence[tuple[str, TextFile]],
+    err: PatchwrightError,
+    field: str,
+) -> PatchwrightError:
+    """``err`` (an edit whose added lines' indentation is undecided) with each reading of
+    it that can be built (its name, and the new text it gives the file) as a candidate."""
+    if loaded.text is None or not readings:
+        return err
+    text = loaded.current.text
+    changes = [_splice(text, reading.text) for _, reading in readings]
+    what = "readings of the new lines' indentation: " + ", then ".join(name for name, _ in readings)
+    return _with_candidates(ctx, loaded, changes, err, field, what,
+                            "indent the new lines the way they must appear",
+                            suggest_old=False)  # fmt: skip
+
+
+def _splice(old: str, new: str) -> tuple[int, int, str]:
+    """``new`` as ``old`` with one range replaced: ``(start, stop, replacement)``."""
+    limit = min(len(old), len(new))
+    head = 0
+    while head < limit and old[head] == new[head]:
+        head += 1
+    tail = 0
+    while tail < limit - head and old[len(old) - 1 - tail] == new[len(new) - 1 - tail]:
+        tail += 1
+    return head, len(old) - tail, new[head : len(new) - tail]
 
 
 def _with_candidates(
     ctx: ToolContext,
     loaded: Loaded,
-    spans: list[tuple[int, int]],
-    new: str,
+    changes: list[tuple[int, int, str]],
     err: PatchwrightError,
     field: str,
     what: str,
     otherwise: str,
+    *,
+    suggest_old: bool = True,
 ) -> PatchwrightError:
-    """``err`` with each of ``spans`` (character ranges of the file's text) replaced by
-    ``new`` as a candidate; ``otherwise`` is the other way out the hint names."""
+    """``err`` with each of ``changes`` (a character range of the file's text and its
+    replacement) as a candidate; ``otherwise`` is the other way out the hint names."""
     assert loaded.state is not None
     text = loaded.current.text
     tool = _confirmer(ctx)
     now = time.monotonic()
     candidates: list[dict[str, Any]] = []
-    rows = [f"Candidates ({what}; {min(len(spans), _SHOWN)} shown):"]
-    for k, (start, stop) in enumerate(spans[:_SHOWN], start=1):
+    rows = [f"Candidates ({what}; {min(len(changes), _SHOWN)} shown):"]
+    for k, (start, stop, new) in enumerate(changes[:_SHOWN], start=1):
         line = text.count("\n", 0, start) + 1
         after = TextFile.from_text(
             text[:start] + new + text[stop:],
@@ -152,6 +194,8 @@ def _with_candidates(
                                        line, now + TOKEN_TTL))  # fmt: skip
             entry = {"token": token, **entry}
             rows.append(f"  {k}. line {line}, token {token}:\n{shown}")
+        elif not suggest_old:
+            rows.append(f"  {k}. line {line}:\n{shown}")
         else:
             unique = _unique_old(text, text[start:stop], start)
             entry["old_string"] = unique
@@ -169,11 +213,13 @@ def _with_candidates(
             f'Call {tool} with {{"confirm": "<token>"}} and nothing else to apply that '
             f"candidate (once, while the file is unchanged), or {otherwise}."
         )
+    elif not suggest_old:
+        err.hint = "Send the edit again with the new lines indented as in the reading you mean."
     else:
         err.hint = (
             f"Send {field} again as shown for the place you mean (the {field} unique "
             "there), or replace every place with replace_all."
-            if len(spans) > 1
+            if len(changes) > 1
             else f"Send {field} again as the file has it (shown above)."
         )
     err.details = {**err.details, "candidates": candidates}

@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from patchwright._records import record
+from patchwright._records import replace as replace_record
 from patchwright.api.retry import Evidence, file_evidence, replayed_by
 from patchwright.engine import MatchOptions, apply_edits
 from patchwright.model import (
@@ -37,7 +38,7 @@ from patchwright.model import (
     ToolResult,
     WholeFile,
 )
-from patchwright.tools.confirm import offer_candidates, offer_near_miss
+from patchwright.tools.confirm import offer_candidates, offer_near_miss, offer_readings
 from patchwright.tools.context import ToolContext
 from patchwright.tools.files import Loaded, load, preview
 from patchwright.tools.reads import overlap_error, rebase_edit, seen_version, stale_note
@@ -178,13 +179,7 @@ def _replace_once(
     except PatchwrightError as err:
         if stale is None:
             refused = failure(err, items, fields, loaded.path)
-            single = len(items) == 1 and not items[0].replace_all
-            field = refused.field or fields.old
-            if single and err.code is ErrorCode.AMBIGUOUS:
-                refused = offer_candidates(ctx, loaded, items[0].old, items[0].new, refused, field)
-            elif single and err.code is ErrorCode.NOT_FOUND:
-                refused = offer_near_miss(ctx, loaded, items[0].old, items[0].new, refused,
-                                          field, NEAR_MISS_FLOOR)  # fmt: skip
+            refused = _offer(ctx, loaded, err, refused, items, edits, fields)
             partial = evidence.partial() if evidence is not None else None
             if partial:
                 refused.message += f"\n    Note: {partial}; the edit is not taken as applied."
@@ -227,6 +222,48 @@ def _replace_once(
     if stale is not None:
         data["rebased"] = {"changed": [list(c) for c in stale.rebased.changed], "by": stale.by}
     return ToolResult(True, "\n".join(text), diff=outcome.diff, warnings=warnings, data=data)
+
+
+def _offer(
+    ctx: ToolContext,
+    loaded: Loaded,
+    err: PatchwrightError,
+    refused: PatchwrightError,
+    items: Sequence[Replacement],
+    edits: list[Edit],
+    fields: Fields,
+) -> PatchwrightError:
+    """``refused`` with the candidates the engine's refusal ``err`` allows (tools.confirm):
+    each reading of undecided indentation, each place of an old text found several
+    times, or the closest region of one not found."""
+    single = len(items) == 1 and not items[0].replace_all
+    field = refused.field or fields.old
+    if err.details.get("frame") == "undecided":
+        found = readings(lambda options: apply_edits(
+            loaded.current, edits, composition=Composition.SEQUENTIAL, options=options
+        ).file)  # fmt: skip
+        return offer_readings(ctx, loaded, found, refused, field)
+    if single and err.code is ErrorCode.AMBIGUOUS:
+        return offer_candidates(ctx, loaded, items[0].old, items[0].new, refused, field)
+    if single and err.code is ErrorCode.NOT_FOUND:
+        return offer_near_miss(ctx, loaded, items[0].old, items[0].new, refused, field,
+                               NEAR_MISS_FLOOR)  # fmt: skip
+    return refused
+
+
+def readings(edit: Callable[[MatchOptions], TextFile | None]) -> list[tuple[str, TextFile]]:
+    """The texts an edit whose added lines' indentation is undecided gives under each
+    reading that can be built, named."""
+    found: list[tuple[str, TextFile]] = []
+    for frame, name in (("shift", "new lines shifted like the old ones"),
+                        ("keep", "new lines kept as written")):  # fmt: skip
+        try:
+            new = edit(replace_record(OPTIONS, frame=frame))
+        except PatchwrightError:
+            continue
+        if new is not None:
+            found.append((name, new))
+    return found
 
 
 def _same_text(a: TextFile, b: TextFile) -> bool:
@@ -492,6 +529,7 @@ __all__ = [
     "describe_match",
     "failure",
     "insert_lines",
+    "readings",
     "replace_strings",
     "span",
     "write_whole",

@@ -9,15 +9,19 @@ stands where its old text was expected is refused as already applied.
 
 from __future__ import annotations
 
+from patchwright._records import replace as replace_record
 from patchwright.api import apply_patch_text
+from patchwright.engine import MatchOptions, apply_file_patch
+from patchwright.formats import parse_patch
 from patchwright.model import ErrorCode, PatchwrightError, ToolResult
 from patchwright.tools.apply_patch.models import ApplyPatchRequest
 from patchwright.tools.apply_patch.report import refusal, success
-from patchwright.tools.confirm import apply_confirmed
+from patchwright.tools.confirm import apply_confirmed, offer_readings
 from patchwright.tools.context import ToolContext
 from patchwright.tools.descriptions import load as description
-from patchwright.tools.files import with_next_step
+from patchwright.tools.files import load, with_next_step
 from patchwright.tools.reads import remember_written
+from patchwright.tools.replace import readings
 from patchwright.tools.spec import WRITES, ToolSpec
 from patchwright.tools.validation import missing_field
 
@@ -42,11 +46,33 @@ def apply(ctx: ToolContext, patch: str, *, format: str = "auto", mode: str = "fu
         err = report.error
         if err.code is ErrorCode.FILE_NOT_FOUND and err.path:
             with_next_step(ctx.workspace, err, err.path)
-        raise refusal(report, err)
+        refused = refusal(report, err)
+        if err.details.get("frame") == "undecided" and not dry_run:
+            refused = _with_readings(ctx, patch, format, mode, refused)
+        raise refused
     if not dry_run:
         for path, sha in report.written.items():
             remember_written(ctx, path, sha)
     return success(report, ctx.exposed_name("undo"))
+
+
+def _with_readings(
+    ctx: ToolContext, patch: str, format: str, mode: str, err: PatchwrightError
+) -> PatchwrightError:
+    """A one-file patch refused because its added lines' indentation is undecided: each
+    reading of it as a candidate (tools.confirm)."""
+    try:
+        parsed = parse_patch(patch, format)
+        if len(parsed.files) != 1 or parsed.files[0].move_to:
+            return err
+        fp = parsed.files[0]
+        loaded = load(ctx.workspace, fp.path, missing_ok=True)
+    except PatchwrightError:
+        return err
+    base = MatchOptions(mode=mode)  # type: ignore[arg-type]  # the request model checked it
+    found = readings(lambda options: apply_file_patch(
+        loaded.text, fp, replace_record(base, frame=options.frame))[0])  # fmt: skip
+    return offer_readings(ctx, loaded, found, err, "patch")
 
 
 def run(ctx: ToolContext, req: ApplyPatchRequest) -> ToolResult:
