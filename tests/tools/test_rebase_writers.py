@@ -130,6 +130,12 @@ def test_an_overlapping_change_is_refused_with_the_lines_it_has_now(
         '     7\t    y = "two"  # keep it two'
     ) in result.text, result.text
     assert (root / "mod.py").read_text() == changed
+    # the rebase needs the model's word: the edit made on the file now is a candidate
+    (candidate,) = result.data["candidates"]
+    assert "Candidates (your edit made on the file as it is now; 1 shown)" in result.text
+    assert '+    y = "three"  # keep it two\n' in candidate["diff"]
+    ok(toolbox, "edit_file", confirm=candidate["token"])
+    assert (root / "mod.py").read_text() == changed.replace('"two"  #', '"three"  #')
 
 
 @pytest.mark.parametrize("preset", ["claude-code"])

@@ -36,6 +36,7 @@ __all__ = [
     "offer_candidates",
     "offer_near_miss",
     "offer_readings",
+    "offer_texts",
 ]
 
 #: Seconds a confirm token stays valid.
@@ -136,13 +137,27 @@ def offer_readings(
 ) -> PatchwrightError:
     """``err`` (an edit whose added lines' indentation is undecided) with each reading of
     it that can be built (its name, and the new text it gives the file) as a candidate."""
-    if loaded.text is None or not readings:
+    what = "readings of the new lines' indentation: " + ", then ".join(name for name, _ in readings)
+    return offer_texts(ctx, loaded, [text for _, text in readings], err, field, what,
+                       "indent the new lines the way they must appear")  # fmt: skip
+
+
+def offer_texts(
+    ctx: ToolContext,
+    loaded: Loaded,
+    texts: Sequence[TextFile],
+    err: PatchwrightError,
+    field: str,
+    what: str,
+    otherwise: str,
+) -> PatchwrightError:
+    """``err`` with each of ``texts`` (a whole new text of the file) as a candidate;
+    ``what`` says what they are, ``otherwise`` the other way out the hint names."""
+    if loaded.text is None or not texts:
         return err
     text = loaded.current.text
-    changes = [_splice(text, reading.text) for _, reading in readings]
-    what = "readings of the new lines' indentation: " + ", then ".join(name for name, _ in readings)
-    return _with_candidates(ctx, loaded, changes, err, field, what,
-                            "indent the new lines the way they must appear",
+    changes = [_splice(text, new.text) for new in texts]
+    return _with_candidates(ctx, loaded, changes, err, field, what, otherwise,
                             suggest_old=False)  # fmt: skip
 
 

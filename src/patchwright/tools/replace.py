@@ -38,10 +38,21 @@ from patchwright.model import (
     ToolResult,
     WholeFile,
 )
-from patchwright.tools.confirm import offer_candidates, offer_near_miss, offer_readings
+from patchwright.tools.confirm import (
+    offer_candidates,
+    offer_near_miss,
+    offer_readings,
+    offer_texts,
+)
 from patchwright.tools.context import ToolContext
 from patchwright.tools.files import Loaded, load, preview
-from patchwright.tools.reads import overlap_error, rebase_edit, seen_version, stale_note
+from patchwright.tools.reads import (
+    Stale,
+    overlap_error,
+    rebase_edit,
+    seen_version,
+    stale_note,
+)
 from patchwright.tools.writing import PlannedWrite, commit_writes
 from patchwright.workspace import ChangeRecord
 
@@ -173,7 +184,7 @@ def _replace_once(
         return done
     stale = rebase_edit(ctx, loaded, replay)
     if stale is not None and not stale.rebased.clean:
-        raise overlap_error(loaded.path, stale, loaded.current, _reader(ctx))
+        raise _overlap(ctx, loaded, stale, replay, fields.old)
     try:
         result: EngineResult | None = run(loaded.current)
     except PatchwrightError as err:
@@ -264,6 +275,26 @@ def readings(edit: Callable[[MatchOptions], TextFile | None]) -> list[tuple[str,
         if new is not None:
             found.append((name, new))
     return found
+
+
+def _overlap(
+    ctx: ToolContext,
+    loaded: Loaded,
+    stale: Stale,
+    edit: Callable[[TextFile], TextFile],
+    field: str,
+) -> PatchwrightError:
+    """The refusal of an edit a change since the agent's read overlaps, with the edit made
+    on the file as it is now as a candidate when it applies there: the rebase needs the
+    model's word."""
+    err = overlap_error(loaded.path, stale, loaded.current, _reader(ctx))
+    try:
+        now = edit(loaded.current)
+    except PatchwrightError:
+        return err
+    what = "your edit made on the file as it is now"
+    return offer_texts(ctx, loaded, [now], err, field, what,
+                       "write the edit against the lines above")  # fmt: skip
 
 
 def _same_text(a: TextFile, b: TextFile) -> bool:
