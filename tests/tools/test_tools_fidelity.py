@@ -137,6 +137,11 @@ def test_an_edit_racing_another_writer_is_made_on_what_it_left(
     toolbox = make_toolbox(fs=Racing(), preset="default")
     ok(toolbox, "edit_file", path="race.txt", old_string="mine", new_string="ours")
     assert (root / "race.txt").read_text() == "ours\nsomeone else\n"
+    write(root, "race.txt", "mine\nother\n")
+    Racing.done = False
+    patch = "*** Begin Patch\n*** Update File: race.txt\n@@\n-mine\n+ours\n*** End Patch\n"
+    ok(make_toolbox(fs=Racing(), preset="default"), "apply_patch", patch=patch)
+    assert (root / "race.txt").read_text() == "ours\nsomeone else\n"
 
 
 def test_clipboard_untouched_when_call_fails(toolbox: Toolbox, root: Path) -> None:

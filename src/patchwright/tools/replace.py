@@ -134,18 +134,18 @@ def replace_strings(
     return _racing(lambda: _replace_once(ctx, path, items, fields, path_field, read_first))
 
 
-# How often an edit is made again on the file another writer changed between this call's
-# read and its commit (each try is a whole read, plan and commit).
-_RACE_TRIES = 8
+#: How often an edit is made again on the file another writer changed between this
+#: call's read and its commit (each try is a whole read, plan and commit).
+RACE_TRIES = 8
 
 
 def _racing(attempt: Callable[[], ToolResult]) -> ToolResult:
     """``attempt()``, made again when its commit found the file changed meanwhile."""
-    for tries in range(_RACE_TRIES):
+    for tries in range(RACE_TRIES):
         try:
             return attempt()
         except PatchwrightError as err:
-            if err.code is not ErrorCode.STALE or tries == _RACE_TRIES - 1:
+            if err.code is not ErrorCode.STALE or tries == RACE_TRIES - 1:
                 raise
     raise AssertionError("unreachable")  # the loop returns or raises
 
@@ -554,6 +554,7 @@ def _out_of_range(field: str, line: int, path: str, n: int) -> PatchwrightError:
 __all__ = [
     "EXACT_RUNGS",
     "OPTIONS",
+    "RACE_TRIES",
     "RUNG_WORDS",
     "Fields",
     "Replacement",
