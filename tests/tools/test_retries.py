@@ -76,3 +76,58 @@ def test_a_retried_edit_is_never_applied_twice(tmp_path: Path, preset: str, vari
     assert outcomes["applied twice"] == 0, outcomes
     assert outcomes["already applied"] >= 0.95 * total, outcomes
     assert set(outcomes) <= {"already applied", "refused"}, outcomes
+
+
+def test_the_file_alone_says_already_applied_without_a_history(tmp_path: Path) -> None:
+    root = tmp_path / "root"
+    write(root, "a.py", "def f(x):\n    return g(x)\n")
+    toolbox = Toolbox(Workspace(root, state_dir=tmp_path / "s", history=False))
+    edit = {"path": "a.py", "old_string": "return g(x)", "new_string": "return g(x) + 1"}
+    ok(toolbox, "edit_file", **edit)
+    again = ok(toolbox, "edit_file", **edit)
+    assert again.text == (
+        "Already applied, nothing changed: a.py has the new text at line 2 and the old "
+        "text nowhere else."
+    )
+    assert again.data["already_applied"] and again.data["batch_id"] is None
+    assert (root / "a.py").read_text() == "def f(x):\n    return g(x) + 1\n"
+
+
+def test_partial_evidence_is_said_as_such_and_not_taken_as_applied(tmp_path: Path) -> None:
+    root = tmp_path / "root"
+    write(root, "a.py", "x = load()\nx = load()\ny = load() or 0\n")
+    toolbox = Toolbox(Workspace(root, state_dir=tmp_path / "s", history=False))
+    both = toolbox.call("edit_file", {"path": "a.py", "old_string": "load()",
+                                      "new_string": "load() or 0"})  # fmt: skip
+    assert (
+        not both.ok
+        and "Note: the new text already stands at line 3, but the old text "
+        "is still there too (line 1, 2); the edit is not taken as applied."
+        in both.text
+    )
+    write(root, "b.py", "a = compute(1)\nb = compute(1)\n")
+    several = toolbox.call("edit_file", {"path": "b.py", "old_string": "compute(2)",
+                                         "new_string": "compute(1)"})  # fmt: skip
+    assert not several.ok
+    assert (
+        "the new text stands at 2 places (lines 1, 2) and the old text is nowhere" in several.text
+    )
+    assert (root / "a.py").read_text() == "x = load()\nx = load()\ny = load() or 0\n"
+
+
+@pytest.mark.parametrize("history", [True, False])
+def test_adding_a_file_that_has_that_content_or_deleting_one_that_is_gone_is_a_no_op(
+    tmp_path: Path, history: bool
+) -> None:
+    root = tmp_path / "root"
+    write(root, "same.txt", "hello\n")
+    toolbox = Toolbox(Workspace(root, state_dir=tmp_path / "s", history=history))
+    add = "*** Begin Patch\n*** Add File: same.txt\n+hello\n*** End Patch\n"
+    added = ok(toolbox, "apply_patch", patch=add)
+    assert "same.txt already has exactly this content: nothing to add" in added.text
+    delete = "*** Begin Patch\n*** Delete File: gone.txt\n*** End Patch\n"
+    deleted = ok(toolbox, "apply_patch", patch=delete)
+    assert "gone.txt does not exist: nothing to delete" in deleted.text
+    assert sorted(p.name for p in root.iterdir()) == ["same.txt"]
+    different = toolbox.call("apply_patch", {"patch": add.replace("+hello", "+bye")})
+    assert not different.ok and "already exists" in different.text
