@@ -3,7 +3,12 @@ a candidate (line, short diff, one-use token); the token alone applies that plac
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from tool_helpers import ok, refused, write
@@ -61,8 +66,8 @@ def test_a_token_belongs_to_its_session_and_expires(
     first, second = (c["token"] for c in refused(toolbox, "edit_file", **EDIT).data["candidates"])
     other = _toolbox(root, state)  # another session of the same workspace
     assert "is not one this session was given" in refused(other, "edit_file", confirm=first).text
-    later = confirm_module.time.monotonic() + confirm_module.TOKEN_TTL + 1
-    monkeypatch.setattr(confirm_module.time, "monotonic", lambda: later)
+    later = confirm_module.clock() + confirm_module.TOKEN_TTL + 1
+    monkeypatch.setattr(confirm_module, "clock", lambda: later)
     assert "expired" in refused(toolbox, "edit_file", confirm=second).text
     assert (root / "conf.py").read_text() == TWICE
 
@@ -162,3 +167,24 @@ def test_an_undecided_indentation_offers_the_readings_that_can_be_built(
     ok(toolbox, "apply_patch", confirm=candidates[-1]["token"])  # the last: kept as written
     added = "elif [[ $c ]]; then\n    if [[ $d ]]; then\n        fourth\n    fi\n"
     assert (root / "run.sh").read_text() == RUN_SH.replace("first\n", "first\n" + added)
+
+
+def test_a_command_line_session_keeps_its_tokens_between_processes(root: Path, state: Path) -> None:
+    write(root, "conf.py", TWICE)
+    env = {**os.environ, "PATCHWRIGHT_STATE_DIR": str(state)}
+
+    def call(arguments: dict[str, str]) -> dict[str, Any]:
+        done = subprocess.run(
+            [sys.executable, "-m", "patchwright", "call", "edit_file", json.dumps(arguments),
+             "--root", str(root), "--session", "agent"],
+            env=env, capture_output=True, text=True, timeout=120, check=False,
+        )  # fmt: skip
+        answer: dict[str, Any] = json.loads(done.stdout)
+        return answer
+
+    refusal = call(EDIT)
+    assert not refusal["ok"] and [c["line"] for c in refusal["candidates"]] == [1, 3]
+    assert call({"confirm": refusal["candidates"][0]["token"]})["ok"]
+    assert (root / "conf.py").read_text() == "limit = 20\nname = 'a'\nlimit = 10\n"
+    again = call({"confirm": refusal["candidates"][0]["token"]})
+    assert not again["ok"] and "was already used" in again["text"]

@@ -61,6 +61,28 @@ class _Pending:
     line: int
     expires: float
 
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready view (a command-line session keeps its tokens in its file)."""
+        return {"path": self.path, "sha256": self.sha256, "start": self.start,
+                "end": self.end, "new": self.new, "line": self.line,
+                "expires": self.expires}  # fmt: skip
+
+    @classmethod
+    def from_dict(cls, data: Any) -> _Pending | None:
+        """Rebuild a token's candidate from :meth:`to_dict` (``None``: not one)."""
+        try:
+            return cls(str(data["path"]), str(data["sha256"]), int(data["start"]),
+                       int(data["end"]), str(data["new"]), int(data["line"]),
+                       float(data["expires"]))  # fmt: skip
+        except (KeyError, TypeError, ValueError):
+            return None
+
+
+def clock() -> float:
+    """Now, for tokens' expiry: the wall clock, since a command-line session's tokens
+    outlive the process that handed them out."""
+    return time.time()
+
 
 def _confirmer(ctx: ToolContext) -> str | None:
     """The exposed tool that takes a confirm token, if any."""
@@ -189,7 +211,7 @@ def _with_candidates(
     assert loaded.state is not None
     text = loaded.current.text
     tool = _confirmer(ctx)
-    now = time.monotonic()
+    now = clock()
     candidates: list[dict[str, Any]] = []
     rows = [f"Candidates ({what}; {min(len(changes), _SHOWN)} shown):"]
     for k, (start, stop, new) in enumerate(changes[:_SHOWN], start=1):
@@ -242,10 +264,7 @@ def _with_candidates(
 
 
 def _keep(ctx: ToolContext, token: str, pending: _Pending) -> None:
-    kept = ctx.session.pending
-    kept[token] = pending
-    while len(kept) > _KEPT:
-        kept.popitem(last=False)
+    ctx.session.hold_token(token, pending.to_dict(), _KEPT)
 
 
 def _unique_old(text: str, old: str, start: int) -> str | None:
@@ -270,7 +289,7 @@ def apply_confirmed(ctx: ToolContext, token: str, field: str = "confirm") -> Too
         PatchwrightError: ``invalid_request`` for a token this session does not hold
             (unknown, used, expired); ``stale`` when the file changed since the refusal.
     """
-    pending = ctx.session.pending.pop(token, None)
+    pending = _Pending.from_dict(ctx.session.take_token(token))
     if pending is None:
         why = (
             "was already used: a token is accepted once."
@@ -283,8 +302,7 @@ def apply_confirmed(ctx: ToolContext, token: str, field: str = "confirm") -> Too
             "Send the edit again; a refusal with several places gives new tokens.",
             field=field,
         )
-    ctx.session.spent.add(token)
-    if time.monotonic() > pending.expires:
+    if clock() > pending.expires:
         raise PatchwrightError(
             ErrorCode.INVALID_REQUEST,
             f"Confirm token {token!r} expired ({int(TOKEN_TTL)} seconds after the refusal).",

@@ -54,9 +54,32 @@ class Session:
     )
     reads: OrderedDict[str, str] = field(default_factory=OrderedDict, repr=False, compare=False)
     #: confirm tokens handed out with a refusal's candidates (tools.confirm), and those used
-    pending: OrderedDict[str, Any] = field(default_factory=OrderedDict, repr=False, compare=False)
-    spent: set[str] = field(default_factory=set, repr=False, compare=False)
+    pending: OrderedDict[str, dict[str, Any]] = field(
+        default_factory=OrderedDict, repr=False, compare=False
+    )
+    spent: list[str] = field(default_factory=list, repr=False, compare=False)
     _changed_reads: dict[str, str] = field(default_factory=dict, repr=False, compare=False)
+    _new_pending: dict[str, dict[str, Any]] = field(default_factory=dict, repr=False, compare=False)
+    _new_spent: list[str] = field(default_factory=list, repr=False, compare=False)
+
+    # confirm tokens ----------------------------------------------------------------------
+    def hold_token(self, token: str, candidate: dict[str, Any], kept: int) -> None:
+        """Keep ``candidate`` (JSON-ready) under ``token``; only the newest ``kept``
+        tokens are kept."""
+        self.pending[token] = candidate
+        self._new_pending[token] = candidate
+        while len(self.pending) > kept:
+            self.pending.popitem(last=False)
+
+    def take_token(self, token: str) -> dict[str, Any] | None:
+        """The candidate ``token`` names, taken out (a token is accepted once), or
+        ``None`` when the session does not hold it."""
+        candidate = self.pending.pop(token, None)
+        if candidate is not None:
+            self.spent.append(token)
+            self._new_spent.append(token)
+            del self.spent[:-KEPT_READS]
+        return candidate
 
     # versions seen -----------------------------------------------------------------------
     def saw(self, path: str, sha256: str) -> None:
@@ -155,6 +178,8 @@ class Session:
             "notes": list(self.notes),
             "metrics": dict(self.metrics),
             "reads": dict(self.reads),
+            "pending": dict(self.pending),
+            "spent": list(self.spent),
         }
 
     @classmethod
@@ -164,11 +189,16 @@ class Session:
         notes = data.get("notes") or []
         metrics = data.get("metrics") or {}
         reads = data.get("reads") or {}
+        pending = data.get("pending") or {}
         return cls(
             clipboards={str(k): str(v) for k, v in dict(clipboards).items()},
             notes=[dict(n) for n in notes if isinstance(n, dict)],
             metrics=dict(metrics),
             reads=OrderedDict((str(k), str(v)) for k, v in dict(reads).items()),
+            pending=OrderedDict(
+                (str(k), dict(v)) for k, v in dict(pending).items() if isinstance(v, dict)
+            ),
+            spent=[str(t) for t in data.get("spent") or []],
         )
 
     def merged_into(self, stored: Session) -> Session:
@@ -183,6 +213,12 @@ class Session:
         stored.metrics.update(self._metric_values)
         for path, sha in self._changed_reads.items():
             stored.saw(path, sha)
+        for token, candidate in self._new_pending.items():
+            stored.pending[token] = candidate
+        for token in self._new_spent:
+            stored.pending.pop(token, None)
+            if token not in stored.spent:
+                stored.spent.append(token)
         return stored
 
 
