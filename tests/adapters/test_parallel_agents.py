@@ -147,8 +147,6 @@ def test_parallel_sessions_lose_no_edit(tmp_path: Path) -> None:
     ]
     assert missing == [], f"{len(missing)} edits reported applied are missing"
     assert refusals == {}, f"{len(refusals)} disjoint edits refused: {list(refusals.values())[:3]}"
-    rebased = sum("had changed since you last read it" in text for _, text in outcomes.values())
-    print(f"{len(reported)} applied, {len(refusals)} refused, {rebased} rebased")
     for number, path in enumerate(FILES):
         expected = "".join(
             _line(slot, who[slot * len(FILES) + number]) for slot in range(LINES_PER_FILE)

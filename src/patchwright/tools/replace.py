@@ -553,16 +553,19 @@ def _out_of_range(field: str, line: int, path: str, n: int) -> PatchwrightError:
 
 __all__ = [
     "EXACT_RUNGS",
+    "NEAR_MISS_FLOOR",
     "OPTIONS",
     "RACE_TRIES",
     "RUNG_WORDS",
     "Fields",
     "Replacement",
+    "already_applied",
     "describe_match",
     "failure",
     "insert_lines",
     "readings",
     "replace_strings",
+    "require_read",
     "span",
     "write_whole",
 ]
