@@ -131,3 +131,26 @@ def test_adding_a_file_that_has_that_content_or_deleting_one_that_is_gone_is_a_n
     assert sorted(p.name for p in root.iterdir()) == ["same.txt"]
     different = toolbox.call("apply_patch", {"patch": add.replace("+hello", "+bye")})
     assert not different.ok and "already exists" in different.text
+
+
+@pytest.mark.parametrize(
+    "patch",
+    [
+        "*** Begin Patch\n*** Update File: a.py\n@@\n def f(x):\n-    return g(x)\n"
+        "+    return g(x) + 1\n*** End Patch\n",
+        "a.py\n<<<<<<< SEARCH\n    return g(x)\n=======\n    if ready:\n"
+        "        return g(x)\n>>>>>>> REPLACE\n",
+    ],
+    ids=["v4a", "search-replace"],
+)
+def test_a_retried_patch_is_recognised_from_the_files_without_a_history(
+    tmp_path: Path, patch: str
+) -> None:
+    root = tmp_path / "root"
+    write(root, "a.py", "def f(x):\n    return g(x)\n")
+    toolbox = Toolbox(Workspace(root, state_dir=tmp_path / "s", history=False))
+    ok(toolbox, "apply_patch", patch=patch)
+    applied = (root / "a.py").read_bytes()
+    again = ok(toolbox, "apply_patch", patch=patch)
+    assert again.text.startswith("Already applied, nothing changed: in each file the patch ")
+    assert (root / "a.py").read_bytes() == applied

@@ -7,10 +7,11 @@ import os
 from patchwright._collector import collector_paused
 from patchwright._records import field, record, replace
 from patchwright.api.report import ApplyReport, FileOutcome
-from patchwright.api.retry import replayed_by
+from patchwright.api.retry import file_evidence, replayed_by
 from patchwright.engine import MatchOptions, apply_file_patch, unified_diff
 from patchwright.formats import parse_patch
 from patchwright.model import (
+    Edit,
     FileAction,
     FilePatch,
     Hunk,
@@ -103,8 +104,13 @@ def apply_patch_text(
             with ws.keeping_folders():  # the plan's reads: one walk per folder
                 retried = _retried(ws, plan, patch)
                 if retried is None:
-                    _plan(ws, plan, patch)
-            if retried is not None:
+                    try:
+                        _plan(ws, plan, patch)
+                    except PatchwrightError as err:
+                        if err.code not in _RETRY_CODES or not _in_files(ws, plan, patch):
+                            raise
+                        report.already_in_files = True
+            if retried is not None or report.already_in_files:
                 report.already_applied = retried
                 report.files = [
                     FileOutcome(ws.resolve(f.path), f.action.value, status="already_applied")
@@ -179,6 +185,57 @@ def _retried(ws: Workspace, plan: _Plan, patch: PatchSet) -> str | None:
             return None
         batches.add(batch)
     return batches.pop() if len(batches) == 1 else None
+
+
+# refusals a retry of the patch meets when the history does not recognise it
+_RETRY_CODES = (ErrorCode.ALREADY_APPLIED, ErrorCode.NOT_FOUND, ErrorCode.AMBIGUOUS,
+                ErrorCode.FILE_EXISTS, ErrorCode.FILE_NOT_FOUND)  # fmt: skip
+
+
+def _in_files(ws: Workspace, plan: _Plan, patch: PatchSet) -> bool:
+    """Whether the files alone show the whole patch applied (``api.retry``'s file
+    evidence for every hunk: its new lines stand once, its old lines nowhere outside
+    them; an added file has its content, a deleted one is gone). Asked only once the
+    patch failed, so a patch that applies pays nothing for it."""
+    for fp in patch.files:
+        if not fp.path or fp.move_to or _changes_mode(fp):
+            return False
+        try:
+            path = ws.resolve(fp.path)
+            current = _load(ws, plan, path) if path not in plan.before else plan.before[path].text
+            if fp.action == FileAction.DELETE:
+                if current is not None:
+                    return False
+                continue
+            if current is None:
+                return False
+            if fp.action == FileAction.CREATE:
+                if _no_op(fp, path, current, plan.options) is None:
+                    return False
+                continue
+        except PatchwrightError:
+            return False
+        text = current.text
+        for edit in fp.edits:
+            old, new = _old_and_new(edit)
+            evidence = file_evidence(text, old, new) if old is not None else None
+            if evidence is None or not evidence.applied:
+                return False
+    return True
+
+
+def _old_and_new(edit: Edit) -> tuple[str | None, str]:
+    """An edit's old and new text, for the file evidence (``None``: no old text)."""
+    from patchwright.model import OldText  # a diff's hunks never load the other anchors
+
+    anchor = edit.anchor
+    if isinstance(anchor, Hunk):
+        return "".join(f"{line}\n" for line in anchor.old_lines), "".join(
+            f"{line}\n" for line in anchor.new_lines
+        )
+    if isinstance(anchor, OldText):
+        return anchor.text, edit.replacement
+    return None, ""
 
 
 def _plan(ws: Workspace, plan: _Plan, patch: PatchSet) -> None:
