@@ -8,6 +8,7 @@ left it; it should say "already applied", and anything else must be a refusal.
 
 from __future__ import annotations
 
+import sys
 from collections import Counter
 from pathlib import Path
 
@@ -154,3 +155,29 @@ def test_a_retried_patch_is_recognised_from_the_files_without_a_history(
     again = ok(toolbox, "apply_patch", patch=patch)
     assert again.text.startswith("Already applied, nothing changed: in each file the patch ")
     assert (root / "a.py").read_bytes() == applied
+
+
+@pytest.mark.parametrize(
+    ("preset", "variant", "floor"),
+    [("default", "edit_file", 0.8), ("default", "apply_patch v4a", 1.0),
+     ("default", "apply_patch search-replace", 0.8), ("claude-code", "Edit", 0.8)],
+)  # fmt: skip
+def test_without_a_history_retries_are_still_never_doubled(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, preset: str, variant: str, floor: float
+) -> None:
+    """The file's own evidence: a deleted line leaves nothing to recognise in a string
+    edit (refused), while a patch's context still shows where it went."""
+    chosen = sites(SITES_PER_SHAPE * len(SHAPES))
+    root = tmp_path / "root"
+    root.mkdir()
+
+    def without_history(root: Path, state: Path, preset: str) -> Toolbox:
+        workspace = Workspace(root, state_dir=state, history=False)
+        return Toolbox(workspace, preset=preset, syntax_policy="off")
+
+    monkeypatch.setattr(sys.modules[__name__], "_toolbox", without_history)
+    outcomes = _measure(root, tmp_path / "state", preset, variant, chosen)
+    total = sum(outcomes.values())
+    assert outcomes["applied twice"] == 0, outcomes
+    assert outcomes["already applied"] >= floor * total, outcomes
+    assert set(outcomes) <= {"already applied", "refused"}, outcomes
