@@ -10,9 +10,12 @@ re-read a file it already changed. Two kinds of evidence say "already applied":
   content store) and comparing with what the batch wrote, byte for byte: the same test
   serves string edits, patches of any format, added and deleted files;
 * the file itself (:func:`file_evidence`): the new text stands where the old text
-  matched, and the old text is nowhere else. When only part of that holds (the new text
-  is there but the old text is there too, or the new text stands at several places) the
-  evidence says so, and nothing is claimed.
+  matched, and the old text is nowhere else. "Where the old text matched" needs the
+  new text to carry something of the old one (the whole old text, as an append or a
+  wrap does, or a shared first or last line, as a hunk's context is); a rewrite that
+  shares nothing could stand anywhere. When only part of that holds (the new text is
+  there but the old text is there too, the new text stands at several places, or
+  nothing ties it to the edit) the evidence says so, and nothing is claimed.
 
 Every writer of the tools layer and :func:`~patchwright.api.apply_patch_text` ask here
 before they apply anything.
@@ -108,18 +111,24 @@ class Evidence:
 
     new_at: tuple[int, ...]
     old_free: tuple[int, ...]
+    anchored: bool = True
 
     @property
     def applied(self) -> bool:
-        """The new text stands at one place and the old text nowhere else: the file
-        holds the edit's result."""
-        return len(self.new_at) == 1 and not self.old_free
+        """The new text stands at one place, tied to the edit, and the old text nowhere
+        else: the file holds the edit's result."""
+        return len(self.new_at) == 1 and not self.old_free and self.anchored
 
     def partial(self) -> str | None:
         """What the evidence shows when it is not enough to call the edit applied."""
         if self.applied:
             return None
         new = ", ".join(map(str, self.new_at))
+        if len(self.new_at) == 1 and not self.old_free:
+            return (
+                f"the new text stands at line {new} and the old text is nowhere, but the "
+                "two share no line or text that ties that place to this edit"
+            )
         if self.old_free:
             old = ", ".join(map(str, self.old_free))
             return (
@@ -150,8 +159,30 @@ def file_evidence(text: str, old: str, new: str) -> Evidence | None:
         if not any(n <= p and p + len(old) <= n + len(new) for n in new_spans)
     ]
     return Evidence(
-        tuple(_line_of(text, p) for p in new_spans), tuple(_line_of(text, p) for p in free)
+        tuple(_line_of(text, p) for p in new_spans),
+        tuple(_line_of(text, p) for p in free),
+        _anchored(old, new),
     )
+
+
+def _anchored(old: str, new: str) -> bool:
+    """Whether the new text carries something of the old one that says where it stands:
+    the whole old text (an append, a wrap, an insertion: one old line may stand inside a
+    new line), or a telling first or last line both share (a hunk's context). A rewrite
+    that shares nothing could stand anywhere: finding its new text proves nothing about
+    this edit."""
+    if old.rstrip("\r\n") in new:
+        return True
+    old_lines, new_lines = old.splitlines(), new.splitlines()
+    if len(old_lines) == 1 and sum(ch.isalnum() for ch in old_lines[0]) >= _MIN_TELLING_CHARS:
+        # one old line kept whole inside a new line: text added to a line
+        return any(old_lines[0].strip() in line for line in new_lines)
+    shared = []
+    if old_lines and new_lines and old_lines[0] == new_lines[0]:
+        shared.append(old_lines[0])
+    if old_lines and new_lines and old_lines[-1] == new_lines[-1]:
+        shared.append(old_lines[-1])
+    return any(sum(ch.isalnum() for ch in line) >= _MIN_TELLING_CHARS for line in shared)
 
 
 def _occurrences(text: str, needle: str, limit: int = 50) -> list[int]:
