@@ -251,7 +251,7 @@ def _with_candidates(
             f"candidate (once, while the file is unchanged), or {otherwise}."
         )
     elif not suggest_old:
-        err.hint = "Send the edit again with the new lines indented as in the reading you mean."
+        err.hint = f"Send the edit again so that it does what you mean: {otherwise}."
     else:
         err.hint = (
             f"Send {field} again as shown for the place you mean (the {field} unique "
