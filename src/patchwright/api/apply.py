@@ -103,13 +103,9 @@ def apply_patch_text(
             report.files = plan.outcomes
             with ws.keeping_folders():  # the plan's reads: one walk per folder
                 retried = _retried(ws, plan, patch)
-                if retried is None:
-                    try:
-                        _plan(ws, plan, patch)
-                    except PatchwrightError as err:
-                        if err.code not in _RETRY_CODES or not _in_files(ws, plan, patch):
-                            raise
-                        report.already_in_files = True
+                report.already_in_files = retried is None and _in_files(ws, plan, patch)
+                if retried is None and not report.already_in_files:
+                    _plan(ws, plan, patch)
             if retried is not None or report.already_in_files:
                 report.already_applied = retried
                 report.files = [
@@ -187,16 +183,14 @@ def _retried(ws: Workspace, plan: _Plan, patch: PatchSet) -> str | None:
     return batches.pop() if len(batches) == 1 else None
 
 
-# refusals a retry of the patch meets when the history does not recognise it
-_RETRY_CODES = (ErrorCode.ALREADY_APPLIED, ErrorCode.NOT_FOUND, ErrorCode.AMBIGUOUS,
-                ErrorCode.FILE_EXISTS, ErrorCode.FILE_NOT_FOUND)  # fmt: skip
-
-
 def _in_files(ws: Workspace, plan: _Plan, patch: PatchSet) -> bool:
     """Whether the files alone show the whole patch applied (``api.retry``'s file
     evidence for every hunk: its new lines stand once, its old lines nowhere outside
-    them; an added file has its content, a deleted one is gone). Asked only once the
-    patch failed, so a patch that applies pays nothing for it."""
+    them; an added file has its content, a deleted one is gone; at least one file is
+    updated). Asked before the plan,
+    since a retried insertion would apply again (its context is still there); a patch
+    not applied yet costs one search of its first hunk's new lines in its first file."""
+    updated = False
     for fp in patch.files:
         if not fp.path or fp.move_to or _changes_mode(fp):
             return False
@@ -221,18 +215,20 @@ def _in_files(ws: Workspace, plan: _Plan, patch: PatchSet) -> bool:
             evidence = file_evidence(text, old, new) if old is not None else None
             if evidence is None or not evidence.applied:
                 return False
-    return True
+        updated = True
+    # adds and deletes alone are no-ops the plan says so of, file by file
+    return updated
 
 
 def _old_and_new(edit: Edit) -> tuple[str | None, str]:
     """An edit's old and new text, for the file evidence (``None``: no old text)."""
-    from patchwright.model import OldText  # a diff's hunks never load the other anchors
-
     anchor = edit.anchor
     if isinstance(anchor, Hunk):
         return "".join(f"{line}\n" for line in anchor.old_lines), "".join(
             f"{line}\n" for line in anchor.new_lines
         )
+    from patchwright.model import OldText  # a diff's hunks never load the other anchors
+
     if isinstance(anchor, OldText):
         return anchor.text, edit.replacement
     return None, ""

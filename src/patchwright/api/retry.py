@@ -112,18 +112,26 @@ class Evidence:
     new_at: tuple[int, ...]
     old_free: tuple[int, ...]
     anchored: bool = True
+    removed_left: tuple[str, ...] = ()
 
     @property
     def applied(self) -> bool:
-        """The new text stands at one place, tied to the edit, and the old text nowhere
-        else: the file holds the edit's result."""
-        return len(self.new_at) == 1 and not self.old_free and self.anchored
+        """The new text stands at one place, tied to the edit, the old text nowhere else,
+        and no line the edit removes is left: the file holds the edit's result."""
+        return (
+            len(self.new_at) == 1 and not self.old_free and self.anchored and not self.removed_left
+        )
 
     def partial(self) -> str | None:
         """What the evidence shows when it is not enough to call the edit applied."""
         if self.applied:
             return None
         new = ", ".join(map(str, self.new_at))
+        if self.removed_left:
+            return (
+                f"the new text stands at line {new}, but a line the edit removes is still "
+                f"in the file ({self.removed_left[0]!r})"
+            )
         if len(self.new_at) == 1 and not self.old_free:
             return (
                 f"the new text stands at line {new} and the old text is nowhere, but the "
@@ -148,7 +156,7 @@ def file_evidence(text: str, old: str, new: str) -> Evidence | None:
     but for whitespace)."""
     if not old or not new or "".join(old.split()) == "".join(new.split()):
         return None
-    if sum(ch.isalnum() for ch in new) < _MIN_TELLING_CHARS:
+    if not _telling(old, new):
         return None
     new_spans = list(_occurrences(text, new))
     if not new_spans:
@@ -162,7 +170,33 @@ def file_evidence(text: str, old: str, new: str) -> Evidence | None:
         tuple(_line_of(text, p) for p in new_spans),
         tuple(_line_of(text, p) for p in free),
         _anchored(old, new),
+        _removed_left(text, old, new),
     )
+
+
+def _telling(old: str, new: str) -> bool:
+    """Whether the lines the edit adds, or those it removes, say something: a line of a
+    few letters or digits (a brace, a repeated ``a`` or ``pass`` stand anywhere)."""
+    old_lines = {line.strip() for line in old.splitlines()}
+    new_lines = {line.strip() for line in new.splitlines()}
+    changed = (new_lines - old_lines) | (old_lines - new_lines)
+    return any(sum(ch.isalnum() for ch in line) >= _MIN_TELLING_CHARS for line in changed)
+
+
+def _removed_left(text: str, old: str, new: str) -> tuple[str, ...]:
+    """The telling lines the edit removes (and does not add back) that still stand as
+    whole lines in ``text``: an old text that is gone only because it was damaged (a
+    context line dropped) leaves them there."""
+    kept = {line.strip() for line in new.splitlines()}
+    removed = [
+        line.strip()
+        for line in old.splitlines()
+        if line.strip() not in kept and sum(ch.isalnum() for ch in line) >= _MIN_TELLING_CHARS
+    ]
+    if not removed:
+        return ()
+    present = {line.strip() for line in text.splitlines()}
+    return tuple(line for line in removed if line in present)
 
 
 def _anchored(old: str, new: str) -> bool:
