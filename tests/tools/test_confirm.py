@@ -188,3 +188,28 @@ def test_a_command_line_session_keeps_its_tokens_between_processes(root: Path, s
     assert (root / "conf.py").read_text() == "limit = 20\nname = 'a'\nlimit = 10\n"
     again = call({"confirm": refusal["candidates"][0]["token"]})
     assert not again["ok"] and "was already used" in again["text"]
+
+
+TWO_FUNCTIONS = "def a():\n    x = 1\n    return x\n\n\ndef b():\n    x = 1\n    return x\n"
+
+
+@pytest.mark.parametrize(
+    "patch",
+    [
+        "*** Begin Patch\n*** Update File: two.py\n@@\n     x = 1\n-    return x\n"
+        "+    return x + 1\n*** End Patch\n",
+        "two.py\n<<<<<<< SEARCH\n    x = 1\n    return x\n=======\n    x = 1\n"
+        "    return x + 1\n>>>>>>> REPLACE\n",
+    ],
+    ids=["v4a", "search-replace"],
+)
+def test_a_hunk_matching_two_places_offers_both(root: Path, state: Path, patch: str) -> None:
+    write(root, "two.py", TWO_FUNCTIONS)
+    toolbox = _toolbox(root, state)
+    refusal = refused(toolbox, "apply_patch", patch=patch)
+    assert refusal.error is not None and refusal.error.code is ErrorCode.AMBIGUOUS
+    candidates = refusal.data["candidates"]
+    assert [c["line"] for c in candidates] == [3, 8], refusal.text
+    assert "Candidates (2 places; 2 shown)" in refusal.text
+    ok(toolbox, "apply_patch", confirm=candidates[1]["token"])
+    assert (root / "two.py").read_text() == TWO_FUNCTIONS[:-1] + " + 1\n"

@@ -13,13 +13,22 @@ from patchwright._records import replace as replace_record
 from patchwright.api import apply_patch_text
 from patchwright.engine import MatchOptions, apply_file_patch
 from patchwright.formats import parse_patch
-from patchwright.model import ErrorCode, PatchwrightError, ToolResult
+from patchwright.model import (
+    Anchor,
+    ErrorCode,
+    FilePatch,
+    Hunk,
+    OldText,
+    PatchwrightError,
+    TextFile,
+    ToolResult,
+)
 from patchwright.tools.apply_patch.models import ApplyPatchRequest
 from patchwright.tools.apply_patch.report import refusal, success
-from patchwright.tools.confirm import apply_confirmed, offer_readings
+from patchwright.tools.confirm import apply_confirmed, offer_readings, offer_texts
 from patchwright.tools.context import ToolContext
 from patchwright.tools.descriptions import load as description
-from patchwright.tools.files import load, with_next_step
+from patchwright.tools.files import Loaded, load, with_next_step
 from patchwright.tools.reads import remember_written
 from patchwright.tools.replace import RACE_TRIES, readings
 from patchwright.tools.spec import WRITES, ToolSpec
@@ -54,6 +63,8 @@ def apply(ctx: ToolContext, patch: str, *, format: str = "auto", mode: str = "fu
         refused = refusal(report, err)
         if err.details.get("frame") == "undecided" and not dry_run:
             refused = _with_readings(ctx, patch, format, mode, refused)
+        elif err.code is ErrorCode.AMBIGUOUS and "lines" in err.details and not dry_run:
+            refused = _with_places(ctx, patch, format, mode, refused)
         raise refused
     if not dry_run:
         for path, sha in report.written.items():
@@ -66,18 +77,63 @@ def _with_readings(
 ) -> PatchwrightError:
     """A one-file patch refused because its added lines' indentation is undecided: each
     reading of it as a candidate (tools.confirm)."""
-    try:
-        parsed = parse_patch(patch, format)
-        if len(parsed.files) != 1 or parsed.files[0].move_to:
-            return err
-        fp = parsed.files[0]
-        loaded = load(ctx.workspace, fp.path, missing_ok=True)
-    except PatchwrightError:
+    one = _one_file(ctx, patch, format)
+    if one is None:
         return err
+    fp, loaded = one
     base = MatchOptions(mode=mode)  # type: ignore[arg-type]  # the request model checked it
     found = readings(lambda options: apply_file_patch(
         loaded.text, fp, replace_record(base, frame=options.frame))[0])  # fmt: skip
     return offer_readings(ctx, loaded, found, err, "patch")
+
+
+def _one_file(ctx: ToolContext, patch: str, format: str) -> tuple[FilePatch, Loaded] | None:
+    """The only file of ``patch`` and the file as it is, or ``None`` (several files, a
+    move, a patch that does not parse): a candidate applies to one file."""
+    try:
+        parsed = parse_patch(patch, format)
+        if len(parsed.files) != 1 or parsed.files[0].move_to:
+            return None
+        fp = parsed.files[0]
+        return fp, load(ctx.workspace, fp.path, missing_ok=True)
+    except PatchwrightError:
+        return None
+
+
+def _with_places(
+    ctx: ToolContext, patch: str, format: str, mode: str, err: PatchwrightError
+) -> PatchwrightError:
+    """A one-file patch refused because a hunk matches several places: the patch with
+    that hunk pinned to each place as a candidate (tools.confirm)."""
+    found = _one_file(ctx, patch, format)
+    index = err.details.get("edit_index")
+    if found is None or not isinstance(index, int):
+        return err
+    fp, loaded = found
+    if loaded.text is None or not 0 <= index < len(fp.edits):
+        return err
+    options = MatchOptions(mode=mode)  # type: ignore[arg-type]  # the request model checked it
+    texts: list[TextFile] = []
+    for line in list(err.details["lines"])[:5]:
+        edit = fp.edits[index]
+        anchor = edit.anchor
+        pinned: Anchor
+        if isinstance(anchor, Hunk):
+            pinned = replace_record(anchor, old_start=line, old_count=None)
+        elif isinstance(anchor, OldText):
+            pinned = replace_record(anchor, hint_line=line)
+        else:
+            return err
+        edits = list(fp.edits)
+        edits[index] = replace_record(edit, anchor=pinned)
+        try:
+            new = apply_file_patch(loaded.text, replace_record(fp, edits=edits), options)[0]
+        except PatchwrightError:
+            continue  # pinned there, the patch fails elsewhere: no candidate
+        if new is not None:
+            texts.append(new)
+    return offer_texts(ctx, loaded, texts, err, "patch", f"{len(texts)} places",
+                       "include more unchanged lines around the change")  # fmt: skip
 
 
 def run(ctx: ToolContext, req: ApplyPatchRequest) -> ToolResult:
