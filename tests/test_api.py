@@ -379,7 +379,8 @@ def test_the_garbage_collector_is_paused_only_during_the_call(root: Path) -> Non
     gc.callbacks.append(lambda phase, info: during.append(_planning()))
     try:
         report = apply_patch_text(TWO_FILES, root, workspace=ws(root))
-        refused = apply_patch_text(TWO_FILES, root, workspace=ws(root))  # now stale
+        stale = TWO_FILES.replace("-two\n+TWO\n", "-zwei\n+ZWEI\n")  # not there
+        refused = apply_patch_text(stale, root, workspace=ws(root))
         assert report.applied and not refused.ok
         assert during and True not in during  # collections around the call, none inside
         assert gc.isenabled()  # running again after a success and after a refusal

@@ -12,8 +12,8 @@ snippets are executed there; a vendor SDK client they create (``anthropic.Anthro
 every recorded turn was used. A ``ToolResult`` or ``ApplyReport`` a snippet leaves in
 its namespace must be ``ok``. A ``text`` block right after a Python block (nothing but
 blank lines between) is what that snippet prints, and must match it exactly (batch IDs
-aside, which differ per run). Other untagged and ``text`` blocks are diagrams and are
-not run.
+and confirm tokens aside, which differ per run). Other untagged and ``text`` blocks are
+diagrams and are not run.
 """
 
 from __future__ import annotations
@@ -89,6 +89,11 @@ def test_snippet(snippet: Snippet, workdir: Path, monkeypatch: pytest.MonkeyPatc
 
 
 _BATCH_ID = re.compile(r"\bb-[0-9a-f]{8}\b")
+_TOKEN = re.compile(r"\bc-[0-9a-f]{12}\b")  # confirm tokens, random too
+
+
+def _stable(text: str) -> str:
+    return _TOKEN.sub("c-TOKEN", _BATCH_ID.sub("b-ID", text)).rstrip("\n")
 
 
 def shown_output(snippet: Snippet) -> str | None:
@@ -113,8 +118,8 @@ def _run_python(snippet: Snippet, workdir: Path, monkeypatch: pytest.MonkeyPatch
         exec(compile(snippet.code, snippet.id, "exec"), namespace)
     shown = shown_output(snippet)
     if shown is not None:
-        got = _BATCH_ID.sub("b-ID", printed.getvalue()).rstrip("\n")
-        assert got == _BATCH_ID.sub("b-ID", shown).rstrip("\n"), f"{snippet.id} prints:\n{got}"
+        got = _stable(printed.getvalue())
+        assert got == _stable(shown), f"{snippet.id} prints:\n{got}"
     for name, value in namespace.items():
         if isinstance(value, (ToolResult, ApplyReport)):
             assert value.ok, f"{snippet.id}: `{name}` failed: {value}"

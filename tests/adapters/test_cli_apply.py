@@ -45,7 +45,11 @@ def test_apply_then_refuse_then_undo(tree: Path, tmp_path: Path) -> None:
     assert "update  f.txt" in done.stdout and "+B" in done.stdout
     assert (tree / "f.txt").read_text() == "a\nB\nc\n"
 
-    again = cli("apply", "fix.diff", cwd=tree, state=state)
+    retried = cli("apply", "fix.diff", cwd=tree, state=state)  # a retry changes nothing
+    assert retried.returncode == 0, retried.stderr
+    assert retried.stdout.startswith("Already applied (batch b-")
+    (tree / "other.diff").write_text(PATCH.replace("-b\n+B", "-x\n+X"))
+    again = cli("apply", "other.diff", cwd=tree, state=state)
     assert again.returncode == 1
     assert again.stderr.startswith("Patch failed on f.txt:\n  Hunk 1 failed: ")
     assert "No changes made (atomic rollback).\nRoot folder: " in again.stderr

@@ -233,6 +233,9 @@ def test_stat_and_quiet(tree: Path) -> None:
     quiet = cli("apply", "fix.diff", "-q", cwd=tree)
     assert quiet.returncode == 0 and quiet.stdout == "" and quiet.stderr == ""
     assert (tree / "src" / "f.txt").read_text() == "a\nB\nc\n"
+    retried = cli("apply", "fix.diff", "--quiet", cwd=tree)  # already applied: a success
+    assert retried.returncode == 0 and retried.stdout == "" and retried.stderr == ""
+    (tree / "src" / "f.txt").write_text("a\nX\nc\n")
     refused = cli("apply", "fix.diff", "--quiet", cwd=tree)
     assert refused.returncode == 1 and "Patch failed" in refused.stderr
 

@@ -35,7 +35,7 @@ def _check(toolbox: Toolbox, answers: list[str]) -> None:
     assert NEW in (toolbox.workspace.root / "greeting.py").read_text()
     assert answers[0].startswith("path: greeting.py")
     assert answers[1].startswith("Applied 1 edit")
-    assert "already applied" in answers[2]
+    assert answers[2].startswith("Already applied (batch b-")
 
 
 def test_openai_agents_sdk(toolbox: Toolbox) -> None:

@@ -238,6 +238,34 @@ def test_sha_mismatch_against_file_on_disk_is_stale(toolbox: Toolbox, root: Path
     assert (root / "a.txt").read_text() == "a\n"
 
 
+@pytest.mark.parametrize(
+    ("other_line", "verdict"),
+    [
+        (1, "A rebase would apply cleanly: the file changed at line 1 (by another writer), "
+            "none of them lines of these changes."),
+        (3, "A rebase would not apply: the change (by another writer) overlaps these changes "
+            "at line 3 of the file now."),
+    ],
+)  # fmt: skip
+def test_a_stale_sha_says_whether_a_rebase_would_apply(
+    toolbox: Toolbox, root: Path, other_line: int, verdict: str
+) -> None:
+    write(root, "a.txt", "one\ntwo\nthree\n")
+    read = ok(toolbox, "read_file", path="a.txt")
+    lines = ["one", "two", "three"]
+    lines[other_line - 1] = "changed"
+    changed = "".join(f"{line}\n" for line in lines)
+    (root / "a.txt").write_text(changed)
+    change = {"operation": "replace", "startLine": 3, "endLine": 3,
+              "expectedOriginalLines": ["three"], "newLines": ["THREE"]}  # fmt: skip
+    result = refused(toolbox, "workspace_write_patch", files=[
+        {"docPath": "a.txt", "originalSha256": read.data["sha256"], "changes": [change]}
+    ])  # fmt: skip
+    assert result.error is not None and result.error.code is ErrorCode.STALE
+    assert verdict in result.text, result.text
+    assert (root / "a.txt").read_text() == changed
+
+
 def test_id_assignment_present_and_request_may_omit_them(toolbox: Toolbox, root: Path) -> None:
     write(root, "a.txt", "a\nb\n")
     result = ok(

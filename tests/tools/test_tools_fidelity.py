@@ -114,8 +114,34 @@ def test_file_changed_between_read_and_write_is_stale(
         "edit_lines": {"path": "race.txt", "start_line": 1, "new_content": "ours"},
     }[tool]
     result = refused(toolbox, tool, **arguments)
-    assert result.error is not None and result.error.code is ErrorCode.STALE
+    # edit_file makes its edit again on what the other writer left, where "mine" is gone
+    expected = ErrorCode.NOT_FOUND if tool == "edit_file" else ErrorCode.STALE
+    assert result.error is not None and result.error.code is expected
     assert (root / "race.txt").read_text() == "someone else\n"
+
+
+def test_an_edit_racing_another_writer_is_made_on_what_it_left(
+    make_toolbox: Callable[..., Toolbox], root: Path
+) -> None:
+    class Racing(OsFileSystem):
+        done = False
+
+        def read_file(self, path: str, limit: int) -> Probe:
+            probe = super().read_file(path, limit)
+            if path.endswith("race.txt") and not self.done:
+                self.done = True
+                Path(path).write_text("mine\nsomeone else\n")
+            return probe
+
+    write(root, "race.txt", "mine\nother\n")
+    toolbox = make_toolbox(fs=Racing(), preset="default")
+    ok(toolbox, "edit_file", path="race.txt", old_string="mine", new_string="ours")
+    assert (root / "race.txt").read_text() == "ours\nsomeone else\n"
+    write(root, "race.txt", "mine\nother\n")
+    Racing.done = False
+    patch = "*** Begin Patch\n*** Update File: race.txt\n@@\n-mine\n+ours\n*** End Patch\n"
+    ok(make_toolbox(fs=Racing(), preset="default"), "apply_patch", patch=patch)
+    assert (root / "race.txt").read_text() == "ours\nsomeone else\n"
 
 
 def test_clipboard_untouched_when_call_fails(toolbox: Toolbox, root: Path) -> None:

@@ -7,10 +7,12 @@ import os
 from patchwright._collector import collector_paused
 from patchwright._records import field, record, replace
 from patchwright.api.report import ApplyReport, FileOutcome
+from patchwright.api.retry import file_evidence, replayed_by
 from patchwright.engine import MatchOptions, apply_file_patch, unified_diff
 from patchwright.engine.notebook import is_notebook_path
 from patchwright.formats import parse_patch
 from patchwright.model import (
+    Edit,
     FileAction,
     FilePatch,
     Hunk,
@@ -118,9 +120,21 @@ def apply_patch_text(
             with ws.keeping_folders():  # the plan's reads: one walk per folder
                 if patch is None:
                     assert path is not None
+                    retried = None
                     _plan_snippet(ws, plan, path, patch_text)
                 else:
-                    _plan(ws, plan, patch)
+                    retried = _retried(ws, plan, patch)
+                    report.already_in_files = retried is None and _in_files(ws, plan, patch)
+                    if retried is None and not report.already_in_files:
+                        _plan(ws, plan, patch)
+            if patch is not None and (retried is not None or report.already_in_files):
+                report.already_applied = retried
+                report.files = [
+                    FileOutcome(ws.resolve(f.path), f.action.value, status="already_applied")
+                    for f in patch.files
+                ]
+                report.ok = True
+                return report
             del patch  # the parsed hunks are no longer needed: free them before encoding
             changes = _changes(plan, syntax)
             if not dry_run:
@@ -130,6 +144,7 @@ def apply_patch_text(
                         changes, tool="apply", label=_label(plan), meta={"format": report.format}
                     )
                     report.batch_id = record.batch_id
+                    report.written = {f.path: f.after_sha256 for f in record.files}
                     report.recorded = ws.keeps_history
                     report.applied = True
             report.ok = True
@@ -210,6 +225,87 @@ def _open(root: str | os.PathLike[str], history: bool, max_file_bytes: int | Non
         raise
 
 
+def _retried(ws: Workspace, plan: _Plan, patch: PatchSet) -> str | None:
+    """The batch that already applied this whole patch (a retry), or ``None``: every
+    file's newest batch is that one, the file still holds what it wrote, and the patch
+    replayed on the file's content before it gives exactly that (see ``api.retry``)."""
+    if not ws.keeps_history or not patch.files:
+        return None
+    batches: set[str] = set()
+    paths: set[str] = set()
+    for fp in patch.files:
+        if not fp.path or fp.move_to or _changes_mode(fp):
+            return None
+        try:
+            path = ws.resolve(fp.path)
+            _load(ws, plan, path)
+        except PatchwrightError:
+            return None  # the plan reports it
+        if path in paths:
+            return None  # two sections of one file: replayed one by one they prove nothing
+        paths.add(path)
+
+        def replay(before: TextFile | None, fp: FilePatch = fp) -> TextFile | None:
+            return apply_file_patch(before, fp, plan.options)[0]
+
+        batch = replayed_by(ws, path, plan.before[path].sha256, replay)
+        if batch is None:
+            return None
+        batches.add(batch)
+    return batches.pop() if len(batches) == 1 else None
+
+
+def _in_files(ws: Workspace, plan: _Plan, patch: PatchSet) -> bool:
+    """Whether the files alone show the whole patch applied (``api.retry``'s file
+    evidence for every hunk: its new lines stand once, its old lines nowhere outside
+    them; an added file has its content, a deleted one is gone; at least one file is
+    updated). Asked before the plan,
+    since a retried insertion would apply again (its context is still there); a patch
+    not applied yet costs one search of its first hunk's new lines in its first file."""
+    updated = False
+    for fp in patch.files:
+        if not fp.path or fp.move_to or _changes_mode(fp):
+            return False
+        try:
+            path = ws.resolve(fp.path)
+            current = _load(ws, plan, path) if path not in plan.before else plan.before[path].text
+            if fp.action == FileAction.DELETE:
+                if current is not None:
+                    return False
+                continue
+            if current is None:
+                return False
+            if fp.action == FileAction.CREATE:
+                if _no_op(fp, path, current, plan.options) is None:
+                    return False
+                continue
+        except PatchwrightError:
+            return False
+        text = current.text
+        for edit in fp.edits:
+            old, new = _old_and_new(edit)
+            evidence = file_evidence(text, old, new) if old is not None else None
+            if evidence is None or not evidence.applied:
+                return False
+        updated = True
+    # adds and deletes alone are no-ops the plan says so of, file by file
+    return updated
+
+
+def _old_and_new(edit: Edit) -> tuple[str | None, str]:
+    """An edit's old and new text, for the file evidence (``None``: no old text)."""
+    anchor = edit.anchor
+    if isinstance(anchor, Hunk):
+        return "".join(f"{line}\n" for line in anchor.old_lines), "".join(
+            f"{line}\n" for line in anchor.new_lines
+        )
+    from patchwright.model import OldText  # a diff's hunks never load the other anchors
+
+    if isinstance(anchor, OldText):
+        return anchor.text, edit.replacement
+    return None, ""
+
+
 def _plan(ws: Workspace, plan: _Plan, patch: PatchSet) -> None:
     if not patch.files:
         raise PatchwrightError(
@@ -253,7 +349,16 @@ def _plan_file(ws: Workspace, plan: _Plan, fp: FilePatch) -> None:
     try:
         _check_modes(fp, path)
         try:
-            new, reports = _apply(path, current, fp, plan.options)
+            noop = _no_op(fp, path, current, plan.options)
+            if noop is not None:
+                new, reports = noop
+                notes.append(
+                    f"{path} already has exactly this content: nothing to add"
+                    if new is not None
+                    else f"{path} does not exist: nothing to delete"
+                )
+            else:
+                new, reports = _apply(path, current, fp, plan.options)
         except PatchwrightError as err:
             settled = _frame_by_syntax(path, current, fp, plan.options, err)
             if settled is None:
@@ -359,6 +464,22 @@ def _refuse_links(ws: Workspace, fp: FilePatch, named: str) -> None:
         )
     code = ErrorCode.FILE_EXISTS if "already exists" in message else ErrorCode.NOT_A_FILE
     raise PatchwrightError(code, message, hint, path=named, details={"symlink": link})
+
+
+def _no_op(
+    fp: FilePatch, path: str, current: TextFile | None, options: MatchOptions
+) -> tuple[TextFile | None, list[MatchReport]] | None:
+    """An added file that exists with exactly the patch's content, or a deleted file that
+    is absent: the file already is what the patch asks for, so the section changes
+    nothing (instead of refusing "file exists" / "file not found"). ``None`` otherwise."""
+    if fp.action == FileAction.DELETE and current is None and not fp.move_to:
+        return None, []
+    if fp.action != FileAction.CREATE or current is None or _changes_mode(fp):
+        return None
+    created = apply_file_patch(None, fp, options)[0]
+    if created is None or created.lines != current.lines or created.endings != current.endings:
+        return None
+    return current, []
 
 
 def _frame_by_syntax(
@@ -611,6 +732,8 @@ def _change(
         return None  # the move's own change removes it
     source = plan.moved_from.get(path)
     old = plan.before[source or path]
+    if new is None and old.sha256 is None and source is None:
+        return None  # deleting a file that is absent: nothing to write
     if source is not None and new is None:
         return None
     mode_bits = plan.modes.get(path)

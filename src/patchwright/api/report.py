@@ -91,6 +91,11 @@ class ApplyReport:
         recorded: the commit is in the workspace history (``patchwright show`` /
             ``undo`` know it); False when the workspace keeps no history.
         mode: the matching mode the patch was located with.
+        already_applied: the batch that already applied this very patch (a retry:
+            nothing was written, and ``ok`` is true).
+        written: the SHA256 each written path has after the commit (``None``: deleted).
+        already_in_files: the files alone show this patch applied (no batch of the
+            history is known to have made it): nothing was written, and ``ok`` is true.
     """
 
     ok: bool
@@ -103,6 +108,9 @@ class ApplyReport:
     batch_id: str | None = None
     recorded: bool = False
     mode: str = "fuzzy"
+    already_applied: str | None = None
+    written: dict[str, str | None] = field(default_factory=dict)
+    already_in_files: bool = False
 
     @property
     def diff(self) -> str:
@@ -118,6 +126,18 @@ class ApplyReport:
         """A short human summary (the CLI prints it above the diff)."""
         if self.error is not None:
             return self._failure_text(self.error)
+        if self.already_in_files:
+            return (
+                "Already applied, nothing changed: in each file the patch updates, every "
+                "hunk's new lines stand once and its old lines nowhere outside them; the "
+                "files it adds have their content and those it deletes are gone."
+            )
+        if self.already_applied is not None:
+            return (
+                f"Already applied (batch {self.already_applied}), nothing changed: the "
+                f"files still hold what that batch wrote, which is exactly what this patch "
+                f"({self.format}) makes."
+            )
         verb = "would apply" if self.dry_run else "applied"
         lines = [f"Patch {verb} ({self.format}): {len(self.files)} file(s)"]
         for f in self.files:
@@ -153,6 +173,8 @@ class ApplyReport:
             "format": self.format,
             "batch_id": self.batch_id,
             "recorded": self.recorded,
+            "already_applied": self.already_applied,
+            "already_in_files": self.already_in_files,
             "files": [f.to_dict() for f in self.files],
             "warnings": self.warnings,
             "error": self.error.to_dict() if self.error else None,

@@ -42,6 +42,8 @@ class ToolResult:
             "warnings": list(self.warnings),
             "data": self.data,
         }
+        if "candidates" in self.data:  # a refusal's candidates, where a host looks first
+            out["candidates"] = self.data["candidates"]
         if self.error is not None:
             out["error"] = self.error.to_dict()
         return out

@@ -231,6 +231,8 @@ def restricted_hint(names: Mapping[str, str], exposed: frozenset[str]) -> str:
 
 def _failure(spec: ToolSpec, err: PatchwrightError) -> ToolResult:
     data = spec.hooks.error_data(err) if spec.hooks.error_data is not None else {}
+    if "candidates" in err.details:  # a refusal's places and confirm tokens (tools.confirm)
+        data = {**data, "candidates": err.details["candidates"]}
     return ToolResult.failure(err, **data)
 
 

@@ -18,31 +18,51 @@ gives them).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
-from patchwright._records import record, replace
+from patchwright._records import record
+from patchwright._records import replace as replace_record
+from patchwright.api.retry import Evidence, file_evidence, replayed_by
 from patchwright.engine import MatchOptions, apply_edits
 from patchwright.engine.notebook import edit_in_cells
 from patchwright.model import (
     Composition,
     Edit,
+    EngineResult,
     ErrorCode,
     LineRange,
     MatchReport,
     OldText,
     PatchwrightError,
     Rung,
+    TextFile,
     ToolResult,
     WholeFile,
 )
 from patchwright.model.encoding import unencodable, unencodable_error
 from patchwright.model.text import diff_rows, split_lines
+from patchwright.tools.confirm import (
+    offer_candidates,
+    offer_near_miss,
+    offer_readings,
+    offer_texts,
+)
 from patchwright.tools.context import ToolContext
-from patchwright.tools.files import load, preview
+from patchwright.tools.files import Loaded, load, preview
+from patchwright.tools.reads import (
+    Stale,
+    overlap_error,
+    rebase_edit,
+    seen_version,
+    stale_note,
+)
 from patchwright.tools.writing import PlannedWrite, commit_writes
 from patchwright.workspace import ChangeRecord
 
 OPTIONS = MatchOptions(mode="tolerant")
+#: How similar the closest region of an old text not found must be to be offered as a
+#: candidate (the fuzzy rung's own floor: the string tools never place an edit fuzzily).
+NEAR_MISS_FLOOR = MatchOptions().fuzzy_threshold
 
 #: The words a model reads for each recovery rung (exact matches say nothing); the
 #: words themselves live with the rungs (:attr:`Rung.words`).
@@ -107,35 +127,106 @@ def replace_strings(
     fields: Fields = _DEFAULT_FIELDS,
     path_field: str = "path",
     encoding: str | None = None,
+    read_first: bool = False,
 ) -> ToolResult:
     """Apply ``items`` in order to ``path``, all or none (see the module docstring);
     ``encoding`` names the encoding of a file that is neither UTF-8 nor UTF-16.
 
+    A retry of an edit already applied changes nothing and says so; a file changed since
+    the agent last saw it gets the edit rebased (:mod:`.reads`); a file another writer
+    changes between this call's read and its write is read again, and the edit made on
+    that (a few times at most). ``read_first`` refuses an existing file the session has
+    not read (Claude Code's rule).
+
     Raises:
         PatchwrightError: the engine's refusal in the edit's words (``not_found``,
-            ``ambiguous``, ``already_applied``...), naming the edit's field; ``encoding``
-            naming the edit's new text when the file's encoding cannot hold it; path and
-            workspace refusals.
+            ``ambiguous``...), naming the edit's field; ``encoding`` naming the edit's
+            new text when the file's encoding cannot hold it; ``conflict`` when a change
+            since the agent's read overlaps the edit; path and workspace refusals.
     """
+    return _racing(
+        lambda: _replace_once(ctx, path, items, fields, path_field, read_first, encoding)
+    )
+
+
+#: How often an edit is made again on the file another writer changed between this
+#: call's read and its commit (each try is a whole read, plan and commit).
+RACE_TRIES = 8
+
+
+def _racing(attempt: Callable[[], ToolResult]) -> ToolResult:
+    """``attempt()``, made again when its commit found the file changed meanwhile."""
+    for tries in range(RACE_TRIES):
+        try:
+            return attempt()
+        except PatchwrightError as err:
+            if err.code is not ErrorCode.STALE or tries == RACE_TRIES - 1:
+                raise
+    raise AssertionError("unreachable")  # the loop returns or raises
+
+
+def _replace_once(
+    ctx: ToolContext,
+    path: str,
+    items: Sequence[Replacement],
+    fields: Fields,
+    path_field: str,
+    read_first: bool,
+    encoding: str | None,
+) -> ToolResult:
     loaded = load(
         ctx.workspace, path, missing_ok=all(not e.old for e in items), field=path_field,
         session=ctx.session, encoding=encoding, encoding_field=fields.encoding,
     )  # fmt: skip
     _check_encodable(items, fields, loaded.path, loaded.current.encoding)
+    if read_first:
+        require_read(ctx, loaded, path_field)
     edits = [
         Edit(OldText(e.old, replace_all=e.replace_all, replace_all_supported=True), e.new,
              label=f"Edit {k}")
         for k, e in enumerate(items, start=1)
     ]  # fmt: skip
-    try:
-        # replace_all is refused from its count when it would pass the file size limit;
+
+    # replace_all is refused from its count when it would pass the file size limit
+    options = replace_record(OPTIONS, max_chars=ctx.workspace.max_file_bytes)
+
+    def run(before: TextFile) -> EngineResult:
         # a notebook: each edit inside one cell's source
-        options = replace(OPTIONS, max_chars=ctx.workspace.max_file_bytes)
-        result = edit_in_cells(loaded.path, loaded.current, edits, options) or apply_edits(
-            loaded.current, edits, composition=Composition.SEQUENTIAL, options=options
-        )
+        in_cells = edit_in_cells(loaded.path, before, edits, options)
+        if in_cells is not None:
+            return in_cells
+        return apply_edits(before, edits, composition=Composition.SEQUENTIAL, options=options)
+
+    def replay(before: TextFile | None) -> TextFile:
+        return run(before or TextFile()).file
+
+    evidence = file_evidence(loaded.current.text, items[0].old, items[0].new) if (
+        loaded.exists and len(items) == 1 and not items[0].replace_all
+    ) else None  # fmt: skip
+    done = already_applied(ctx, loaded, replay, evidence)
+    if done is not None:
+        return done
+    stale = rebase_edit(ctx, loaded, replay)
+    if stale is not None and not stale.rebased.clean:
+        raise _overlap(ctx, loaded, stale, replay, fields.old)
+    try:
+        result: EngineResult | None = run(loaded.current)
     except PatchwrightError as err:
-        raise failure(err, items, fields, loaded.path) from None
+        if stale is None:
+            refused = failure(err, items, fields, loaded.path)
+            refused = _offer(ctx, loaded, err, refused, items, edits, fields)
+            partial = evidence.partial() if evidence is not None else None
+            if partial:
+                refused.message += f"\n    Note: {partial}; the edit is not taken as applied."
+            raise refused from None
+        result = None
+    rebased = stale.rebased.file if stale is not None else None
+    if rebased is not None and (result is None or not _same_text(result.file, rebased)):
+        # the edit goes where the agent read it, not where the file has its text now
+        seen = seen_version(ctx, loaded)
+        assert seen is not None  # rebase_edit found it
+        result = EngineResult(rebased, run(seen).reports)
+    assert result is not None
     records = [
         ChangeRecord(description=f"Edit {r.index + 1}", op="replace", old_start=r.orig_start,
                      old_end=r.orig_end, new_start=r.new_start, new_end=r.new_end,
@@ -153,6 +244,8 @@ def replace_strings(
     ]
     count = len(items)
     text = [f"Applied {count} edit{'s' if count != 1 else ''} to {loaded.path}:", *lines]
+    if stale is not None:
+        text.append(f"  Note: {stale_note(loaded.path, stale)}")
     warnings = [*result.warnings, *outcome.warnings]
     text += [f"  Warning: {w}" for w in warnings]
     data = {
@@ -161,12 +254,138 @@ def replace_strings(
         "edits": [r.to_dict() for r in result.reports],
         **outcome.data(),
     }
+    if stale is not None:
+        data["rebased"] = {"changed": [list(c) for c in stale.rebased.changed], "by": stale.by}
     return ToolResult(True, "\n".join(text), diff=outcome.diff, warnings=warnings, data=data)
 
 
 def _cell(r: MatchReport) -> dict[str, int]:
     """The notebook cell of an edit, for its change record."""
     return {"cell": r.cell} if r.cell is not None else {}
+
+
+def _offer(
+    ctx: ToolContext,
+    loaded: Loaded,
+    err: PatchwrightError,
+    refused: PatchwrightError,
+    items: Sequence[Replacement],
+    edits: list[Edit],
+    fields: Fields,
+) -> PatchwrightError:
+    """``refused`` with the candidates the engine's refusal ``err`` allows (tools.confirm):
+    each reading of undecided indentation, each place of an old text found several
+    times, or the closest region of one not found."""
+    single = len(items) == 1 and not items[0].replace_all
+    field = refused.field or fields.old
+    if err.details.get("frame") == "undecided":
+        found = readings(lambda options: apply_edits(
+            loaded.current, edits, composition=Composition.SEQUENTIAL, options=options
+        ).file)  # fmt: skip
+        return offer_readings(ctx, loaded, found, refused, field)
+    if single and err.code is ErrorCode.AMBIGUOUS:
+        return offer_candidates(ctx, loaded, items[0].old, items[0].new, refused, field)
+    if single and err.code is ErrorCode.NOT_FOUND:
+        return offer_near_miss(ctx, loaded, items[0].old, items[0].new, refused, field,
+                               NEAR_MISS_FLOOR)  # fmt: skip
+    return refused
+
+
+def readings(edit: Callable[[MatchOptions], TextFile | None]) -> list[tuple[str, TextFile]]:
+    """The texts an edit whose added lines' indentation is undecided gives under each
+    reading that can be built, named."""
+    found: list[tuple[str, TextFile]] = []
+    for frame, name in (("shift", "new lines shifted like the old ones"),
+                        ("keep", "new lines kept as written")):  # fmt: skip
+        try:
+            new = edit(replace_record(OPTIONS, frame=frame))
+        except PatchwrightError:
+            continue
+        if new is not None:
+            found.append((name, new))
+    return found
+
+
+def _overlap(
+    ctx: ToolContext,
+    loaded: Loaded,
+    stale: Stale,
+    edit: Callable[[TextFile], TextFile],
+    field: str,
+) -> PatchwrightError:
+    """The refusal of an edit a change since the agent's read overlaps, with the edit made
+    on the file as it is now as a candidate when it applies there: the rebase needs the
+    model's word."""
+    err = overlap_error(loaded.path, stale, loaded.current, _reader(ctx))
+    try:
+        now = edit(loaded.current)
+    except PatchwrightError:
+        return err
+    what = "your edit made on the file as it is now"
+    return offer_texts(ctx, loaded, [now], err, field, what,
+                       "write the edit against the lines above")  # fmt: skip
+
+
+def _same_text(a: TextFile, b: TextFile) -> bool:
+    return a.lines == b.lines and a.endings == b.endings
+
+
+def _reader(ctx: ToolContext) -> str | None:
+    """How the agent reads a file again, in the exposed tools' words."""
+    editor = ctx.exposed_name("str_replace_based_edit_tool")
+    if editor is not None:
+        return f"{editor} (command view)"
+    return ctx.first_exposed("read_file", "Read")
+
+
+def require_read(ctx: ToolContext, loaded: Loaded, path_field: str) -> None:
+    """Claude Code's rule: an existing file is edited or overwritten only after the
+    session read it (a new file needs no read).
+
+    Raises:
+        PatchwrightError: ``invalid_request`` naming the reading tool.
+    """
+    if not loaded.exists or ctx.session.seen(loaded.path) is not None:
+        return
+    reader = ctx.first_exposed("Read", "read_file") or "the read tool"
+    raise PatchwrightError(
+        ErrorCode.INVALID_REQUEST,
+        f"File has not been read yet. Read it first before writing to it: {loaded.path}. "
+        "No change was made.",
+        f"Call {reader} on {loaded.path}, then send the edit again.",
+        path=loaded.path,
+        field=path_field,
+    )
+
+
+def already_applied(
+    ctx: ToolContext,
+    loaded: Loaded,
+    replay: Callable[[TextFile | None], TextFile | None],
+    evidence: Evidence | None = None,
+) -> ToolResult | None:
+    """The answer to a retry: "already applied (batch b-...), nothing changed" when the
+    history's newest batch on the file made this very change (``replay`` applies the
+    edit to a text) and the file still holds its result, or when the file ``evidence``
+    shows the edit's result; ``None`` otherwise (the edit is then applied as usual)."""
+    batch = replayed_by(ctx.workspace, loaded.path, loaded.sha256, replay)
+    if batch is not None:
+        head = f"Already applied (batch {batch}), nothing changed"
+        why = (
+            f"{loaded.path} still holds what that batch wrote, which is exactly what this "
+            "edit makes."
+        )
+    elif evidence is not None and evidence.applied:
+        head = "Already applied, nothing changed"
+        why = (
+            f"{loaded.path} has the new text at line {evidence.new_at[0]} and the old text "
+            "nowhere else."
+        )
+    else:
+        return None
+    data = {"path": loaded.path, "already_applied": True, "batch_id": batch,
+            "before_sha256": loaded.sha256, "changed": False}  # fmt: skip
+    return ToolResult(True, f"{head}: {why}", data=data)
 
 
 def failure(
@@ -234,15 +453,36 @@ def write_whole(
     path_field: str = "path",
     must_not_exist: bool = False,
     content_field: str = "content",
+    read_first: bool = False,
 ) -> ToolResult:
     """Give ``path`` the whole ``content`` (created when missing).
 
+    A file that already holds exactly ``content`` is left alone (a success that says
+    so); one changed since the agent last saw it gets the write rebased, like an edit
+    (:mod:`.reads`); ``read_first`` refuses an existing file the session has not read.
+
     Raises:
         PatchwrightError: ``file_exists`` when ``must_not_exist`` and the file is there;
-            ``already_applied`` when the file already holds exactly ``content``;
             ``encoding`` naming ``content_field`` when the file's encoding cannot hold
-            it; path and workspace refusals.
+            it; ``conflict`` when a change since the agent's read overlaps the write's;
+            path and workspace refusals.
     """
+    return _racing(
+        lambda: _write_once(
+            ctx, path, content, path_field, must_not_exist, read_first, content_field
+        )
+    )
+
+
+def _write_once(
+    ctx: ToolContext,
+    path: str,
+    content: str,
+    path_field: str,
+    must_not_exist: bool,
+    read_first: bool,
+    content_field: str,
+) -> ToolResult:
     loaded = load(ctx.workspace, path, missing_ok=True, field=path_field, session=ctx.session)
     check_encodable(content, content_field, loaded.path, loaded.current.encoding)
     new = apply_edits(loaded.current, [Edit(WholeFile(), content)]).file
@@ -256,21 +496,39 @@ def write_whole(
             field=path_field,
         )
     if loaded.exists and not plan.changed:
-        raise PatchwrightError(
-            ErrorCode.ALREADY_APPLIED,
-            f"{loaded.path} already has exactly this content: the write looks already "
-            "applied. No change was made.",
-            "Nothing to do for this file; go on with the next step.",
-            path=loaded.path,
-            field=path_field,
+        done = already_applied(ctx, loaded, lambda _before: new)
+        if done is not None:
+            return done
+        data = {"path": loaded.path, "already_applied": False, "batch_id": None,
+                "before_sha256": loaded.sha256, "changed": False}  # fmt: skip
+        return ToolResult(
+            True,
+            f"Nothing changed: {loaded.path} already has exactly this content (no batch of "
+            "the history wrote it last, so it may not be this write's doing).",
+            data=data,
         )
+    if read_first:
+        require_read(ctx, loaded, path_field)
+    stale = rebase_edit(ctx, loaded, lambda seen: _as_written(seen, content))
+    if stale is not None:
+        if stale.rebased.file is None:
+            raise overlap_error(loaded.path, stale, loaded.current, _reader(ctx))
+        new = stale.rebased.file
+        plan = PlannedWrite(loaded, new, label=plan.label)
     outcome = commit_writes(ctx, [plan], label=plan.label)
     verb = "Overwrote" if loaded.exists else "Created"
     text = [f"{verb} {loaded.path} ({len(new.lines)} line{'s' if len(new.lines) != 1 else ''})."]
+    if stale is not None:
+        text.append(f"  Note: {stale_note(loaded.path, stale)}")
     text += [f"  Warning: {w}" for w in outcome.warnings]
     data = {"path": loaded.path, "created": not loaded.exists, **outcome.data()}
     return ToolResult(True, "\n".join(text), diff=outcome.diff, warnings=outcome.warnings,
                       data=data)  # fmt: skip
+
+
+def _as_written(seen: TextFile, content: str) -> TextFile:
+    """``content`` as a whole-file write of ``seen`` gives it (its encoding kept)."""
+    return apply_edits(seen, [Edit(WholeFile(), content)]).file
 
 
 def insert_lines(
@@ -282,64 +540,101 @@ def insert_lines(
     line_field: str,
     text_field: str = "insert_text",
 ) -> ToolResult:
-    """Insert ``text`` (whole lines) after line ``after_line`` (0: at the top).
+    """Insert ``text`` (whole lines) after line ``after_line`` (0: at the top); the line
+    number is of the version the agent last saw (rebased when the file changed since).
 
     Raises:
         PatchwrightError: ``out_of_range`` naming ``line_field``; ``encoding`` naming
-            ``text_field`` when the file's encoding cannot hold ``text``; path refusals.
+            ``text_field`` when the file's encoding cannot hold ``text``; ``conflict`` when
+            a change since the agent's read overlaps the insertion; path refusals.
     """
+    return _racing(lambda: _insert_once(ctx, path, after_line, text, line_field, text_field))
+
+
+def _insert_once(
+    ctx: ToolContext, path: str, after_line: int, text: str, line_field: str, text_field: str
+) -> ToolResult:
     loaded = load(ctx.workspace, path, session=ctx.session)
     check_encodable(text, text_field, loaded.path, loaded.current.encoding)
-    n = len(loaded.current.lines)
-    if not 0 <= after_line <= n:
-        raise PatchwrightError(
-            ErrorCode.OUT_OF_RANGE,
-            f"{line_field} {after_line} is outside {loaded.path}, which has {n} lines.",
-            f"Use a {line_field} between 0 (the top of the file) and {n} (after the last line).",
-            path=loaded.path,
-            field=line_field,
-        )
     body = text if text.endswith("\n") or not text else text + "\n"
     added_lines = split_lines(body)[0]
-    if (
+
+    def insert(before: TextFile) -> TextFile:
+        if not 0 <= after_line <= len(before.lines):
+            raise _out_of_range(line_field, after_line, loaded.path, len(before.lines))
+        return apply_edits(before, [Edit(LineRange(after_line + 1, after_line), body)]).file
+
+    done = already_applied(ctx, loaded, lambda before: insert(before or TextFile()))
+    if done is not None:
+        return done
+    stale = rebase_edit(ctx, loaded, insert)
+    if stale is not None and stale.rebased.file is None:
+        raise overlap_error(loaded.path, stale, loaded.current, _reader(ctx))
+    if stale is None and (
         added_lines
         and loaded.current.lines[after_line : after_line + len(added_lines)] == added_lines
     ):
         raise PatchwrightError(
             ErrorCode.ALREADY_APPLIED,
             f"Lines {after_line + 1}-{after_line + len(added_lines)} of {loaded.path} already "
-            "hold exactly this text: the insert looks already applied. No change was made.",
-            "Re-read the file; if the text is there, skip this insert.",
+            "hold exactly this text, but no batch of the history put them there for this "
+            "insert: it may be applied already, or the text may be meant twice. No change "
+            "was made.",
+            "Re-read the file; if the text is there, skip this insert, else insert it at "
+            "another line.",
             path=loaded.path,
             field=line_field,
         )
-    new = apply_edits(loaded.current, [Edit(LineRange(after_line + 1, after_line), body)]).file
+    new = stale.rebased.file if stale is not None else insert(loaded.current)
+    assert new is not None
     record = ChangeRecord(description=f"insert after line {after_line}", op="insert",
                           old_start=after_line + 1, old_end=after_line)  # fmt: skip
     plan = PlannedWrite(loaded, new, label=f"{ctx.tool} {loaded.path}", changes=[record])
     outcome = commit_writes(ctx, [plan], label=plan.label)
-    added = len(split_lines(body)[0])
+    added = len(added_lines)
+    where = (
+        f"(now {span(after_line + 1, after_line + added)})"
+        if stale is None
+        else "(of the version you last read)"
+    )
     message = [
         f"Inserted {added} line{'s' if added != 1 else ''} after line {after_line} of "
-        f"{loaded.path} (now {span(after_line + 1, after_line + added)})."
+        f"{loaded.path} {where}."
     ]
+    if stale is not None:
+        message.append(f"  Note: {stale_note(loaded.path, stale)}")
     message += [f"  Warning: {w}" for w in outcome.warnings]
     data = {"path": loaded.path, "before_sha256": loaded.sha256, **outcome.data()}
     return ToolResult(True, "\n".join(message), diff=outcome.diff, warnings=outcome.warnings,
                       data=data)  # fmt: skip
 
 
+def _out_of_range(field: str, line: int, path: str, n: int) -> PatchwrightError:
+    return PatchwrightError(
+        ErrorCode.OUT_OF_RANGE,
+        f"{field} {line} is outside {path}, which has {n} lines.",
+        f"Use a {field} between 0 (the top of the file) and {n} (after the last line).",
+        path=path,
+        field=field,
+    )
+
+
 __all__ = [
     "EXACT_RUNGS",
+    "NEAR_MISS_FLOOR",
     "OPTIONS",
+    "RACE_TRIES",
     "RUNG_WORDS",
     "Fields",
     "Replacement",
+    "already_applied",
     "check_encodable",
     "describe_match",
     "failure",
     "insert_lines",
+    "readings",
     "replace_strings",
+    "require_read",
     "span",
     "write_whole",
 ]

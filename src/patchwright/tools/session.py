@@ -28,6 +28,9 @@ _FORMAT = 1
 # texts kept by Session.remember_text: the files an agent is editing right now
 _KEPT_TEXTS = 4
 _KEPT_TEXT_MAX_CHARS = 1_000_000
+# files whose last read or written version a session remembers (their SHA256 only: the
+# contents are in the history's content store)
+KEPT_READS = 256
 
 
 @record
@@ -53,6 +56,52 @@ class Session:
     # calls of one session may run at the same time (an MCP server's worker threads):
     # what reads and then writes shared state does so under this lock
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
+    reads: OrderedDict[str, str] = field(default_factory=OrderedDict, repr=False, compare=False)
+    #: confirm tokens handed out with a refusal's candidates (tools.confirm), and those used
+    pending: OrderedDict[str, dict[str, Any]] = field(
+        default_factory=OrderedDict, repr=False, compare=False
+    )
+    spent: list[str] = field(default_factory=list, repr=False, compare=False)
+    _changed_reads: dict[str, str] = field(default_factory=dict, repr=False, compare=False)
+    _new_pending: dict[str, dict[str, Any]] = field(default_factory=dict, repr=False, compare=False)
+    _new_spent: list[str] = field(default_factory=list, repr=False, compare=False)
+
+    # confirm tokens ----------------------------------------------------------------------
+    def hold_token(self, token: str, candidate: dict[str, Any], kept: int) -> None:
+        """Keep ``candidate`` (JSON-ready) under ``token``; only the newest ``kept``
+        tokens are kept."""
+        with self._lock:
+            self.pending[token] = candidate
+            self._new_pending[token] = candidate
+            while len(self.pending) > kept:
+                self.pending.popitem(last=False)
+
+    def take_token(self, token: str) -> dict[str, Any] | None:
+        """The candidate ``token`` names, taken out (a token is accepted once), or
+        ``None`` when the session does not hold it."""
+        with self._lock:
+            candidate = self.pending.pop(token, None)
+            if candidate is not None:
+                self.spent.append(token)
+                self._new_spent.append(token)
+                del self.spent[:-KEPT_READS]
+        return candidate
+
+    # versions seen -----------------------------------------------------------------------
+    def saw(self, path: str, sha256: str) -> None:
+        """Remember that the agent last read or wrote ``path`` when its bytes hashed to
+        ``sha256`` (the newest :data:`KEPT_READS` files are remembered)."""
+        with self._lock:
+            self.reads[path] = sha256
+            self.reads.move_to_end(path)
+            self._changed_reads[path] = sha256
+            while len(self.reads) > KEPT_READS:
+                self.reads.popitem(last=False)
+
+    def seen(self, path: str) -> str | None:
+        """The SHA256 of the version of ``path`` the agent last read or wrote, or
+        ``None`` when it has not (or the session no longer remembers it)."""
+        return self.reads.get(path)
 
     # texts written -----------------------------------------------------------------------
     def remember_text(
@@ -138,6 +187,9 @@ class Session:
             "clipboards": dict(self.clipboards),
             "notes": list(self.notes),
             "metrics": dict(self.metrics),
+            "reads": dict(self.reads),
+            "pending": dict(self.pending),
+            "spent": list(self.spent),
         }
 
     @classmethod
@@ -146,10 +198,17 @@ class Session:
         clipboards = data.get("clipboards") or {}
         notes = data.get("notes") or []
         metrics = data.get("metrics") or {}
+        reads = data.get("reads") or {}
+        pending = data.get("pending") or {}
         return cls(
             clipboards={str(k): str(v) for k, v in dict(clipboards).items()},
             notes=[dict(n) for n in notes if isinstance(n, dict)],
             metrics=dict(metrics),
+            reads=OrderedDict((str(k), str(v)) for k, v in dict(reads).items()),
+            pending=OrderedDict(
+                (str(k), dict(v)) for k, v in dict(pending).items() if isinstance(v, dict)
+            ),
+            spent=[str(t) for t in data.get("spent") or []],
         )
 
     def merged_into(self, stored: Session) -> Session:
@@ -162,6 +221,14 @@ class Session:
         for name, amount in self._metric_deltas.items():
             stored.metrics[name] = stored.metrics.get(name, 0) + amount
         stored.metrics.update(self._metric_values)
+        for path, sha in self._changed_reads.items():
+            stored.saw(path, sha)
+        for token, candidate in self._new_pending.items():
+            stored.pending[token] = candidate
+        for token in self._new_spent:
+            stored.pending.pop(token, None)
+            if token not in stored.spent:
+                stored.spent.append(token)
         return stored
 
 

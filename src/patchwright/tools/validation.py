@@ -12,7 +12,7 @@ import typing
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, Field, ValidationError, create_model
 
 from patchwright.model import ErrorCode, PatchwrightError
 
@@ -44,6 +44,20 @@ def validate_request(model: type[BaseModel], arguments: Mapping[str, Any], tool:
         return model.model_validate(dict(arguments))
     except ValidationError as exc:
         raise request_error(model, exc, tool) from None
+
+
+def missing_field(model: type[BaseModel], name: str, tool: str) -> PatchwrightError:
+    """The error :func:`validate_request` gives for the string field ``name`` of
+    ``model`` when it is missing: for a field the model leaves optional because another
+    form of the request (such as a confirm token alone) does without it."""
+    info = model.model_fields[name]
+    fields: dict[str, Any] = {name: (str, Field(description=info.description))}
+    probe = create_model(model.__name__, **fields)
+    try:
+        probe.model_validate({})
+    except ValidationError as exc:
+        return request_error(probe, exc, tool)
+    raise AssertionError("a required field validated without a value")  # pragma: no cover
 
 
 def request_error(model: type[BaseModel], exc: ValidationError, tool: str) -> PatchwrightError:

@@ -175,6 +175,7 @@ def _remember_texts(ctx: ToolContext, plans: Sequence[PlannedWrite], record: Com
         sha = written.get(plan.path)
         if sha is not None:
             ctx.session.remember_text(plan.path, sha, plan.text, plan.after)
+            ctx.session.saw(plan.path, sha)  # the agent knows what it wrote (tools.reads)
 
 
 def _guard(ctx: ToolContext, plan: PlannedWrite, outcome: WriteOutcome) -> None:

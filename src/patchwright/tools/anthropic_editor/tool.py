@@ -48,7 +48,7 @@ def _view(ctx: ToolContext, req: EditorRequest) -> ToolResult:
     if posix_path(req.path).strip().strip("/") in ("", "."):
         return view_folder(ctx.workspace, "")
     try:
-        return view_file(ctx.workspace, req.path, req.view_range)
+        return view_file(ctx, req.path, req.view_range)
     except PatchwrightError as err:
         if err.code is ErrorCode.NOT_A_FILE and err.details.get("kind") == "dir":
             return view_folder(ctx.workspace, err.path or req.path)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from patchwright.engine.notebook import is_notebook_path
 from patchwright.model import ErrorCode, PatchwrightError, ToolResult
+from patchwright.tools.context import ToolContext
 from patchwright.tools.files import (
     PAGE_LINES,
     encoding_note,
@@ -14,19 +15,22 @@ from patchwright.tools.files import (
     posix_path,
 )
 from patchwright.tools.notebook.view import read_as_cells
+from patchwright.tools.reads import remember_read
 from patchwright.workspace import Workspace
 
 _MAX_ENTRIES = 400
 
 
-def view_file(ws: Workspace, path: str, view_range: list[int] | None) -> ToolResult:
-    """Numbered lines of ``path`` (``view_range`` = [first, last], last -1: to the end).
+def view_file(ctx: ToolContext, path: str, view_range: list[int] | None) -> ToolResult:
+    """Numbered lines of ``path`` (``view_range`` = [first, last], last -1: to the end);
+    the version read is remembered for a later rebase (:mod:`patchwright.tools.reads`).
 
     Raises:
         PatchwrightError: ``out_of_range`` / ``invalid_request`` naming ``view_range``;
             path refusals with their next step.
     """
-    loaded = load(ws, path)
+    loaded = load(ctx.workspace, path)
+    remember_read(ctx, loaded)
     text = loaded.current
     n = len(text.lines)
     if view_range is None and is_notebook_path(loaded.path):

@@ -17,9 +17,10 @@ class ApplyPatchRequest(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    patch: str = Field(
+    patch: str | None = Field(
+        None,
         description="The patch: '*** Begin Patch' ... '*** End Patch', a unified/git diff, "
-        "or SEARCH/REPLACE blocks; any number of files."
+        "or SEARCH/REPLACE blocks; any number of files.",
     )
     format: PatchFormat | None = Field(
         None,
@@ -36,3 +37,6 @@ class ApplyPatchRequest(BaseModel):
         None, description="Check the patch and show its diff without writing."
     )
     encoding: str | None = Field(None, description=ENCODING_FIELD_DESCRIPTION)
+    confirm: str | None = Field(
+        None, description="Alone: a token from a refusal's candidates; applies that candidate."
+    )

@@ -30,6 +30,8 @@ def success(report: ApplyReport, undo: str | None) -> ToolResult:
     """The result of an applied (or dry-run) patch; ``undo`` names the exposed undo tool."""
     count = len(report.files)
     files = f"{count} file{'s' if count != 1 else ''}"
+    if report.already_applied is not None or report.already_in_files:
+        return ToolResult(True, report.summary(), data=report.to_dict())
     if report.dry_run:
         lines = [f"Dry run - no changes made. The patch ({report.format}) would apply to {files}:"]
     elif not report.applied:

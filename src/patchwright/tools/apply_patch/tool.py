@@ -9,14 +9,30 @@ stands where its old text was expected is refused as already applied.
 
 from __future__ import annotations
 
+from patchwright._records import replace as replace_record
 from patchwright.api import apply_patch_text
-from patchwright.model import ErrorCode, PatchwrightError, ToolResult
+from patchwright.engine import MatchOptions, apply_file_patch
+from patchwright.formats import parse_patch
+from patchwright.model import (
+    Anchor,
+    ErrorCode,
+    FilePatch,
+    Hunk,
+    OldText,
+    PatchwrightError,
+    TextFile,
+    ToolResult,
+)
 from patchwright.tools.apply_patch.models import ApplyPatchRequest
 from patchwright.tools.apply_patch.report import refusal, success
+from patchwright.tools.confirm import apply_confirmed, offer_readings, offer_texts
 from patchwright.tools.context import ToolContext
 from patchwright.tools.descriptions import load as description
-from patchwright.tools.files import encoding_step, with_next_step
+from patchwright.tools.files import Loaded, encoding_step, load, with_next_step
+from patchwright.tools.reads import remember_written
+from patchwright.tools.replace import RACE_TRIES, readings
 from patchwright.tools.spec import WRITES, ToolSpec
+from patchwright.tools.validation import missing_field
 
 
 def apply(ctx: ToolContext, patch: str, *, format: str = "auto", mode: str = "fuzzy",
@@ -28,16 +44,21 @@ def apply(ctx: ToolContext, patch: str, *, format: str = "auto", mode: str = "fu
     Raises:
         PatchwrightError: the refusal, in spec 002's form; nothing was written.
     """
-    report = apply_patch_text(
-        patch,
-        workspace=ctx.workspace,
-        format=format,
-        mode=mode,
-        dry_run=dry_run,
-        syntax=ctx.syntax_policy,
-        path=path,
-        encoding=encoding,
-    )
+    for _ in range(RACE_TRIES):
+        report = apply_patch_text(
+            patch,
+            workspace=ctx.workspace,
+            format=format,
+            mode=mode,
+            dry_run=dry_run,
+            syntax=ctx.syntax_policy,
+            path=path,
+            encoding=encoding,
+        )
+        # a file another writer changed between the plan's read and the commit: the
+        # patch is located again on what that writer left (its context says where)
+        if report.error is None or report.error.code is not ErrorCode.STALE:
+            break
     if report.error is not None:
         err = report.error
         if err.code is ErrorCode.FILE_NOT_FOUND and err.path:
@@ -45,17 +66,107 @@ def apply(ctx: ToolContext, patch: str, *, format: str = "auto", mode: str = "fu
         if err.code is ErrorCode.ENCODING and "characters" in err.details:
             err.with_context(field="patch")  # the patch's new text holds them
         encoding_step(err, encoding_field)
-        raise refusal(report, err)
+        refused = refusal(report, err)
+        if err.details.get("frame") == "undecided" and not dry_run:
+            refused = _with_readings(ctx, patch, format, mode, refused)
+        elif err.code is ErrorCode.AMBIGUOUS and "lines" in err.details and not dry_run:
+            refused = _with_places(ctx, patch, format, mode, refused)
+        raise refused
+    if not dry_run:
+        for path, sha in report.written.items():
+            remember_written(ctx, path, sha)
     return success(report, ctx.exposed_name("undo"))
 
 
+def _with_readings(
+    ctx: ToolContext, patch: str, format: str, mode: str, err: PatchwrightError
+) -> PatchwrightError:
+    """A one-file patch refused because its added lines' indentation is undecided: each
+    reading of it as a candidate (tools.confirm)."""
+    one = _one_file(ctx, patch, format)
+    if one is None:
+        return err
+    fp, loaded = one
+    base = MatchOptions(mode=mode)  # type: ignore[arg-type]  # the request model checked it
+    found = readings(lambda options: apply_file_patch(
+        loaded.text, fp, replace_record(base, frame=options.frame))[0])  # fmt: skip
+    return offer_readings(ctx, loaded, found, err, "patch")
+
+
+def _one_file(ctx: ToolContext, patch: str, format: str) -> tuple[FilePatch, Loaded] | None:
+    """The only file of ``patch`` and the file as it is, or ``None`` (several files, a
+    move, a patch that does not parse): a candidate applies to one file."""
+    try:
+        parsed = parse_patch(patch, format)
+        if len(parsed.files) != 1 or parsed.files[0].move_to:
+            return None
+        fp = parsed.files[0]
+        return fp, load(ctx.workspace, fp.path, missing_ok=True)
+    except PatchwrightError:
+        return None
+
+
+def _with_places(
+    ctx: ToolContext, patch: str, format: str, mode: str, err: PatchwrightError
+) -> PatchwrightError:
+    """A one-file patch refused because a hunk matches several places: the patch with
+    that hunk pinned to each place as a candidate (tools.confirm)."""
+    found = _one_file(ctx, patch, format)
+    index = err.details.get("edit_index")
+    if found is None or not isinstance(index, int):
+        return err
+    fp, loaded = found
+    if loaded.text is None or not 0 <= index < len(fp.edits):
+        return err
+    options = MatchOptions(mode=mode)  # type: ignore[arg-type]  # the request model checked it
+    texts: list[TextFile] = []
+    for line in list(err.details["lines"])[:5]:
+        edit = fp.edits[index]
+        anchor = edit.anchor
+        pinned: Anchor
+        if isinstance(anchor, Hunk):
+            pinned = replace_record(anchor, old_start=line, old_count=None)
+        elif isinstance(anchor, OldText):
+            pinned = replace_record(anchor, hint_line=line)
+        else:
+            return err
+        edits = list(fp.edits)
+        edits[index] = replace_record(edit, anchor=pinned)
+        try:
+            new = apply_file_patch(loaded.text, replace_record(fp, edits=edits), options)[0]
+        except PatchwrightError:
+            continue  # pinned there, the patch fails elsewhere: no candidate
+        if new is not None:
+            texts.append(new)
+    return offer_texts(ctx, loaded, texts, err, "patch", f"{len(texts)} places",
+                       "include more unchanged lines around the change")  # fmt: skip
+
+
 def run(ctx: ToolContext, req: ApplyPatchRequest) -> ToolResult:
-    """Apply (or, dry run, check) the patch.
+    """Apply (or, dry run, check) the patch, or the candidate a confirm token names.
 
     Raises:
-        PatchwrightError: ``invalid_request`` for a ``path`` without ``format: "snippet"``
-            (a patch names its files itself); the patch's refusal.
+        PatchwrightError: ``invalid_request`` for ``confirm`` sent with other fields, a
+            missing ``patch``, or a ``path`` without ``format: "snippet"`` (a patch names
+            its files itself); the patch's refusal.
     """
+    if req.confirm is not None:
+        others = [
+            k
+            for k in ("patch", "format", "mode", "dry_run", "path", "encoding")
+            if getattr(req, k) is not None
+        ]
+        if others:
+            raise PatchwrightError(
+                ErrorCode.INVALID_REQUEST,
+                f"confirm must be sent alone, not with {', '.join(others)}.",
+                'Send {"confirm": "<token>"} alone to apply a candidate, or the patch '
+                "without confirm.",
+                field="confirm",
+            )
+        return apply_confirmed(ctx, req.confirm)
+    if req.patch is None:
+        raise missing_field(ApplyPatchRequest, "patch", ctx.name_of("apply_patch"))
     if req.path is not None and req.format != "snippet":
         raise PatchwrightError(
             ErrorCode.INVALID_REQUEST,

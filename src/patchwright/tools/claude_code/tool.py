@@ -22,6 +22,7 @@ from patchwright.tools.context import ToolContext
 from patchwright.tools.descriptions import load as description
 from patchwright.tools.files import PAGE_LINES, encoding_note, load, numbered, page_bounds
 from patchwright.tools.notebook.view import read_as_cells
+from patchwright.tools.reads import remember_read
 from patchwright.tools.replace import Fields, Replacement, replace_strings, write_whole
 from patchwright.tools.spec import READ_ONLY, WRITES, ToolSpec
 
@@ -31,6 +32,7 @@ _FIELD = "file_path"
 def read(ctx: ToolContext, req: ReadRequest) -> ToolResult:
     """Read one page of a file."""
     loaded = load(ctx.workspace, req.file_path, field=_FIELD)
+    remember_read(ctx, loaded)
     text = loaded.current
     n = len(text.lines)
     if req.offset is None and req.limit is None and is_notebook_path(loaded.path):
@@ -54,19 +56,19 @@ def read(ctx: ToolContext, req: ReadRequest) -> ToolResult:
 def edit(ctx: ToolContext, req: EditRequest) -> ToolResult:
     """One string replacement."""
     items = [Replacement(req.old_string, req.new_string, bool(req.replace_all))]
-    return replace_strings(ctx, req.file_path, items, path_field=_FIELD)
+    return replace_strings(ctx, req.file_path, items, path_field=_FIELD, read_first=True)
 
 
 def multi_edit(ctx: ToolContext, req: MultiEditRequest) -> ToolResult:
     """Several replacements in order, all or none."""
     items = [Replacement(e.old_string, e.new_string, bool(e.replace_all)) for e in req.edits]
     return replace_strings(ctx, req.file_path, items, fields=Fields(batch="edits"),
-                           path_field=_FIELD)  # fmt: skip
+                           path_field=_FIELD, read_first=True)  # fmt: skip
 
 
 def write(ctx: ToolContext, req: WriteRequest) -> ToolResult:
     """Write a whole file."""
-    return write_whole(ctx, req.file_path, req.content, path_field=_FIELD)
+    return write_whole(ctx, req.file_path, req.content, path_field=_FIELD, read_first=True)
 
 
 _MULTI_EXAMPLE = {

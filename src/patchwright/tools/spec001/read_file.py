@@ -28,6 +28,7 @@ from patchwright.tools.files import (
     page_bounds,
     resolve_doc_path,
 )
+from patchwright.tools.reads import remember_read
 from patchwright.tools.spec import READ_ONLY, ToolSpec
 
 
@@ -103,6 +104,7 @@ def run(ctx: ToolContext, req: ReadFileRequest) -> ToolResult:
     path = resolve_doc_path(ctx.workspace, req.path, field="path")
     loaded = load(ctx.workspace, path, encoding=req.encoding, encoding_field="encoding")
     assert loaded.text is not None
+    remember_read(ctx, loaded)
     text = loaded.text
     n = len(text.lines)
     if req.start_line is None and req.end_line is None and is_notebook_path(path):

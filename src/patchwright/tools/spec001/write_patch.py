@@ -21,6 +21,8 @@ The result is an InvokeResult-style envelope in ``ToolResult.data``: ``successfu
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from patchwright.engine import apply_edits
 from patchwright.model import (
     Composition,
@@ -29,11 +31,13 @@ from patchwright.model import (
     LineRange,
     MatchReport,
     PatchwrightError,
+    TextFile,
     ToolResult,
 )
 from patchwright.tools.context import ToolContext
 from patchwright.tools.descriptions import load as description
 from patchwright.tools.files import load, resolve, resolve_doc_path
+from patchwright.tools.reads import rebase_verdict
 from patchwright.tools.spec import WRITES, ToolSpec
 from patchwright.tools.spec001.write_patch_checks import (
     FilePlan,
@@ -96,11 +100,13 @@ def _read_all(ctx: ToolContext, req: WritePatchRequest, paths: list[str],
         loaded = load(ctx.workspace, path, missing_ok=new_ok, field=f"files[{i}].docPath")
         actual = loaded.sha256 or EMPTY_SHA256
         if actual != fp.originalSha256.strip().lower():
+            would = rebase_verdict(ctx, loaded, fp.originalSha256.strip().lower(),
+                                   _applying([_edit(p) for p in placed[i]]))  # fmt: skip
             problems.append(
                 PatchwrightError(
                     ErrorCode.STALE,
                     f"files[{i}]: {path} changed since it was read (originalSha256 "
-                    f"{fp.originalSha256}, the file now has {actual}).",
+                    f"{fp.originalSha256}, the file now has {actual}). {would}",
                     "Read the file again (that returns its current sha256), redo the changes on "
                     "its current lines, and send the batch again.",
                     field=f"files[{i}].originalSha256",
@@ -115,6 +121,11 @@ def _read_all(ctx: ToolContext, req: WritePatchRequest, paths: list[str],
     if problems:
         raise combined(problems)
     return plans
+
+
+def _applying(edits: list[Edit]) -> Callable[[TextFile], TextFile]:
+    """The changes of one file patch as a function of the text they are made on."""
+    return lambda base: apply_edits(base, edits, composition=Composition.SIMULTANEOUS).file
 
 
 def _edit(p: Placed) -> Edit:

@@ -20,11 +20,13 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from patchwright.model import ErrorCode, PatchwrightError, ToolResult
+from patchwright.tools.confirm import apply_confirmed
 from patchwright.tools.context import ToolContext
 from patchwright.tools.descriptions import load as description
 from patchwright.tools.files import ENCODING_FIELD_DESCRIPTION
 from patchwright.tools.replace import Fields, Replacement, replace_strings
 from patchwright.tools.spec import WRITES, ToolSpec
+from patchwright.tools.validation import missing_field
 
 MIGRATION_MESSAGE = (
     "edit_file no longer supports line-based editing. "
@@ -50,7 +52,7 @@ class EditFileRequest(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    path: str = Field(description="Path to the file, relative to the workspace root.")
+    path: str | None = Field(None, description="Path to the file, relative to the workspace root.")
     old_string: str | None = Field(None, description="Text to replace (single-edit form).")
     new_string: str | None = Field(None, description="Replacement text (single-edit form).")
     replace_all: bool | None = Field(
@@ -62,6 +64,9 @@ class EditFileRequest(BaseModel):
         "Do not combine with old_string/new_string/replace_all.",
     )
     encoding: str | None = Field(None, description=ENCODING_FIELD_DESCRIPTION)
+    confirm: str | None = Field(
+        None, description="Alone: a token from a refusal's candidates; applies that candidate."
+    )
 
     @model_validator(mode="before")
     @classmethod
@@ -77,6 +82,16 @@ class EditFileRequest(BaseModel):
                 "Send old_string (the exact text to replace) and new_string instead.",
                 field=present[0],
             )
+        if data.get("confirm") is not None:
+            others = [k for k, v in data.items() if k != "confirm" and v is not None]
+            if others:
+                raise PatchwrightError(
+                    ErrorCode.INVALID_REQUEST,
+                    f"confirm must be sent alone, not with {', '.join(others)}.",
+                    'Send {"confirm": "<token>"} alone to apply a candidate, or the edit '
+                    "without confirm.",
+                    field="confirm",
+                )
         single = [k for k in _SINGLE_PARAMS if data.get(k) is not None]
         if data.get("edits") is not None and single:
             raise PatchwrightError(
@@ -126,7 +141,11 @@ def _edits(req: EditFileRequest) -> list[StringEdit]:
 
 
 def run(ctx: ToolContext, req: EditFileRequest) -> ToolResult:
-    """Apply the edits in order, all or none."""
+    """Apply the edits in order, all or none (or the candidate a confirm token names)."""
+    if req.confirm is not None:
+        return apply_confirmed(ctx, req.confirm)
+    if req.path is None:
+        raise missing_field(EditFileRequest, "path", ctx.name_of("edit_file"))
     items = [Replacement(e.old_string, e.new_string, e.replace_all) for e in _edits(req)]
     fields = Fields(batch="edits" if req.edits is not None else None, encoding="encoding")
     return replace_strings(ctx, req.path, items, fields=fields, encoding=req.encoding)

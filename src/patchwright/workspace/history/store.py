@@ -38,6 +38,7 @@ from patchwright.workspace.records import (
     CommitRecord,
     FileCommitRecord,
     draw_ids,
+    sha256_hex,
 )
 
 TYPE_CHECKING = False
@@ -295,6 +296,31 @@ class History:
         if sha256 is None:
             return None
         return self.contents.read(sha256)
+
+    def latest_file(self, path: str) -> dict[str, Any] | None:
+        """The newest file patch of this workspace that wrote ``path`` (its ``batch_id``,
+        ``tool``, ``action``, ``before_sha256``, ``after_sha256``, ``move_from``), or
+        ``None``: what a retry of the same edit is checked against."""
+        where, params = self._here()
+        where = where.replace("machine", "b.machine").replace("workspace", "b.workspace")
+        with self._transaction(write=False) as tx:
+            rows = tx.rows(
+                "SELECT f.batch_id, b.tool, f.action, f.before_sha256, f.after_sha256, "
+                "f.move_from FROM files f JOIN batches b ON b.id = f.batch_id "
+                f"WHERE {where} AND f.path=? ORDER BY f.seq DESC LIMIT 1",
+                [*params, path],
+            )
+        return dict(rows[0]) if rows else None
+
+    def keep_content(self, data: bytes) -> str:
+        """Keep ``data`` in the content store (once per content) and return its SHA256:
+        what an agent read, kept for a later three-way rebase instead of in memory."""
+        sha = sha256_hex(data)
+        if self.contents.holds(sha, len(data)):
+            return sha
+        with self._transaction(write=True) as tx:
+            self.contents.store(tx, {sha: data}, (), {})
+        return sha
 
     def load(self, batch_id: str) -> tuple[CommitRecord, str | None]:
         """A batch as a :class:`CommitRecord`, plus the ID of the batch that undid it."""

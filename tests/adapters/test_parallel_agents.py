@@ -1,0 +1,154 @@
+"""Parallel agents lose nothing: 8 MCP sessions over HTTP and 4 command-line workers make
+400 edits to disjoint lines of two shared files at the same time.
+
+Every edit is counted by what its answer said (applied or refused), and the files are
+checked afterwards: no edit reported applied may be missing, disjoint edits must all land
+(a session that read an older version gets its edit rebased), and the files must equal
+the result of all 400 edits. Nothing is timed: the test waits for every answer.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import signal
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import anyio
+from mcp import Client
+from mcp.types import TextContent
+
+FILES = ("shared_a.py", "shared_b.py")
+MCP_SESSIONS, MCP_EDITS = 8, 45
+CLI_WORKERS, CLI_EDITS = 4, 10
+TOTAL = MCP_SESSIONS * MCP_EDITS + CLI_WORKERS * CLI_EDITS
+LINES_PER_FILE = TOTAL // len(FILES)
+TIMEOUT = 120  # seconds one call may take on a busy machine (never reached when all is well)
+
+
+def _line(slot: int, done_by: str | None = None) -> str:
+    return f"slot_{slot} = 0\n" if done_by is None else f"slot_{slot} = 1  # {done_by}\n"
+
+
+def _edit(index: int, who: str) -> dict[str, Any]:
+    """Edit ``index`` (0-based, of TOTAL): its own line of one of the two files."""
+    path, slot = FILES[index % len(FILES)], index // len(FILES)
+    return {"path": path, "old_string": _line(slot), "new_string": _line(slot, who)}
+
+
+@contextmanager
+def _http_server(root: Path, env: dict[str, str]) -> Iterator[str]:
+    process = subprocess.Popen(
+        [sys.executable, "-m", "patchwright", "mcp", "--root", str(root), "--http",
+         "127.0.0.1:0", "--preset", "default"],
+        env={**os.environ, **env}, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    lines: queue.Queue[str] = queue.Queue()
+    assert process.stderr is not None
+    stderr = process.stderr
+    reader = threading.Thread(target=lambda: [lines.put(line) for line in stderr], daemon=True)
+    reader.start()
+    try:
+        url = ""
+        while "http://" not in url:
+            url = lines.get(timeout=TIMEOUT)
+        yield url[url.index("http://") :].split()[0]
+    finally:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:  # pragma: no cover - only when shutdown hangs
+            process.kill()
+            process.wait()
+        reader.join(timeout=5)
+        stderr.close()
+
+
+def _mcp_sessions(url: str, outcomes: dict[int, tuple[bool, str]]) -> None:
+    async def session(number: int) -> None:
+        async with Client(url, read_timeout_seconds=TIMEOUT) as client:
+            for path in FILES:
+                read = await client.call_tool("read_file", {"path": path})
+                assert not read.is_error
+            for k in range(MCP_EDITS):
+                index = number * MCP_EDITS + k
+                result = await client.call_tool("edit_file", _edit(index, f"mcp{number}"))
+                first = result.content[0]
+                assert isinstance(first, TextContent)
+                outcomes[index] = (not result.is_error, first.text)
+
+    async def all_sessions() -> None:
+        async with anyio.create_task_group() as group:
+            for number in range(MCP_SESSIONS):
+                group.start_soon(session, number)
+
+    anyio.run(all_sessions)
+
+
+def _cli_worker(root: Path, env: dict[str, str], number: int,
+                outcomes: dict[int, tuple[bool, str]]) -> None:  # fmt: skip
+    def call(name: str, arguments: dict[str, Any]) -> dict[str, Any]:
+        done = subprocess.run(
+            [sys.executable, "-m", "patchwright", "call", name, "-", "--root", str(root),
+             "--session", f"cli{number}"],
+            input=json.dumps(arguments), env={**os.environ, **env}, capture_output=True,
+            text=True, timeout=TIMEOUT, check=False,
+        )  # fmt: skip
+        answer: dict[str, Any] = json.loads(done.stdout)
+        return answer
+
+    for path in FILES:
+        assert call("read_file", {"path": path})["ok"]
+    for k in range(CLI_EDITS):
+        index = MCP_SESSIONS * MCP_EDITS + number * CLI_EDITS + k
+        answer = call("edit_file", _edit(index, f"cli{number}"))
+        outcomes[index] = (answer["ok"], answer["text"])
+
+
+def _who(index: int) -> str:
+    """The session that makes edit ``index``."""
+    if index < MCP_SESSIONS * MCP_EDITS:
+        return f"mcp{index // MCP_EDITS}"
+    return f"cli{(index - MCP_SESSIONS * MCP_EDITS) // CLI_EDITS}"
+
+
+def test_parallel_sessions_lose_no_edit(tmp_path: Path) -> None:
+    root = tmp_path / "root"
+    root.mkdir()
+    for path in FILES:
+        (root / path).write_text("".join(_line(slot) for slot in range(LINES_PER_FILE)))
+    env = {"PATCHWRIGHT_STATE_DIR": str(tmp_path / "state")}
+    outcomes: dict[int, tuple[bool, str]] = {}
+    with _http_server(root, env) as url:
+        workers = [
+            threading.Thread(target=_cli_worker, args=(root, env, n, outcomes))
+            for n in range(CLI_WORKERS)
+        ]
+        for worker in workers:
+            worker.start()
+        _mcp_sessions(url, outcomes)
+        for worker in workers:
+            worker.join()
+    assert len(outcomes) == TOTAL  # every edit was answered
+    reported = {i for i, (applied, _) in outcomes.items() if applied}
+    refusals = {i: text for i, (applied, text) in outcomes.items() if not applied}
+    texts = {path: (root / path).read_text() for path in FILES}
+    who = {i: _who(i) for i in range(TOTAL)}
+    missing = [
+        i for i in reported if _edit(i, who[i])["new_string"] not in texts[_edit(i, "")["path"]]
+    ]
+    assert missing == [], f"{len(missing)} edits reported applied are missing"
+    assert refusals == {}, f"{len(refusals)} disjoint edits refused: {list(refusals.values())[:3]}"
+    for number, path in enumerate(FILES):
+        expected = "".join(
+            _line(slot, who[slot * len(FILES) + number]) for slot in range(LINES_PER_FILE)
+        )
+        assert texts[path] == expected

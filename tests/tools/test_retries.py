@@ -1,0 +1,190 @@
+"""Retries: every edit sent twice, through every tool and patch format, is never doubled.
+
+The measurement takes real lines of the corpus's files (:mod:`retry_support`), makes each
+of five edit shapes on them through each tool variant, and sends each call a second time
+as an agent does after a time-out. The second answer must leave the file as the first
+left it; it should say "already applied", and anything else must be a refusal.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from retry_support import SHAPES, VARIANTS, Site, available, change, sites, tool_call
+from tool_helpers import ok, write
+
+from patchwright.tools import Toolbox
+from patchwright.workspace import Workspace
+
+SITES_PER_SHAPE = 30
+
+
+def _toolbox(root: Path, state: Path, preset: str) -> Toolbox:
+    # the syntax guard has nothing to say about a retry: off, for a shorter run
+    return Toolbox(Workspace(root, state_dir=state), preset=preset, syntax_policy="off")
+
+
+def _measure(
+    root: Path, state: Path, preset: str, variant: str, chosen: list[Site]
+) -> Counter[str]:
+    """Outcomes of the second call of every (shape, site) pair through one variant."""
+    toolbox = _toolbox(root, state, preset)
+    outcomes: Counter[str] = Counter()
+    for site in {s.path: s for s in chosen}.values():
+        write(root, site.path, site.text)
+    reader = {"claude-code": "Read", "anthropic": "str_replace_based_edit_tool"}.get(preset)
+    # each shape on its own lines: the sites of shape k are chosen[k::len(SHAPES)]
+    pairs = [(SHAPES[k % len(SHAPES)], site) for k, site in enumerate(chosen)]
+    for number, (shape, site) in enumerate(pairs):
+        file = root / site.path
+        if reader == "Read":
+            ok(toolbox, "Read", file_path=site.path)
+        text = file.read_bytes().decode("utf-8")
+        edit = change(site.line, shape, number)
+        assert text.count(edit.old) == 1, (site.path, edit.old)
+        name, arguments = tool_call(variant, site.path, text, edit)
+        first = toolbox.call(name, arguments)
+        assert first.ok, (variant, shape, first.text)
+        applied = file.read_bytes()
+        assert applied == text.replace(edit.old, edit.new, 1).encode("utf-8"), (variant, shape)
+        second = toolbox.call(name, arguments)
+        if file.read_bytes() != applied:
+            outcomes["applied twice"] += 1
+        elif second.ok and second.text.startswith("Already applied"):
+            outcomes["already applied"] += 1
+        elif not second.ok:
+            outcomes["refused"] += 1
+        else:
+            outcomes[f"other: {second.text[:80]}"] += 1
+    return outcomes
+
+
+pytestmark = pytest.mark.skipif(not available(), reason="the shared corpus is not there")
+
+
+@pytest.mark.parametrize(("preset", "variant"), VARIANTS, ids=[v for _, v in VARIANTS])
+def test_a_retried_edit_is_never_applied_twice(tmp_path: Path, preset: str, variant: str) -> None:
+    chosen = sites(SITES_PER_SHAPE * len(SHAPES))
+    assert len(chosen) == SITES_PER_SHAPE * len(SHAPES)
+    root = tmp_path / "root"
+    root.mkdir()
+    outcomes = _measure(root, tmp_path / "state", preset, variant, chosen)
+    total = sum(outcomes.values())
+    assert total == len(SHAPES) * SITES_PER_SHAPE
+    assert outcomes["applied twice"] == 0, outcomes
+    assert outcomes["already applied"] >= 0.95 * total, outcomes
+    assert set(outcomes) <= {"already applied", "refused"}, outcomes
+
+
+def test_the_file_alone_says_already_applied_without_a_history(tmp_path: Path) -> None:
+    root = tmp_path / "root"
+    write(root, "a.py", "def f(x):\n    return g(x)\n")
+    toolbox = Toolbox(Workspace(root, state_dir=tmp_path / "s", history=False))
+    edit = {"path": "a.py", "old_string": "return g(x)", "new_string": "return g(x) + 1"}
+    ok(toolbox, "edit_file", **edit)
+    again = ok(toolbox, "edit_file", **edit)
+    assert again.text == (
+        "Already applied, nothing changed: a.py has the new text at line 2 and the old "
+        "text nowhere else."
+    )
+    assert again.data["already_applied"] and again.data["batch_id"] is None
+    assert (root / "a.py").read_text() == "def f(x):\n    return g(x) + 1\n"
+
+
+def test_partial_evidence_is_said_as_such_and_not_taken_as_applied(tmp_path: Path) -> None:
+    root = tmp_path / "root"
+    write(root, "a.py", "x = load()\nx = load()\ny = load() or 0\n")
+    toolbox = Toolbox(Workspace(root, state_dir=tmp_path / "s", history=False))
+    both = toolbox.call("edit_file", {"path": "a.py", "old_string": "load()",
+                                      "new_string": "load() or 0"})  # fmt: skip
+    assert (
+        not both.ok
+        and "Note: the new text already stands at line 3, but the old text "
+        "is still there too (line 1, 2); the edit is not taken as applied."
+        in both.text
+    )
+    write(root, "b.py", "a = compute(1)\nb = compute(1)\n")
+    several = toolbox.call("edit_file", {"path": "b.py", "old_string": "compute(2)",
+                                         "new_string": "compute(1)"})  # fmt: skip
+    assert not several.ok
+    assert (
+        "the new text stands at 2 places (lines 1, 2) and the old text is nowhere" in several.text
+    )
+    assert (root / "a.py").read_text() == "x = load()\nx = load()\ny = load() or 0\n"
+    # an old text that is not there and a new one that stands elsewhere: nothing ties them
+    write(root, "c.py", "def area(r):\n    return 3.14 * r * r\n")
+    elsewhere = toolbox.call("edit_file", {"path": "c.py", "old_string": "return pi * r ** 2",
+                                           "new_string": "return 3.14 * r * r"})  # fmt: skip
+    assert not elsewhere.ok and "Already applied" not in elsewhere.text
+    assert "but the two share no line or text that ties that place to this edit" in elsewhere.text
+
+
+@pytest.mark.parametrize("history", [True, False])
+def test_adding_a_file_that_has_that_content_or_deleting_one_that_is_gone_is_a_no_op(
+    tmp_path: Path, history: bool
+) -> None:
+    root = tmp_path / "root"
+    write(root, "same.txt", "hello\n")
+    toolbox = Toolbox(Workspace(root, state_dir=tmp_path / "s", history=history))
+    add = "*** Begin Patch\n*** Add File: same.txt\n+hello\n*** End Patch\n"
+    added = ok(toolbox, "apply_patch", patch=add)
+    assert "same.txt already has exactly this content: nothing to add" in added.text
+    delete = "*** Begin Patch\n*** Delete File: gone.txt\n*** End Patch\n"
+    deleted = ok(toolbox, "apply_patch", patch=delete)
+    assert "gone.txt does not exist: nothing to delete" in deleted.text
+    assert sorted(p.name for p in root.iterdir()) == ["same.txt"]
+    different = toolbox.call("apply_patch", {"patch": add.replace("+hello", "+bye")})
+    assert not different.ok and "already exists" in different.text
+
+
+@pytest.mark.parametrize(
+    "patch",
+    [
+        "*** Begin Patch\n*** Update File: a.py\n@@\n def f(x):\n-    return g(x)\n"
+        "+    return g(x) + 1\n*** End Patch\n",
+        "a.py\n<<<<<<< SEARCH\n    return g(x)\n=======\n    if ready:\n"
+        "        return g(x)\n>>>>>>> REPLACE\n",
+    ],
+    ids=["v4a", "search-replace"],
+)
+def test_a_retried_patch_is_recognised_from_the_files_without_a_history(
+    tmp_path: Path, patch: str
+) -> None:
+    root = tmp_path / "root"
+    write(root, "a.py", "def f(x):\n    return g(x)\n")
+    toolbox = Toolbox(Workspace(root, state_dir=tmp_path / "s", history=False))
+    ok(toolbox, "apply_patch", patch=patch)
+    applied = (root / "a.py").read_bytes()
+    again = ok(toolbox, "apply_patch", patch=patch)
+    assert again.text.startswith("Already applied, nothing changed: in each file the patch ")
+    assert (root / "a.py").read_bytes() == applied
+
+
+@pytest.mark.parametrize(
+    ("preset", "variant", "floor"),
+    [("default", "edit_file", 0.6), ("default", "apply_patch v4a", 0.85),
+     ("default", "apply_patch search-replace", 0.6), ("claude-code", "Edit", 0.6)],
+)  # fmt: skip
+def test_without_a_history_retries_are_still_never_doubled(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, preset: str, variant: str, floor: float
+) -> None:
+    """The file's own evidence: a deleted line leaves nothing to recognise in a string
+    edit, and a rewritten one nothing that ties its new text to the place (both
+    refused), while a patch's context still shows where it went."""
+    chosen = sites(SITES_PER_SHAPE * len(SHAPES))
+    root = tmp_path / "root"
+    root.mkdir()
+
+    def without_history(root: Path, state: Path, preset: str) -> Toolbox:
+        workspace = Workspace(root, state_dir=state, history=False)
+        return Toolbox(workspace, preset=preset, syntax_policy="off")
+
+    monkeypatch.setattr(sys.modules[__name__], "_toolbox", without_history)
+    outcomes = _measure(root, tmp_path / "state", preset, variant, chosen)
+    total = sum(outcomes.values())
+    assert outcomes["applied twice"] == 0, outcomes
+    assert outcomes["already applied"] >= floor * total, outcomes
+    assert set(outcomes) <= {"already applied", "refused"}, outcomes
