@@ -77,9 +77,10 @@ def compose(
     # frames and sides matter only for a match that is not exact: start-up time of a clean
     # apply, which never loads them
     from patchwright.engine.context_side import side_by_context
-    from patchwright.engine.frame import shift_for
+    from patchwright.engine.frame import local_frames, shift_for
 
     shift = shift_for(file_lines, body, match, same_frame_lines, label, frame)
+    local, assumed = ({}, "") if shift else local_frames(file_lines, body, match)
     if complete:
         _check_trailing(body, match, file_lines, label)
     out: list[str] = []
@@ -93,7 +94,8 @@ def compose(
     removed_run = 0  # removed lines right before the pending added lines
     for i, hl in enumerate(body):
         if hl.op == "+":
-            pending.append((shift.apply(hl.text) if shift else hl.text, endings.added(cursor)))
+            moved = shift or local.get(i)
+            pending.append((moved.apply(hl.text) if moved else hl.text, endings.added(cursor)))
             continue
         a, b = match.spans[k]
         k += 1
@@ -136,7 +138,7 @@ def compose(
         end,
         out,
         ends,
-        shift.describe() if shift else "",
+        shift.describe() if shift else assumed,
         tuple(warnings),
     )
 

@@ -76,6 +76,86 @@ def shift_for(
     return shift if decision else None
 
 
+def local_frames(
+    file_lines: list[str], body: Sequence[HunkLine], match: Match
+) -> tuple[dict[int, Shift], str]:
+    """Blocks of added lines written in the frame of the one mis-indented old line next
+    to them, when the block as a whole is not shifted: ``{body index: shift}`` for their
+    lines, and what was assumed (empty when nothing is re-indented).
+
+    A model that mis-indents one line of a block usually writes the lines it adds
+    beside it at the same wrong column. Such a block is re-indented like that line when,
+    as written, neither of its ends lines up with the file lines around it (level with
+    them, or one level in after an opening line / before a closing one) and, moved like
+    the mis-indented line, both do; any other block goes in as written."""
+    if match.rung == Rung.EXACT or not any(hl.op == "+" for hl in body):
+        return {}, ""
+    olds = iter(match.spans)
+    out: dict[int, Shift] = {}
+    told: list[str] = []
+    before: tuple[str, int] | None = None  # (model line, file line number) kept right before
+    block: list[int] = []
+
+    def settle(after: tuple[str, int] | None) -> None:
+        if not block:
+            return
+        first, last = body[block[0]].text, body[block[-1]].text
+        if is_blank(first) or is_blank(last):
+            return
+        near = [n for n in (before, after) if n is not None]
+        off = [
+            (m, k) for m, k in near if leading(m) != leading(file_lines[k])
+        ]
+        if not off:
+            return
+        shifts = {
+            (s.delta, s.scale, s.mapping)
+            for s in (detect_shift([m], [file_lines[k]]) for m, k in off)
+            if s is not None
+        }
+        if len(shifts) != 1:
+            return
+        m, k = off[0]
+        shift = detect_shift([m], [file_lines[k]])
+        if shift is None:
+            return
+        prev = file_lines[before[1]] if before is not None else None
+        nxt = file_lines[after[1]] if after is not None else None
+
+        def fits(a: str, b: str) -> tuple[int, int]:
+            return (prev is not None and _follows(prev, a)), (nxt is not None and _precedes(b, nxt))
+
+        as_written = fits(first, last)
+        moved = fits(shift.apply(first), shift.apply(last))
+        wanted = ((prev is not None), (nxt is not None))
+        if any(as_written) or moved != wanted or not any(moved):
+            return
+        for i in block:
+            out[i] = shift
+        told.append(f"line {k + 1}, {shift.describe()}")
+
+    for i, hl in enumerate(body):
+        if hl.op == "+":
+            block.append(i)
+            continue
+        a, b = next(olds)
+        same = b == a + 1 and not is_blank(hl.text)
+        same = same and unicode_key(hl.text) == unicode_key(file_lines[a])
+        here = (hl.text, a) if same else None
+        if hl.op == " ":
+            settle(here)
+            block = []
+            before = here
+        elif block:
+            settle(None)
+            block = []
+            before = None
+    settle(None)
+    if not out:
+        return {}, ""
+    return out, "like the mis-indented old line beside them: " + "; ".join(told)
+
+
 # Lines after which the next line goes one level deeper, and lines that close a level
 # (the block before them sits deeper than they do).
 _OPENERS = ("{", "(", "[", ":")

@@ -11,7 +11,12 @@ from collections.abc import Iterable, Sequence
 from patchwright._records import replace
 from patchwright.engine.diagnose import not_found, rejected_at
 from patchwright.engine.diff import line_opcodes, matcher_opcodes
-from patchwright.engine.evidence import extend_edges, fill_gaps, without_edge_elisions
+from patchwright.engine.evidence import (
+    extend_edges,
+    fill_gaps,
+    same_as_file,
+    without_edge_elisions,
+)
 from patchwright.engine.index import LineIndex
 from patchwright.engine.literal import (
     ambiguity_hint,
@@ -281,11 +286,16 @@ def _check_repeated_edges(
     head = [] if same_start else new[:first_kept]
     after = file.lines[match.end : match.end + len(tail)]
     before = file.lines[max(0, match.start - max(1, len(head))) : match.start]
+    # A repeat stands in the new text as the file has it (in the file's frame or the
+    # matched lines' one); a new "  }" before the file's "}" is a line the edit adds.
+    same = same_as_file(file.lines, match, old)
     for k in range(len(tail), 0, -1):
-        if _same_keys(tail[-k:], after[:k]):
+        if _same_keys(tail[-k:], after[:k]) and same(tail[-k:], after[:k]):
             raise _repeats(label, "ends", k, match.end + 1)
     for k in range(len(head), 0, -1):
-        if _same_keys(head[:k], before[len(before) - k :]):
+        if _same_keys(head[:k], before[len(before) - k :]) and same(
+            head[:k], before[len(before) - k :]
+        ):
             raise _repeats(label, "starts", k, match.start - k + 1)
     # New lines that end where the file's preceding lines end (or start the way the
     # following lines start) repeat them at the seam, blank lines included.
@@ -296,10 +306,14 @@ def _check_repeated_edges(
     # The first real line after (last before) the match, repeated anywhere among the
     # lines added at that edge, is just as suspicious.
     hit = _first_real(file.lines, range(match.end, min(len(file.lines), match.end + 3)))
-    if hit is not None and strip_key(file.lines[hit]) in {strip_key(t) for t in tail}:
+    if hit is not None and any(
+        strip_key(t) == strip_key(file.lines[hit]) and same([t], [file.lines[hit]]) for t in tail
+    ):
         raise _repeats(label, "ends", 1, hit + 1)
     hit = _first_real(file.lines, range(match.start - 1, max(-1, match.start - 4), -1))
-    if hit is not None and strip_key(file.lines[hit]) in {strip_key(t) for t in head}:
+    if hit is not None and any(
+        strip_key(t) == strip_key(file.lines[hit]) and same([t], [file.lines[hit]]) for t in head
+    ):
         raise _repeats(label, "starts", 1, hit + 1)
 
 
