@@ -57,6 +57,7 @@ def shift_for(
     pairs, beside = _evidence(file_lines, body, match, model, found)
     pairs += _style_evidence(body, model, found)
     pairs += _modified_pairs(file_lines, body, match)
+    pairs, beside = _rewritten_in_place(body, pairs, beside)
     grid = frozenset(indent_width(ind, shift.tab) for ind in near)
     decision = choose_frame(shift, pairs, same_frame_lines, beside, added, grid)
     if decision is None:
@@ -90,6 +91,8 @@ def local_frames(
     the mis-indented line, both do; any other block goes in as written."""
     if match.rung == Rung.EXACT or not any(hl.op == "+" for hl in body):
         return {}, ""
+    if detect_shift(*_same_lines(file_lines, body, match)) is not None:
+        return {}, ""  # the block moved as a whole: its frame was decided for all lines
     olds = iter(match.spans)
     out: dict[int, Shift] = {}
     told: list[str] = []
@@ -307,6 +310,52 @@ def _edited(old: str, new: str) -> bool:
         return True
     head_a, head_b = _FIRST_WORD.match(a), _FIRST_WORD.match(b)
     return bool(head_a and head_b) and head_a.group() == head_b.group()  # type: ignore[union-attr]
+
+
+Triple = tuple[str, str, str]
+
+
+def _unchanged_replacements(body: Sequence[HunkLine]) -> set[str]:
+    """Lines a run of removed lines and the run of as many added lines right after it
+    give at the same place in both, character for character (a line moved elsewhere
+    in the hunk is not one)."""
+    same: set[str] = set()
+    removed: list[str] = []
+    added: list[str] = []
+    for hl in [*body, None]:
+        if hl is not None and hl.op == "+":
+            added.append(hl.text)
+            continue
+        if added and len(added) == len(removed):
+            same.update(r for r, a in zip(removed, added) if r == a and not is_blank(r))
+        if added or hl is None or hl.op != "-":
+            removed, added = [], []
+        if hl is not None and hl.op == "-":
+            removed.append(hl.text)
+    return same
+
+
+def _rewritten_in_place(
+    body: Sequence[HunkLine], pairs: list[Triple], beside: list[Triple]
+) -> tuple[list[Triple], list[Triple]]:
+    """Evidence triples with the lines the hunk removes and adds back character for
+    character turned into votes for the file's frame. In the model's own frame such a
+    pair changes nothing, so it was written against the file: the edit re-indents that
+    line (by the very shift the old lines show), and its new form is already the
+    file's. The lines beside such a line say nothing of its frame (it moves)."""
+    same = _unchanged_replacements(body)
+    if not same:
+        return pairs, beside
+    beside = [(m, f, n) for m, f, n in beside if m not in same and n not in same]
+    out: list[tuple[str, str, str]] = []
+    for m, f, n in pairs:
+        if n == m and n in same:
+            # Read as shifted, the pair would be no edit at all: as strong as two
+            # ordinary pairings (a line beside the block alone cannot veto it).
+            out += [(m, f, leading(f) + n.lstrip(" \t"))] * 2
+        else:
+            out.append((m, f, n))
+    return out, beside
 
 
 def _style_evidence(
