@@ -5,7 +5,7 @@
 from the closest region); :func:`failure_block` renders the block::
 
     Patch failed on foo.py:
-      Hunks 1-2: applied
+      Hunks 1-2: would have applied; nothing was written
       Hunk 3 failed: context mismatch at line 45
         Expected: "    return None"
         Found:    "    return result"
@@ -115,14 +115,18 @@ def failure_block(
     path: str | None, failure: HunkFailure | None, mode: str, message: str = "", hint: str = ""
 ) -> str:
     """The whole block for a patch refused on ``path``: the hunks before the failed one
-    applied, the failed one's lines (or ``message`` when no hunk is to blame), the
+    (placed, never written), the failed one's lines (or ``message`` when no hunk is to blame), the
     ``hint`` when given, and the rollback line."""
     lines = [f"Patch failed on {path}:" if path else "Patch failed:"]
     if failure is not None:
+        # the patch is refused whole: the hunks before the failed one were placed,
+        # never written
         if failure.number == 2:
-            lines.append("  Hunk 1: applied")
+            lines.append("  Hunk 1: would have applied; nothing was written")
         elif failure.number > 2:
-            lines.append(f"  Hunks 1-{failure.number - 1}: applied")
+            lines.append(
+                f"  Hunks 1-{failure.number - 1}: would have applied; nothing was written"
+            )
         lines.extend(failure.lines(mode))
     else:
         lines.extend(f"  {text}" for text in message.splitlines())
