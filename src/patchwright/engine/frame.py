@@ -45,9 +45,10 @@ def shift_for(
             return None
         raise _indent_error(
             label,
-            "its lines are indented inconsistently with the file "
-            "(some lines shifted, others not), so the new lines' "
-            "indentation cannot be trusted.",
+            f"its old lines stand at file {_lines_of(match)} but are indented "
+            f"inconsistently with them (some shifted, others not{_example(file_lines, body, match)}), "
+            "so the new lines' indentation cannot be trusted.",
+            match.start + 1,
         )
     added = [hl.text for hl in body if hl.op == "+"]
     if shift.is_identity or all(shift.apply(line) == line for line in added):
@@ -69,10 +70,11 @@ def shift_for(
     if decision is None:
         raise _indent_error(
             label,
-            f"its old lines are indented differently from the file "
-            f"({shift.describe()}), and it cannot be told whether the new "
-            "lines were written with the file's indentation or with the "
-            "same shift.",
+            f"its old lines stand at file {_lines_of(match)} but are indented "
+            f"differently ({shift.describe()}{_example(file_lines, body, match)}), and it "
+            "cannot be told whether the new lines were written with the file's "
+            "indentation or with the same shift.",
+            match.start + 1,
         )
     return shift if decision else None
 
@@ -490,14 +492,45 @@ def _evidence(
     return triples, beside
 
 
-def _indent_error(label: str, why: str) -> PatchwrightError:
+def _lines_of(match: Match) -> str:
+    """``lines a-b`` (1-based) of a match, ``line a`` for one line."""
+    first, last = match.start + 1, match.end
+    return f"line {first}" if last <= first else f"lines {first}-{last}"
+
+
+def _example(file_lines: list[str], body: Sequence[HunkLine], match: Match) -> str:
+    """``; line N: c columns in the file, d in the edit`` for the first old line whose
+    indentation differs from its file line ("" when none does)."""
+    olds = [hl for hl in body if hl.op != "+"]
+    for hl, (a, b) in zip(olds, match.spans):
+        if b != a + 1 or is_blank(hl.text) or leading(hl.text) == leading(file_lines[a]):
+            continue
+        if unicode_key(hl.text) != unicode_key(file_lines[a]):
+            continue
+        have, want = _describe_indent(leading(file_lines[a])), _describe_indent(leading(hl.text))
+        return f"; line {a + 1}: {have} in the file, {want} in the edit"
+    return ""
+
+
+def _describe_indent(indent: str) -> str:
+    """``4 spaces``, ``1 tab``, ``1 tab and 2 spaces``, ``no indentation``."""
+    if not indent:
+        return "no indentation"
+    tabs, spaces = indent.count("\t"), indent.count(" ")
+    parts = [f"{tabs} tab{'s' if tabs != 1 else ''}"] if tabs else []
+    if spaces:
+        parts.append(f"{spaces} space{'s' if spaces != 1 else ''}")
+    return " and ".join(parts)
+
+
+def _indent_error(label: str, why: str, line: int | None = None) -> PatchwrightError:
     # "frame": callers with other evidence (a parser) may settle it (MatchOptions.frame).
     return PatchwrightError(
         ErrorCode.AMBIGUOUS,
         f"{label or 'The edit'}: {why}",
         "Copy the old lines with the file's exact indentation and indent the new lines "
         "the way they must appear in the file.",
-        details={"frame": "undecided"},
+        details={"frame": "undecided"} if line is None else {"frame": "undecided", "line": line},
     )
 
 

@@ -179,13 +179,13 @@ def _line_mode(
     if not how and _reindents_what_it_repeats(file, match, pattern, new, ops):
         raise PatchwrightError(
             ErrorCode.AMBIGUOUS,
-            f"{label or 'The edit'}: its old lines are indented differently from the file, "
-            "and its new text repeats some of them as they are while it re-indents others, "
-            "so it cannot be told which indentation the new lines are written in. "
-            "No change was made.",
+            f"{label or 'The edit'}: its old lines stand at file lines {match.start + 1}-"
+            f"{match.end} but are indented differently from them, and its new text repeats "
+            "some of them as they are while it re-indents others, so it cannot be told "
+            "which indentation the new lines are written in. No change was made.",
             "Copy the old lines with the file's exact indentation (re-read the file) and "
             "indent the new lines the way they must appear in the file.",
-            details={"frame": "undecided"},
+            details={"frame": "undecided", "line": match.start + 1},
         )
     # Lines the search and the replacement share, whatever their indentation (the
     # search text may be indented off): only what the replacement adds at an edge can
