@@ -99,10 +99,12 @@ def compose(
             continue
         a, b = match.spans[k]
         k += 1
-        endings.old(hl.op, a)
+        # a removed line no file line stands for (a fuzzy match left it out, possibly
+        # past the file's last line) is refused before its ending is looked up
         if hl.op == "-" and (a == b or not _same_enough(match, hl.text, file_lines[a], complete)):
             there = None if a == b else file_lines[a]
             raise _unlocated(label, hl.text, there, match)
+        endings.old(hl.op, a)
         gap = list(range(cursor, a))
         if gap and adds:
             _check_slide(file_lines, gap, cursor, a, b, label)
