@@ -304,6 +304,7 @@ def _shifted(rep: MatchReport, delta: int) -> MatchReport:
         rep.matched_text,
         rep.reindent,
         rep.warnings,
+        rep.assumed,
     )
 
 
@@ -441,7 +442,7 @@ def _splice_in_order(
         reports.append(MatchReport(
             i, edits[i].label or f"edit {i + 1}", s.rung, s.similarity, start + 1 + shift,
             cursor + shift, start + 1, cursor, new_a + 1, len(lines), s.count, s.matched_text,
-            s.reindent, s.warnings,
+            s.reindent, s.warnings, s.assumed,
         ))  # fmt: skip
     add_lines(old_lines[cursor:])
     add_endings(old_endings[cursor:])
@@ -488,16 +489,18 @@ def _report(
     first, new_a, new_b = group[0]
     if len(group) == 1:  # one splice per edit (every hunk): no sums over the group
         last, similarity, count, warnings = first, first.similarity, first.count, first.warnings
+        assumed = first.assumed
     else:
         last, _, new_b = group[-1]
         similarity = min(s.similarity for s, _, _ in group)
         count = sum(s.count for s, _, _ in group)
         warnings = tuple(w for s, _, _ in group for w in s.warnings)
+        assumed = tuple(dict.fromkeys(a for s, _, _ in group for a in s.assumed))
     # positional: a frozen record built by keyword shows with 10^4 hunks
     return MatchReport(
         i, edit.label or f"edit {i + 1}", first.rung, similarity,
         first.start + 1 + shift, last.end + shift, first.start + 1, last.end,
-        new_a + 1, new_b, count, first.matched_text, first.reindent, warnings,
+        new_a + 1, new_b, count, first.matched_text, first.reindent, warnings, assumed,
     )  # fmt: skip
 
 
@@ -549,6 +552,7 @@ def _renumber(rep: MatchReport, i: int, edit: Edit, orig_a: int, orig_b: int) ->
         matched_text=rep.matched_text,
         reindent=rep.reindent,
         warnings=rep.warnings,
+        assumed=rep.assumed,
     )
 
 
@@ -583,6 +587,7 @@ def _forward_new_ranges(
                 rep.matched_text,
                 rep.reindent,
                 rep.warnings,
+                rep.assumed,
             )
         )
     _ = edits

@@ -34,6 +34,7 @@ class Composed:
     endings: list[str]
     reindent: str
     warnings: tuple[str, ...]
+    assumed: tuple[str, ...] = ()
 
 
 def compose(
@@ -77,10 +78,11 @@ def compose(
     # frames and sides matter only for a match that is not exact: start-up time of a clean
     # apply, which never loads them
     from patchwright.engine.context_side import side_by_context
-    from patchwright.engine.frame import local_frames, shift_for
+    from patchwright.engine.frame import frame_kept, local_frames, shift_for
 
     shift = shift_for(file_lines, body, match, same_frame_lines, label, frame)
     local, assumed = ({}, "") if shift else local_frames(file_lines, body, match)
+    frame_told = (frame_kept(file_lines, body, match),) if not (shift or local) else ()
     if complete:
         _check_trailing(body, match, file_lines, label)
     out: list[str] = []
@@ -142,6 +144,7 @@ def compose(
         ends,
         shift.describe() if shift else assumed,
         tuple(warnings),
+        tuple(a for a in frame_told if a),
     )
 
 

@@ -148,12 +148,13 @@ def already_applied_error(
         return None
     name = f"{label}: " if label else ""
     end = applied + len(new_lines)
+    lines = f"line {end}" if end == applied + 1 else f"lines {applied + 1}-{end}"
     return PatchwrightError(
         ErrorCode.ALREADY_APPLIED,
-        f"{name}the text to replace is not in the file, and file lines {applied + 1}-{end}, "
-        "where it was expected, already hold the replacement text (none of the lines the "
-        "edit removes is there): the edit looks already applied. No change was made.",
-        f"Re-read lines {applied + 1}-{end}; if the change is there, skip this edit.",
+        f"{name}the text to replace is not in the file, and file {lines}, where it was "
+        f"expected, already {'holds' if end == applied + 1 else 'hold'} the replacement text (none of the lines the edit removes "
+        "is there): the edit looks already applied. No change was made.",
+        f"Re-read {lines}; if the change is there, skip this edit.",
         details={"line": applied + 1, "edit_label": label},
     )
 

@@ -79,6 +79,17 @@ def shift_for(
     return shift if decision else None
 
 
+def frame_kept(file_lines: list[str], body: Sequence[HunkLine], match: Match) -> str:
+    """``new lines kept as written (old lines shifted ...)`` when the hunk adds lines and
+    its old lines matched shifted, yet the added lines were not moved; else ``""``."""
+    if not any(hl.op == "+" and not is_blank(hl.text) for hl in body):
+        return ""
+    shift = detect_shift(*_same_lines(file_lines, body, match))
+    if shift is None or shift.is_identity:
+        return ""
+    return f"new lines kept as written (the old lines were shifted: {shift.describe()})"
+
+
 def local_frames(
     file_lines: list[str], body: Sequence[HunkLine], match: Match
 ) -> tuple[dict[int, Shift], str]:

@@ -5,6 +5,9 @@ folded), and replaced as ``str.replace`` would, rewriting only the lines it touc
 
 from __future__ import annotations
 
+import re
+
+from patchwright._records import record
 from patchwright.engine.index import LineIndex
 from patchwright.engine.normalize import PUNCT_TABLE, strip_line_numbers, strip_number_prefixes
 from patchwright.engine.splice import Splice
@@ -117,7 +120,7 @@ def char_splices(
         PatchwrightError: ``ambiguous`` when several copies remain.
     """
     if len(spans) > 1 and not anchor.replace_all:
-        lines = _line_numbers(index, [a for a, _ in spans])
+        lines = line_numbers(index, [a for a, _ in spans])
         if anchor.hint_line is not None:
             best = sorted(lines, key=lambda ln: abs(ln - anchor.hint_line))  # type: ignore[operator]
             d1, d2 = abs(best[0] - anchor.hint_line), abs(best[1] - anchor.hint_line)
@@ -128,7 +131,7 @@ def char_splices(
     return _literal_splices(file, index, spans, replacement, rung, warnings)
 
 
-def _line_numbers(index: LineIndex, positions: list[int]) -> list[int]:
+def line_numbers(index: LineIndex, positions: list[int]) -> list[int]:
     """1-based lines of ascending offsets in ``joined``, counting newlines once."""
     out: list[int] = []
     line = last = 0
@@ -236,3 +239,119 @@ def _literal_splices(
             Splice(line_no, last + 1, lines, endings, rung, 1.0, matched, "", warnings, count=count)
         )
     return out
+
+
+# Escape sequences models write literally into a text they were meant to decode
+# (a JSON or shell layer too many): each stands for the character after it.
+_ESCAPES = {"n": "\n", "t": "\t", "'": "'", '"': '"', "$": "$", "`": "`", "\\": "\\"}
+_ESCAPE = re.compile(r"\\([nt'\"$`\\])")
+# blanks the loose search lets differ: runs inside a line, and the blanks around a
+# line break (the edges of the lines a sub-line text spans)
+_BLANKS = re.compile(r"[ \t]+")
+
+
+@record(frozen=True)
+class LooseFind:
+    """Copies of a text found only once some of its characters are read loosely.
+
+    Attributes:
+        spans: offsets in the joined text of every copy (overlapping ones included).
+        text / replacement: the old and new text as they were read (unescaped).
+        assumed: what was read loosely, in words (``over-escaped: \\n, \\'``...).
+        escaped: the escape sequences read as their characters ("" when none).
+        told_only: a reading a refusal may tell but an edit never takes.
+    """
+
+    spans: list[tuple[int, int]]
+    text: str
+    replacement: str
+    assumed: str
+    escaped: str = ""
+    told_only: bool = False
+
+
+def _unescaped(text: str) -> tuple[str, str]:
+    """``text`` with its escape sequences decoded, and the sequences (``\\n, \\'``)."""
+    seen = dict.fromkeys(m.group(0) for m in _ESCAPE.finditer(text))
+    if not seen:
+        return text, ""
+    return _ESCAPE.sub(lambda m: _ESCAPES[m.group(1)], text), ", ".join(seen)
+
+
+def loose_find(
+    index: LineIndex, text: str, replacement: str, final_newline: bool
+) -> LooseFind | None:
+    """The copies of a search text not found as written, read three ways in turn (the
+    first that finds any copy is the answer; ``None`` when none does):
+
+    * over-escaped: ``\\n``, ``\\t``, ``\\'``, ``\\"``, ``\\$`` written literally, and
+      absent from the file as such, read as the characters they stand for (in the new
+      text too);
+    * blanks inside lines: every run of spaces and tabs matches any such run;
+    * edges of a sub-line text: the blanks around each line break it spans (indentation
+      it left off, trailing blanks) match any blanks, and runs inside lines too.
+    """
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    replacement = replacement.replace("\r\n", "\n").replace("\r", "\n")
+    hay = index.joined
+    decoded, escaped = _unescaped(text)
+    if escaped and decoded.strip() and not any(seq in hay for seq in escaped.split(", ")):
+        spans = _find_all(hay, decoded, final_newline, True)
+        if spans:
+            new, _ = _unescaped(replacement)
+            return LooseFind(spans, decoded, new, f"over-escaped text read unescaped ({escaped})", escaped)
+    body = text.strip(" \t")
+    if not body.strip():
+        return None
+    blanks = _loose_pattern(body, edges=False)
+    if blanks is not None:
+        spans = [(m.start(), m.end()) for m in blanks.finditer(hay)]
+        if spans:
+            return LooseFind(spans, text, replacement, "runs of blanks inside lines ignored")
+    if "\n" in body:
+        edges = _loose_pattern(body, edges=True)
+        spans = [(m.start(), m.end()) for m in edges.finditer(hay)] if edges else []
+        if spans:
+            return LooseFind(
+                spans, text, replacement, "blanks at the edges of the lines it spans ignored"
+            )
+    solid = re.sub(r"[ \t]+", "", body)
+    if len(solid) <= _MAX_BLANKLESS and "\n" not in solid and solid:
+        # blanks added or removed anywhere: told, never taken ("a b" is not "ab")
+        anywhere = re.compile(r"[ \t]*".join(map(re.escape, solid)))
+        spans = [(m.start(), m.end()) for m in anywhere.finditer(hay)]
+        if spans:
+            return LooseFind(
+                spans, text, replacement, "blanks added or removed inside lines ignored", "", True
+            )
+    return None
+
+
+# A one-line text this long at most is looked for with its blanks ignored (a refusal's
+# diagnosis only: the search tries every character as a start).
+_MAX_BLANKLESS = 400
+
+
+def _loose_pattern(body: str, *, edges: bool) -> re.Pattern[str] | None:
+    """A regular expression for ``body`` whose runs of blanks match any run (and, with
+    ``edges``, whose line breaks match any blanks around a line break); ``None`` when
+    it would match nothing more than the text itself."""
+    parts: list[str] = []
+    loose = False
+    for i, line in enumerate(body.split("\n")):
+        if i:
+            parts.append(r"[ \t]*\n[ \t]*" if edges else r"\n")
+            loose = loose or edges
+            if not edges:
+                # a line's indentation is no blank inside it: it must be as in the file
+                indent = line[: len(line) - len(line.lstrip(" \t"))]
+                parts.append(re.escape(indent))
+                line = line[len(indent) :]
+        for k, chunk in enumerate(_BLANKS.split(line)):
+            if k:
+                parts.append(r"[ \t]+")
+                loose = True
+            parts.append(re.escape(chunk))
+    if not loose:
+        return None
+    return re.compile("".join(parts))

@@ -19,10 +19,13 @@ from patchwright.engine.evidence import (
 )
 from patchwright.engine.index import LineIndex
 from patchwright.engine.literal import (
+    LooseFind,
     ambiguity_hint,
     char_matches,
     char_splices,
     folded_matches,
+    line_numbers,
+    loose_find,
     unnumbered,
     unnumbered_replacement,
     whole_lines,
@@ -81,7 +84,12 @@ def old_text(
             "Give the exact text to replace, or use an append / prepend / overwrite operation.",
         )
     if anchor.whole_lines and not anchor.replace_all:
-        return [_line_mode(file, index, anchor, replacement, label, options)]
+        try:
+            return [_line_mode(file, index, anchor, replacement, label, options)]
+        except PatchwrightError as err:
+            if err.code != ErrorCode.NOT_FOUND:
+                raise
+            return _loosely(file, index, anchor, replacement, label, options, err)
     final_newline = file.ends_with_newline
     every = not anchor.replace_all  # a single edit must be unique, overlaps included
     spans = char_matches(index, text, final_newline, every)
@@ -106,7 +114,107 @@ def old_text(
             warnings = (*warnings, unicode_warning(label))
     if spans:
         return char_splices(file, index, spans, text, replacement, anchor, label, rung, warnings)
-    return [_line_mode(file, index, anchor, replacement, label, options)]
+    try:
+        return [_line_mode(file, index, anchor, replacement, label, options)]
+    except PatchwrightError as err:
+        if err.code != ErrorCode.NOT_FOUND or anchor.replace_all:
+            raise
+        return _loosely(file, index, anchor, replacement, label, options, err)
+
+
+def _loosely(
+    file: TextFile,
+    index: LineIndex,
+    anchor: OldText,
+    replacement: str,
+    label: str,
+    options: MatchOptions,
+    err: PatchwrightError,
+) -> list[Splice]:
+    """A search text found by no rung, read loosely (:func:`loose_find`): over-escaped,
+    with other blanks inside its lines, or a sub-line text without the blanks at its
+    lines' edges. One copy read so (in a mode that tolerates blanks) is taken, with
+    what was assumed told; several, or a new text that cannot be fitted, keep the
+    refusal, which then says what was found where."""
+    found = loose_find(index, anchor.text, replacement, file.ends_with_newline)
+    if found is None or (anchor.whole_lines and not _whole(index, found, anchor.text)):
+        raise err
+    lines = line_numbers(index, [a for a, _ in found.spans])
+    where = ", ".join(map(str, lines[:10]))
+    name = label or "The edit"
+    if len(found.spans) > 1:
+        raise PatchwrightError(
+            ErrorCode.AMBIGUOUS,
+            f"{name}: your old text is not in the file as written; with "
+            f"{found.assumed} it occurs {len(found.spans)} times (lines {where}). "
+            "No change was made.",
+            "Copy the text to replace exactly from the file (re-read it), with enough "
+            "surrounding lines that it occurs once.",
+            details={"lines": lines, "assumed": found.assumed},
+        )
+    new = None if found.told_only else _fit_edges(index, found)
+    if new is None or not options.allows(Rung.TRAILING_WHITESPACE):
+        why = ""
+        if found.told_only:
+            why = (
+                ", where the blanks differ from yours (a blank added or removed between "
+                "two characters is not taken as the same text)"
+            )
+        elif new is None:
+            why = (
+                ", but your new text has another number of lines, so it cannot be told "
+                "which file indentation each of its lines takes"
+            )
+        raise PatchwrightError(
+            ErrorCode.NOT_FOUND,
+            f"{name}: your old text is not in the file as written; with {found.assumed} "
+            f"it stands at line {lines[0]} as {_shown(index, found.spans[0])}{why}. "
+            "No change was made.",
+            f"Re-read line {lines[0]} and copy the text to replace exactly as it stands there.",
+            details={"line": lines[0], "assumed": found.assumed},
+        )
+    warning = f"{label or 'edit'}: old text found at line {lines[0]} only with {found.assumed}"
+    splices = char_splices(
+        file, index, found.spans, found.text, new, anchor, label, Rung.BLANKS, (warning,)
+    )
+    return [replace(s, assumed=(found.assumed,)) for s in splices]
+
+
+def _whole(index: LineIndex, found: LooseFind, text: str) -> bool:
+    """Whether every copy found stands for whole lines, as a whole-line text must (its
+    final newline, when it has one, taken as the line's end)."""
+    size = len(index.joined)
+    return whole_lines(index.joined, [(a, min(b, size)) for a, b in found.spans])
+
+
+def _shown(index: LineIndex, span: tuple[int, int]) -> str:
+    """The file's text at ``span`` quoted for a message (shortened past 80 characters)."""
+    text = index.joined[span[0] : span[1]]
+    return repr(text if len(text) <= 80 else text[:77] + "...")
+
+
+def _fit_edges(index: LineIndex, found: LooseFind) -> str | None:
+    """The new text to write over a loosely found copy: as written, except that a text
+    read without the indentation at its lines' edges gives each new line the file
+    indentation of the matched line it stands for (same number of lines only; ``None``
+    when the numbers differ and some matched line is indented)."""
+    a, b = found.spans[0]
+    matched = index.joined[a:b].removesuffix("\n").split("\n")
+    old = found.text.strip(" \t").removesuffix("\n").split("\n")
+    new = found.replacement.removesuffix("\n").split("\n")
+    if len(matched) != len(old):
+        return None
+    indents = [m[: len(m) - len(m.lstrip(" \t"))] for m in matched]
+    lost = [k for k in range(1, len(old)) if indents[k] and not old[k][:1].isspace()]
+    if not lost:
+        return found.replacement
+    if len(new) != len(old):
+        return None
+    final = "\n" if found.replacement.endswith("\n") else ""
+    return "\n".join(
+        indents[k] + line if k in lost and not line[:1].isspace() else line
+        for k, line in enumerate(new)
+    ) + final
 
 
 def _line_mode(
@@ -209,7 +317,9 @@ def _line_mode(
             raise
         raise not_found(index, pattern, new, label, options, rejected_at(err)) from None
     if how:
-        splice = replace(splice, reindent=how)
+        splice = replace(
+            splice, reindent=how, assumed=(*splice.assumed, f"new lines moved with the old ({how})")
+        )
     return noted(splice, notes)
 
 

@@ -32,6 +32,7 @@ class Rung(str, Enum):
     BOF = "bof"
     EOF = "eof"
     WHOLE_FILE = "whole_file"
+    BLANKS = "blanks"
 
     # Render as the bare value everywhere (f-strings, str()), as the names always were.
     def __str__(self) -> str:
@@ -66,6 +67,7 @@ _RUNG_WORDS: dict[Rung, str] = {
     Rung.BOF: "beginning of file",
     Rung.EOF: "end of file",
     Rung.WHOLE_FILE: "whole file",
+    Rung.BLANKS: "blanks recovery (escapes, or blanks inside or at the edges of lines)",
 }
 
 
@@ -109,7 +111,7 @@ LADDER: tuple[Rung, ...] = (
     Rung.FUZZY,
 )
 # Rungs that only tolerate a difference: all but the exact ones (bytes, or bytes but endings).
-_RECOVERED = frozenset(LADDER[2:])
+_RECOVERED = frozenset((*LADDER[2:], Rung.BLANKS))
 
 
 @record(frozen=True)
@@ -130,6 +132,9 @@ class MatchReport:
         matched_text: the file's text the anchor matched (what a clipboard should hold).
         reindent: the indentation change applied to inserted text, e.g. ``"+4 spaces"``.
         warnings: notes for the model (fuzzy match, reindented text...).
+        assumed: for an edit matched loosely, what its placement took for granted, in a
+            few words each (the indentation frame chosen, a line it left out kept, blanks
+            ignored); empty for an exact match. :attr:`assumption` says it in one line.
     """
 
     index: int
@@ -146,6 +151,12 @@ class MatchReport:
     matched_text: str = ""
     reindent: str = ""
     warnings: tuple[str, ...] = ()
+    assumed: tuple[str, ...] = ()
+
+    @property
+    def assumption(self) -> str:
+        """What a loose match assumed, in one line (``""`` when nothing was)."""
+        return "; ".join(self.assumed)
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready view."""
@@ -159,6 +170,7 @@ class MatchReport:
             "count": self.count,
             "reindent": self.reindent,
             "warnings": list(self.warnings),
+            "assumed": list(self.assumed),
         }
 
 

@@ -80,13 +80,15 @@ def span(start: int, end: int) -> str:
 
 
 def describe_match(r: MatchReport) -> str:
-    """``lines 10-12`` or ``lines 10-12, matched via indentation (dedent) recovery``."""
+    """``lines 10-12``, or ``lines 10-12, matched via indentation recovery; assumed: ...``
+    (what the loose match took for granted, :attr:`MatchReport.assumption`)."""
     where = span(r.orig_start, r.orig_end)
     if r.count > 1:
         where = f"{r.count} occurrences, {where}"
     if r.rung in EXACT_RUNGS:
         return where
-    return f"{where}, matched via {r.rung} recovery"
+    assumed = f"; assumed: {r.assumption}" if r.assumption else ""
+    return f"{where}, matched via {r.rung} recovery{assumed}"
 
 
 def replace_strings(
