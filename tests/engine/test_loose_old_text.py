@@ -56,7 +56,7 @@ def test_runs_of_blanks_inside_a_line_are_collapsed() -> None:
 
 def test_collapsed_blanks_matching_twice_are_refused_naming_both_lines() -> None:
     err = _refused("x = foo(a, b)\ny = foo(a, b)\n", "foo(a,  b)", "foo(a, c)")
-    assert err.code == ErrorCode.AMBIGUOUS
+    assert err.code == ErrorCode.NOT_FOUND
     assert "occurs 2 times (lines 1, 2)" in err.message
 
 

@@ -19,6 +19,7 @@ from typing import Any
 
 from patchwright._records import record
 from patchwright.engine.diagnose import HUNK_FAILURE_REASONS, first_difference, quote_line
+from patchwright.engine.normalize import is_elision
 from patchwright.model import FilePatch, Hunk, PatchwrightError
 from patchwright.model.errors import ErrorCode
 
@@ -104,7 +105,10 @@ def hunk_failure(
         failure.similarity = float(closest.get("similarity", 0.0))
         failure.line = start
         anchor = fp.edits[index].anchor
-        if isinstance(anchor, Hunk) and current is not None:
+        # a hunk with "..." does not stand line for line: comparing it so from the
+        # region's first line would quote a "..." as the line expected there
+        elided = isinstance(anchor, Hunk) and any(is_elision(t) for t in anchor.old_lines)
+        if isinstance(anchor, Hunk) and current is not None and not elided:
             found = first_difference(anchor.old_lines, current, start)
             if found is not None:
                 failure.line, failure.expected, failure.found = found

@@ -143,14 +143,15 @@ def _loosely(
     where = ", ".join(map(str, lines[:10]))
     name = label or "The edit"
     if len(found.spans) > 1:
+        # not found as written (its code says so); the loose copies are only told
         raise PatchwrightError(
-            ErrorCode.AMBIGUOUS,
+            ErrorCode.NOT_FOUND,
             f"{name}: your old text is not in the file as written; with "
             f"{found.assumed} it occurs {len(found.spans)} times (lines {where}). "
             "No change was made.",
             "Copy the text to replace exactly from the file (re-read it), with enough "
             "surrounding lines that it occurs once.",
-            details={"lines": lines, "assumed": found.assumed},
+            details={"loose_lines": lines, "assumed": found.assumed},
         )
     new = None if found.told_only else _fit_edges(index, found)
     if new is None or not options.allows(Rung.TRAILING_WHITESPACE):
