@@ -44,7 +44,7 @@ def test_over_escaped_text_is_read_unescaped() -> None:
 
 def test_over_escaped_text_is_refused_where_the_file_has_such_escapes() -> None:
     # the file writes "\n" itself: an escaped old text may mean either
-    err = _refused('a = "x\\n"\nprint(\'a\')\nb = 1\n', "print(\\'a\\')\\nb = 1", "c")
+    err = _refused("a = \"x\\n\"\nprint('a')\nb = 1\n", "print(\\'a\\')\\nb = 1", "c")
     assert err.code == ErrorCode.NOT_FOUND
 
 

@@ -152,8 +152,9 @@ def already_applied_error(
     return PatchwrightError(
         ErrorCode.ALREADY_APPLIED,
         f"{name}the text to replace is not in the file, and file {lines}, where it was "
-        f"expected, already {'holds' if end == applied + 1 else 'hold'} the replacement text (none of the lines the edit removes "
-        "is there): the edit looks already applied. No change was made.",
+        f"expected, already {'holds' if end == applied + 1 else 'hold'} the replacement "
+        "text (none of the lines the edit removes is there): the edit looks already "
+        "applied. No change was made.",
         f"Re-read {lines}; if the change is there, skip this edit.",
         details={"line": applied + 1, "edit_label": label},
     )

@@ -128,9 +128,7 @@ def failure_block(
         if failure.number == 2:
             lines.append("  Hunk 1: would have applied; nothing was written")
         elif failure.number > 2:
-            lines.append(
-                f"  Hunks 1-{failure.number - 1}: would have applied; nothing was written"
-            )
+            lines.append(f"  Hunks 1-{failure.number - 1}: would have applied; nothing was written")
         lines.extend(failure.lines(mode))
     else:
         lines.extend(f"  {text}" for text in message.splitlines())

@@ -43,10 +43,11 @@ def shift_for(
         same = sum(leading(m) == leading(f) for m, f in zip(model, found))
         if same >= 0.8 * len(model) or _new_lines_in_file_frame(body, model, found):
             return None
+        example = _example(file_lines, body, match)
         raise _indent_error(
             label,
             f"its old lines stand at file {_lines_of(match)} but are indented "
-            f"inconsistently with them (some shifted, others not{_example(file_lines, body, match)}), "
+            f"inconsistently with them (some shifted, others not{example}), "
             "so the new lines' indentation cannot be trusted.",
             match.start + 1,
         )
@@ -106,70 +107,82 @@ def local_frames(
         return {}, ""
     if detect_shift(*_same_lines(file_lines, body, match)) is not None:
         return {}, ""  # the block moved as a whole: its frame was decided for all lines
-    olds = iter(match.spans)
     out: dict[int, Shift] = {}
     told: list[str] = []
-    before: tuple[str, int] | None = None  # (model line, file line number) kept right before
-    block: list[int] = []
-
-    def settle(after: tuple[str, int] | None) -> None:
-        if not block:
-            return
+    for before, block, after in _added_blocks(file_lines, body, match):
         first, last = body[block[0]].text, body[block[-1]].text
-        if is_blank(first) or is_blank(last):
-            return
-        near = [n for n in (before, after) if n is not None]
-        off = [
-            (m, k) for m, k in near if leading(m) != leading(file_lines[k])
-        ]
-        if not off:
-            return
-        shifts = {
-            (s.delta, s.scale, s.mapping)
-            for s in (detect_shift([m], [file_lines[k]]) for m, k in off)
-            if s is not None
-        }
-        if len(shifts) != 1:
-            return
-        m, k = off[0]
-        shift = detect_shift([m], [file_lines[k]])
-        if shift is None:
-            return
-        prev = file_lines[before[1]] if before is not None else None
-        nxt = file_lines[after[1]] if after is not None else None
+        found = _block_frame(file_lines, first, last, before, after)
+        if found is not None:
+            shift, k = found
+            out.update((i, shift) for i in block)
+            told.append(f"line {k + 1}, {shift.describe()}")
+    if not out:
+        return {}, ""
+    return out, "like the mis-indented old line beside them: " + "; ".join(told)
 
-        def fits(a: str, b: str) -> tuple[int, int]:
-            return (prev is not None and _follows(prev, a)), (nxt is not None and _precedes(b, nxt))
 
-        as_written = fits(first, last)
-        moved = fits(shift.apply(first), shift.apply(last))
-        wanted = ((prev is not None), (nxt is not None))
-        if any(as_written) or moved != wanted or not any(moved):
-            return
-        for i in block:
-            out[i] = shift
-        told.append(f"line {k + 1}, {shift.describe()}")
+Kept = tuple[str, int]  # an old line as the model wrote it, and its 0-based file line
 
+
+def _added_blocks(
+    file_lines: list[str], body: Sequence[HunkLine], match: Match
+) -> list[tuple[Kept | None, list[int], Kept | None]]:
+    """Each block of added lines (body indices) with the old line kept right before
+    and right after it, when that line was found as it is (words alike); a block
+    beside removed lines has no neighbour on that side."""
+    olds = iter(match.spans)
+    blocks: list[tuple[Kept | None, list[int], Kept | None]] = []
+    before: Kept | None = None
+    block: list[int] = []
     for i, hl in enumerate(body):
         if hl.op == "+":
             block.append(i)
             continue
         a, b = next(olds)
         same = b == a + 1 and not is_blank(hl.text)
-        same = same and unicode_key(hl.text) == unicode_key(file_lines[a])
-        here = (hl.text, a) if same else None
+        here = (hl.text, a) if same and unicode_key(hl.text) == unicode_key(file_lines[a]) else None
         if hl.op == " ":
-            settle(here)
-            block = []
+            if block:
+                blocks.append((before, block, here))
             before = here
-        elif block:
-            settle(None)
-            block = []
+        else:
+            if block:
+                blocks.append((before, block, None))
             before = None
-    settle(None)
-    if not out:
-        return {}, ""
-    return out, "like the mis-indented old line beside them: " + "; ".join(told)
+        block = []
+    if block:
+        blocks.append((before, block, None))
+    return blocks
+
+
+def _block_frame(
+    file_lines: list[str], first: str, last: str, before: Kept | None, after: Kept | None
+) -> tuple[Shift, int] | None:
+    """The shift of the one mis-indented neighbour of a block of added lines (and that
+    neighbour's file line) when, as written, neither end of the block lines up with the
+    file lines around it and, moved alike, every end with a neighbour does."""
+    if is_blank(first) or is_blank(last):
+        return None
+    near = [n for n in (before, after) if n is not None]
+    off = [(m, k) for m, k in near if leading(m) != leading(file_lines[k])]
+    shifts = [detect_shift([m], [file_lines[k]]) for m, k in off]
+    if not off or any(s is None for s in shifts):
+        return None
+    if len({(s.delta, s.scale, s.mapping) for s in shifts if s is not None}) != 1:
+        return None
+    shift = shifts[0]
+    assert shift is not None
+    prev = file_lines[before[1]] if before is not None else None
+    nxt = file_lines[after[1]] if after is not None else None
+
+    def fits(a: str, b: str) -> tuple[bool, bool]:
+        return (prev is not None and _follows(prev, a)), (nxt is not None and _precedes(b, nxt))
+
+    as_written = fits(first, last)
+    moved = fits(shift.apply(first), shift.apply(last))
+    if any(as_written) or moved != (prev is not None, nxt is not None) or not any(moved):
+        return None
+    return shift, off[0][1]
 
 
 # Lines after which the next line goes one level deeper, and lines that close a level

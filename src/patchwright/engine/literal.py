@@ -299,7 +299,9 @@ def loose_find(
         spans = _find_all(hay, decoded, final_newline, True)
         if spans:
             new, _ = _unescaped(replacement)
-            return LooseFind(spans, decoded, new, f"over-escaped text read unescaped ({escaped})", escaped)
+            return LooseFind(
+                spans, decoded, new, f"over-escaped text read unescaped ({escaped})", escaped
+            )
     body = text.strip(" \t")
     if not body.strip():
         return None

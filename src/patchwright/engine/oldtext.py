@@ -84,12 +84,7 @@ def old_text(
             "Give the exact text to replace, or use an append / prepend / overwrite operation.",
         )
     if anchor.whole_lines and not anchor.replace_all:
-        try:
-            return [_line_mode(file, index, anchor, replacement, label, options)]
-        except PatchwrightError as err:
-            if err.code != ErrorCode.NOT_FOUND:
-                raise
-            return _loosely(file, index, anchor, replacement, label, options, err)
+        return _lines_or_loosely(file, index, anchor, replacement, label, options)
     final_newline = file.ends_with_newline
     every = not anchor.replace_all  # a single edit must be unique, overlaps included
     spans = char_matches(index, text, final_newline, every)
@@ -114,6 +109,18 @@ def old_text(
             warnings = (*warnings, unicode_warning(label))
     if spans:
         return char_splices(file, index, spans, text, replacement, anchor, label, rung, warnings)
+    return _lines_or_loosely(file, index, anchor, replacement, label, options)
+
+
+def _lines_or_loosely(
+    file: TextFile,
+    index: LineIndex,
+    anchor: OldText,
+    replacement: str,
+    label: str,
+    options: MatchOptions,
+) -> list[Splice]:
+    """The ladder's whole-line match, else (not found by any rung) the loose reading."""
     try:
         return [_line_mode(file, index, anchor, replacement, label, options)]
     except PatchwrightError as err:
@@ -212,10 +219,13 @@ def _fit_edges(index: LineIndex, found: LooseFind) -> str | None:
     if len(new) != len(old):
         return None
     final = "\n" if found.replacement.endswith("\n") else ""
-    return "\n".join(
-        indents[k] + line if k in lost and not line[:1].isspace() else line
-        for k, line in enumerate(new)
-    ) + final
+    return (
+        "\n".join(
+            indents[k] + line if k in lost and not line[:1].isspace() else line
+            for k, line in enumerate(new)
+        )
+        + final
+    )
 
 
 def _line_mode(

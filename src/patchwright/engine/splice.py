@@ -150,8 +150,7 @@ def _assumed(match: Match, reindent: str, frame: tuple[str, ...]) -> tuple[str, 
     out: list[str] = []
     if match.rung == Rung.FUZZY:
         out.append(
-            f"old text read as lines {match.start + 1}-{match.end} "
-            f"({match.similarity:.0%} similar)"
+            f"old text read as lines {match.start + 1}-{match.end} ({match.similarity:.0%} similar)"
         )
     elif match.rung in _RUNG_ASSUMES:
         out.append(_RUNG_ASSUMES[match.rung])

@@ -89,7 +89,9 @@ def recovered_syntax_error(rungs: Iterable[str], rejection: str) -> PatchwrightE
     return PatchwrightError(
         ErrorCode.SYNTAX_ERROR,
         f"{rejection}\nThe edit was not found as written but placed by {how}, and a "
-        "result the file's parser rejects means that reading is wrong. No change was made.",
+        "loose reading is not written with a syntax error the file did not have (the "
+        "error may lie in how the edit was placed or in its new text as written). No "
+        "change was made.",
         "Copy the lines to change exactly from the file (re-read it first), with their "
         "indentation, and indent the new lines as they must stand.",
         details={"rungs": [r.value for r in loose]},
