@@ -180,11 +180,18 @@ def _already_applied(
     solid = [k for k in new_keys if k]
     if len(solid) < (1 if near is not None else _MIN_APPLIED_LINES):
         return None
-    if not any(sum(ch.isalnum() for ch in k) >= _MIN_TELLING_CHARS for k in solid):
+    # what the edit adds must say something: an added blank line or brace found where
+    # the old text left one out proves nothing
+    old_keys = {unicode_key(line) for line in pattern}
+    added = [k for k in solid if k not in old_keys]
+    if not any(sum(ch.isalnum() for ch in k) >= _MIN_TELLING_CHARS for k in added):
         return None
     if new_keys == [unicode_key(line) for line in pattern]:
         return None
-    hits = keyed_matches(index, list(new_lines), Rung.UNICODE, 0)
+    # the new text as written, trailing blanks aside (context keeps the file's): a
+    # change of indentation or inner blanks is a change too, and looser keys would
+    # claim it made; a change of trailing blanks shows as a removed line still there
+    hits = keyed_matches(index, list(new_lines), Rung.TRAILING_WHITESPACE, 0)
     if near is not None:
         hits = [m for m in hits if m.start < near[1] and near[0] < m.end]
     if not hits or (pattern and keyed_matches(index, list(pattern), Rung.UNICODE, 0)):
@@ -192,16 +199,18 @@ def _already_applied(
     hit = hits[0]
     # The lines the edit removes (words the new text does not have) must be gone from
     # the place: one still there means the edit was not made, whatever else matches.
-    kept = set(new_keys)
-    removed = {k for k in (unicode_key(p) for p in pattern) if k and k not in kept}
+    removed = {p for p in pattern if p.strip() and p not in set(new_lines)}
     lo = min(hit.start, near[0]) if near is not None else hit.start
     hi = max(hit.end, near[1]) if near is not None else hit.end
-    if not removed:
+    if removed & set(index.lines[lo:hi]):
+        return None
+    reworded = {unicode_key(p) for p in removed} - set(new_keys)
+    if not reworded:
         return hit.start
     from rapidfuzz.fuzz import ratio  # only on a refusal: slow to import
 
     here = {unicode_key(line) for line in index.lines[lo:hi]}
-    if any(k in here or any(ratio(k, h) >= _STILL_THERE for h in here) for k in removed):
+    if any(k in here or any(ratio(k, h) >= _STILL_THERE for h in here) for k in reworded):
         return None
     return hit.start
 

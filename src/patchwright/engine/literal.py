@@ -245,9 +245,6 @@ def _literal_splices(
 # (a JSON or shell layer too many): each stands for the character after it.
 _ESCAPES = {"n": "\n", "t": "\t", "'": "'", '"': '"', "$": "$", "`": "`", "\\": "\\"}
 _ESCAPE = re.compile(r"\\([nt'\"$`\\])")
-# blanks the loose search lets differ: runs inside a line, and the blanks around a
-# line break (the edges of the lines a sub-line text spans)
-_BLANKS = re.compile(r"[ \t]+")
 
 
 @record(frozen=True)
@@ -305,18 +302,21 @@ def loose_find(
     body = text.strip(" \t")
     if not body.strip():
         return None
-    blanks = _loose_pattern(body, edges=False)
-    if blanks is not None:
-        spans = [(m.start(), m.end()) for m in blanks.finditer(hay)]
+    for edges, assumed in (
+        (False, "runs of blanks inside lines ignored"),
+        (True, "blanks at the edges of the lines it spans ignored"),
+    ):
+        if edges and "\n" not in body:
+            continue
+        needle, _ = _squeezed(body, edges)
+        hay_squeezed, where = _squeezed(hay, edges)
+        spans = []
+        pos = hay_squeezed.find(needle)
+        while pos != -1 and len(spans) <= 10:
+            spans.append((where[pos][0], where[pos + len(needle) - 1][1]))
+            pos = hay_squeezed.find(needle, pos + 1)
         if spans:
-            return LooseFind(spans, text, replacement, "runs of blanks inside lines ignored")
-    if "\n" in body:
-        edges = _loose_pattern(body, edges=True)
-        spans = [(m.start(), m.end()) for m in edges.finditer(hay)] if edges else []
-        if spans:
-            return LooseFind(
-                spans, text, replacement, "blanks at the edges of the lines it spans ignored"
-            )
+            return LooseFind(spans, text, replacement, assumed)
     solid = re.sub(r"[ \t]+", "", body)
     if len(solid) <= _MAX_BLANKLESS and "\n" not in solid and solid:
         # blanks added or removed anywhere: told, never taken ("a b" is not "ab")
@@ -334,26 +334,35 @@ def loose_find(
 _MAX_BLANKLESS = 400
 
 
-def _loose_pattern(body: str, *, edges: bool) -> re.Pattern[str] | None:
-    """A regular expression for ``body`` whose runs of blanks match any run (and, with
-    ``edges``, whose line breaks match any blanks around a line break); ``None`` when
-    it would match nothing more than the text itself."""
-    parts: list[str] = []
-    loose = False
-    for i, line in enumerate(body.split("\n")):
-        if i:
-            parts.append(r"[ \t]*\n[ \t]*" if edges else r"\n")
-            loose = loose or edges
-            if not edges:
-                # a line's indentation is no blank inside it: it must be as in the file
-                indent = line[: len(line) - len(line.lstrip(" \t"))]
-                parts.append(re.escape(indent))
-                line = line[len(indent) :]
-        for k, chunk in enumerate(_BLANKS.split(line)):
-            if k:
-                parts.append(r"[ \t]+")
-                loose = True
-            parts.append(re.escape(chunk))
-    if not loose:
-        return None
-    return re.compile("".join(parts))
+def _squeezed(text: str, edges: bool) -> tuple[str, list[tuple[int, int]]]:
+    """``text`` with every run of blanks inside a line read as one space (and, with
+    ``edges``, the blanks next to a line break dropped; without, a line's indentation
+    kept as it is), and for each character kept the span of ``text`` it stands for.
+    Linear: no pattern is matched, so no text can make the search slow."""
+    out: list[str] = []
+    where: list[tuple[int, int]] = []
+    i, size = 0, len(text)
+    line_start = True
+    while i < size:
+        ch = text[i]
+        if ch in " \t":
+            j = i
+            while j < size and text[j] in " \t":
+                j += 1
+            at_break = j == size or text[j] == "\n"
+            if edges and (line_start or at_break):
+                pass  # blanks at a line's edge: read as none
+            elif line_start:
+                out.extend(text[i:j])  # indentation, as it is
+                where.extend((k, k + 1) for k in range(i, j))
+            else:
+                out.append(" ")
+                where.append((i, j))
+            i = j
+            line_start = False
+            continue
+        out.append(ch)
+        where.append((i, i + 1))
+        line_start = ch == "\n"
+        i += 1
+    return "".join(out), where
