@@ -188,10 +188,10 @@ def _already_applied(
         return None
     if new_keys == [unicode_key(line) for line in pattern]:
         return None
-    # the new text as written, trailing blanks aside (context keeps the file's): a
-    # change of indentation or inner blanks is a change too, and looser keys would
-    # claim it made; a change of trailing blanks shows as a removed line still there
-    hits = keyed_matches(index, list(new_lines), Rung.TRAILING_WHITESPACE, 0)
+    # the new text as written, its outer blanks aside (a sub-line text has no
+    # indentation; context keeps the file's trailing blanks): a change of inner blanks
+    # is a change too, and a change of outer blanks shows as a removed line still there
+    hits = keyed_matches(index, list(new_lines), Rung.INDENTATION, 0)
     if near is not None:
         hits = [m for m in hits if m.start < near[1] and near[0] < m.end]
     if not hits or (pattern and keyed_matches(index, list(pattern), Rung.UNICODE, 0)):

@@ -276,7 +276,7 @@ def _unescaped(text: str) -> tuple[str, str]:
 
 
 def loose_find(
-    index: LineIndex, text: str, replacement: str, final_newline: bool
+    index: LineIndex, text: str, replacement: str, final_newline: bool, edges: bool = True
 ) -> LooseFind | None:
     """The copies of a search text not found as written, read three ways in turn (the
     first that finds any copy is the answer; ``None`` when none does):
@@ -286,7 +286,9 @@ def loose_find(
       text too);
     * blanks inside lines: every run of spaces and tabs matches any such run;
     * edges of a sub-line text: the blanks around each line break it spans (indentation
-      it left off, trailing blanks) match any blanks, and runs inside lines too.
+      it left off, trailing blanks) match any blanks, and runs inside lines too (only
+      with ``edges``: a whole-line text's indentation is the ladder's to judge, with
+      the frame of its new lines).
     """
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     replacement = replacement.replace("\r\n", "\n").replace("\r", "\n")
@@ -302,14 +304,14 @@ def loose_find(
     body = text.strip(" \t")
     if not body.strip():
         return None
-    for edges, assumed in (
+    for at_edges, assumed in (
         (False, "runs of blanks inside lines ignored"),
         (True, "blanks at the edges of the lines it spans ignored"),
     ):
-        if edges and "\n" not in body:
+        if at_edges and ("\n" not in body or not edges):
             continue
-        needle, _ = _squeezed(body, edges)
-        hay_squeezed, where = _squeezed(hay, edges)
+        needle, _ = _squeezed(body, at_edges)
+        hay_squeezed, where = _squeezed(hay, at_edges)
         spans = []
         pos = hay_squeezed.find(needle)
         while pos != -1 and len(spans) <= 10:

@@ -143,7 +143,9 @@ def _loosely(
     lines' edges. One copy read so (in a mode that tolerates blanks) is taken, with
     what was assumed told; several, or a new text that cannot be fitted, keep the
     refusal, which then says what was found where."""
-    found = loose_find(index, anchor.text, replacement, file.ends_with_newline)
+    found = loose_find(
+        index, anchor.text, replacement, file.ends_with_newline, edges=not anchor.whole_lines
+    )
     if found is None or (anchor.whole_lines and not _whole(index, found, anchor.text)):
         raise err
     lines = line_numbers(index, [a for a, _ in found.spans])

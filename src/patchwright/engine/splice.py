@@ -132,10 +132,9 @@ def compose_splice(
     )
 
 
-# What each loose rung takes for granted about the old text, in a few words.
+# What each loose rung takes for granted about the old text, in a few words (the
+# whitespace rungs' names say it already).
 _RUNG_ASSUMES = {
-    Rung.TRAILING_WHITESPACE: "trailing blanks ignored",
-    Rung.INDENTATION: "the old lines' indentation ignored",
     Rung.TRIMMED_EDGES: "the first or last old line read as a fragment of the file's line",
     Rung.UNICODE: "typographic punctuation and runs of blanks ignored",
     Rung.ELISION: "each '...' read as the file lines it skips",
