@@ -71,9 +71,10 @@ def old_text(
         raise PatchwrightError(
             ErrorCode.INVALID_REQUEST,
             f"{label or 'The edit'}: the new text is identical to the old text, so the edit "
-            "changes nothing. No change was made.",
+            f"changes nothing.{_cleanup_told(file, index, text)} No change was made.",
             "Send only edits that change something; if the file should differ in "
-            "whitespace only, copy the old text exactly from the file.",
+            "whitespace only, copy the old text exactly from the file (with the blanks "
+            "to remove) and leave them out of the new text.",
         )
     if not text:
         if not file.lines:
@@ -110,6 +111,28 @@ def old_text(
     if spans:
         return char_splices(file, index, spans, text, replacement, anchor, label, rung, warnings)
     return _lines_or_loosely(file, index, anchor, replacement, label, options)
+
+
+def _cleanup_told(file: TextFile, index: LineIndex, text: str) -> str:
+    """For an edit whose old and new text are the same: where the file holds that text
+    with trailing blanks it leaves off (a cleanup written without the blanks it means
+    to remove), or that the file's CRLF endings are not part of any text; else ""."""
+    body = text.replace("\r\n", "\n").removesuffix("\n")
+    found = keyed_matches(index, body.split("\n"), Rung.TRAILING_WHITESPACE, 0)
+    trailing = [m for m in found if file.lines[m.start : m.end] != body.split("\n")]
+    if len(trailing) == 1:
+        m = trailing[0]
+        where = f"line {m.start + 1}" if m.end == m.start + 1 else f"lines {m.start + 1}-{m.end}"
+        return (
+            f" The file's {where} hold this text with trailing blanks your old text leaves "
+            "off; to remove them, the old text must show them."
+        )
+    if file.has_cr:
+        return (
+            " The file has CRLF line endings, which no old or new text carries: an edit "
+            "keeps each line's ending."
+        )
+    return ""
 
 
 def _lines_or_loosely(
