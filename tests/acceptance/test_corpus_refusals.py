@@ -55,12 +55,14 @@ def _untrue(case: Case, text: str) -> list[str]:
     lines = case.before.decode("utf-8").splitlines()
     at = _AT_LINE.search(text)
     found = _FOUND.search(text)
-    if at and found and found.group(1) != "(end of file)":
+    if at and found and found.group(1) != "(end of file)" and "edit(s) before it" not in text:
         number = int(at.group(1))
         quoted = found.group(1).replace('\\"', '"').replace("\\\\", "\\")
         if not (0 < number <= len(lines)) or lines[number - 1] != quoted:
             wrong.append(f"quotes line {number} as {quoted!r}")
-    for match in _LINES.finditer(text):
+    # a later edit of a sequence counts the text the earlier ones would leave, and says so
+    shifted = "count the file as the edit(s) before it" in text
+    for match in [] if shifted else _LINES.finditer(text):
         last = int(match.group(2) or match.group(1))
         if last > len(lines) + 1:
             wrong.append(f"names line {last} of a {len(lines)}-line file")

@@ -510,7 +510,11 @@ def _sequential(file: TextFile, edits: Sequence[Edit], opts: MatchOptions) -> En
     reports: list[MatchReport] = []
     for i, edit in enumerate(edits):
         index = LineIndex(current.lines)
-        splices = _resolve_one(current, index, edit, i, opts)
+        try:
+            splices = _resolve_one(current, index, edit, i, opts)
+        except PatchwrightError as err:
+            _told_in_original_lines(err, i, history)
+            raise
         step = _splice_all(current, [(0, s) for s in splices], [edit])
         rep = step.reports[0]
         orig_a, orig_b = _map_back(rep.old_start - 1, rep.old_end, history)
@@ -520,6 +524,22 @@ def _sequential(file: TextFile, edits: Sequence[Edit], opts: MatchOptions) -> En
         current = step.file
     final = _forward_new_ranges(reports, history, edits)
     return EngineResult(current, final)
+
+
+def _told_in_original_lines(
+    err: PatchwrightError, i: int, history: list[tuple[int, int, int]]
+) -> None:
+    """An edit of a sequence is resolved against the text the edits before it would
+    leave; when they moved lines, its refusal's line numbers count that text, not the
+    file as it is: say so, and where its first line is in the file."""
+    line = err.line if err.line is not None else err.details.get("line")
+    if not isinstance(line, int) or not any(old != new for _, old, new in history):
+        return
+    orig = _map_back(line - 1, line, history)[0] + 1
+    err.message += (
+        f" (Its line numbers count the file as the edit(s) before it, 1-{i}, would leave "
+        f"it; line {line} there is line {orig} of the file as it is.)"
+    )
 
 
 def _map_back(a: int, b: int, history: list[tuple[int, int, int]]) -> tuple[int, int]:
