@@ -145,7 +145,7 @@ def test_failed_hunk_is_reported_in_spec_002_form(root: Path) -> None:
     text = report.summary()
     assert text.splitlines()[:5] == [
         "Patch failed on n.txt:",
-        "  Hunks 1-2: applied",
+        "  Hunks 1-2: would have applied; nothing was written",
         "  Hunk 3 failed: context mismatch at line 10",
         '    Expected: "l10 was here"',
         '    Found:    "l10"',
@@ -155,8 +155,8 @@ def test_failed_hunk_is_reported_in_spec_002_form(root: Path) -> None:
     assert (failed.status, unchecked.status) == ("failed", "not_checked")
     hunks = failed.to_dict()["hunks"]
     assert [(h["hunk"], h["status"]) for h in hunks] == [
-        (1, "applied"),
-        (2, "applied"),
+        (1, "would_apply"),
+        (2, "would_apply"),
         (3, "failed"),
     ]
     assert hunks[0]["rung"] == "exact" and hunks[0]["similarity"] == 1.0

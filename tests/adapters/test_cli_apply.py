@@ -105,13 +105,13 @@ def test_failure_json_has_per_hunk_results(tree: Path, tmp_path: Path) -> None:
     assert not data["ok"] and data["error"]["code"] == "not_found"
     (file,) = data["files"]
     assert file["status"] == "failed"
-    assert [(h["hunk"], h["status"]) for h in file["hunks"]] == [(1, "applied"), (2, "failed")]
+    assert [(h["hunk"], h["status"]) for h in file["hunks"]] == [(1, "would_apply"), (2, "failed")]
     assert file["hunks"][0]["rung"] == "exact"
     assert file["hunks"][1]["line"] == 8 and file["hunks"][1]["expected"] == "x"
     human = cli("apply", "-", "--mode", "strict", cwd=tree, state=tmp_path, stdin=patch)
     assert human.stderr.splitlines()[:3] == [
         "Patch failed on f.txt:",
-        "  Hunk 1: applied",
+        "  Hunk 1: would have applied; nothing was written",
         "  Hunk 2 failed: context mismatch at line 8",
     ]
     assert (tree / "f.txt").read_text().startswith("a\n")

@@ -86,6 +86,6 @@ def test_rollback_on_failure(toolbox: Toolbox, root: Path) -> None:
     )
     write(root, "n.txt", text)
     result = refused(toolbox, "apply_diff", diff=diff, target="n.txt", mode="strict")
-    assert "  Hunks 1-2: applied\n  Hunk 3 failed" in result.text
+    assert "  Hunks 1-2: would have applied; nothing was written\n  Hunk 3 failed" in result.text
     assert result.error is not None and result.error.details["failed_hunk"] == 3
     assert (root / "n.txt").read_text() == text

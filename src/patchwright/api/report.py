@@ -53,10 +53,12 @@ class FileOutcome:
         return [*(w for r in self.reports for w in r.warnings), *self.notes]
 
     def hunk_results(self) -> list[dict[str, Any]]:
-        """Every hunk: applied (with rung, similarity, lines), failed, or not tried."""
-        done = [{"hunk": r.index + 1, "status": "applied", **r.to_dict()} for r in self.reports]
+        """Every hunk: applied (with rung, similarity, lines), ``would_apply`` (placed
+        before the file's failed hunk, never written), failed, or not tried."""
         if self.failure is None:
-            return done
+            return [{"hunk": r.index + 1, "status": "applied", **r.to_dict()} for r in self.reports]
+        # the file failed, so the patch was refused: the hunks before were placed, not written
+        done = [{"hunk": r.index + 1, "status": "would_apply", **r.to_dict()} for r in self.reports]
         number = self.failure.number
         applied = {d["hunk"] for d in done}
         unknown = [{"hunk": k, "status": "unknown"} for k in range(1, number) if k not in applied]

@@ -306,6 +306,7 @@ def _shifted(rep: MatchReport, delta: int) -> MatchReport:
         rep.matched_text,
         rep.reindent,
         rep.warnings,
+        rep.assumed,
     )
 
 
@@ -445,7 +446,7 @@ def _splice_in_order(
         reports.append(MatchReport(
             i, edits[i].label or f"edit {i + 1}", s.rung, s.similarity, start + 1 + shift,
             cursor + shift, start + 1, cursor, new_a + 1, len(lines), s.count, s.matched_text,
-            s.reindent, s.warnings,
+            s.reindent, s.warnings, s.assumed,
         ))  # fmt: skip
     add_lines(old_lines[cursor:])
     add_endings(old_endings[cursor:])
@@ -492,16 +493,18 @@ def _report(
     first, new_a, new_b = group[0]
     if len(group) == 1:  # one splice per edit (every hunk): no sums over the group
         last, similarity, count, warnings = first, first.similarity, first.count, first.warnings
+        assumed = first.assumed
     else:
         last, _, new_b = group[-1]
         similarity = min(s.similarity for s, _, _ in group)
         count = sum(s.count for s, _, _ in group)
         warnings = tuple(w for s, _, _ in group for w in s.warnings)
+        assumed = tuple(dict.fromkeys(a for s, _, _ in group for a in s.assumed))
     # positional: a frozen record built by keyword shows with 10^4 hunks
     return MatchReport(
         i, edit.label or f"edit {i + 1}", first.rung, similarity,
         first.start + 1 + shift, last.end + shift, first.start + 1, last.end,
-        new_a + 1, new_b, count, first.matched_text, first.reindent, warnings,
+        new_a + 1, new_b, count, first.matched_text, first.reindent, warnings, assumed,
     )  # fmt: skip
 
 
@@ -511,7 +514,11 @@ def _sequential(file: TextFile, edits: Sequence[Edit], opts: MatchOptions) -> En
     reports: list[MatchReport] = []
     for i, edit in enumerate(edits):
         index = LineIndex(current.lines)
-        splices = _resolve_one(current, index, edit, i, opts)
+        try:
+            splices = _resolve_one(current, index, edit, i, opts)
+        except PatchwrightError as err:
+            _told_in_original_lines(err, i, history)
+            raise
         step = _splice_all(current, [(0, s) for s in splices], [edit])
         rep = step.reports[0]
         orig_a, orig_b = _map_back(rep.old_start - 1, rep.old_end, history)
@@ -521,6 +528,22 @@ def _sequential(file: TextFile, edits: Sequence[Edit], opts: MatchOptions) -> En
         current = step.file
     final = _forward_new_ranges(reports, history, edits)
     return EngineResult(current, final)
+
+
+def _told_in_original_lines(
+    err: PatchwrightError, i: int, history: list[tuple[int, int, int]]
+) -> None:
+    """An edit of a sequence is resolved against the text the edits before it would
+    leave; when they moved lines, its refusal's line numbers count that text, not the
+    file as it is: say so, and where its first line is in the file."""
+    line = err.line if err.line is not None else err.details.get("line")
+    if not isinstance(line, int) or not any(old != new for _, old, new in history):
+        return
+    orig = _map_back(line - 1, line, history)[0] + 1
+    err.message += (
+        f" (Its line numbers count the file as the edit(s) before it, 1-{i}, would leave "
+        f"it; line {line} there is line {orig} of the file as it is.)"
+    )
 
 
 def _map_back(a: int, b: int, history: list[tuple[int, int, int]]) -> tuple[int, int]:
@@ -553,6 +576,7 @@ def _renumber(rep: MatchReport, i: int, edit: Edit, orig_a: int, orig_b: int) ->
         matched_text=rep.matched_text,
         reindent=rep.reindent,
         warnings=rep.warnings,
+        assumed=rep.assumed,
     )
 
 
@@ -587,6 +611,7 @@ def _forward_new_ranges(
                 rep.matched_text,
                 rep.reindent,
                 rep.warnings,
+                rep.assumed,
             )
         )
     _ = edits

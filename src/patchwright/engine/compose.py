@@ -34,6 +34,7 @@ class Composed:
     endings: list[str]
     reindent: str
     warnings: tuple[str, ...]
+    assumed: tuple[str, ...] = ()
 
 
 def compose(
@@ -77,9 +78,11 @@ def compose(
     # frames and sides matter only for a match that is not exact: start-up time of a clean
     # apply, which never loads them
     from patchwright.engine.context_side import side_by_context
-    from patchwright.engine.frame import shift_for
+    from patchwright.engine.frame import frame_kept, local_frames, shift_for
 
     shift = shift_for(file_lines, body, match, same_frame_lines, label, frame)
+    local, assumed = ({}, "") if shift else local_frames(file_lines, body, match)
+    frame_told = (frame_kept(file_lines, body, match),) if not (shift or local) else ()
     if complete:
         _check_trailing(body, match, file_lines, label)
     out: list[str] = []
@@ -93,14 +96,17 @@ def compose(
     removed_run = 0  # removed lines right before the pending added lines
     for i, hl in enumerate(body):
         if hl.op == "+":
-            pending.append((shift.apply(hl.text) if shift else hl.text, endings.added(cursor)))
+            moved = shift or local.get(i)
+            pending.append((moved.apply(hl.text) if moved else hl.text, endings.added(cursor)))
             continue
         a, b = match.spans[k]
         k += 1
-        endings.old(hl.op, a)
+        # a removed line no file line stands for (a fuzzy match left it out, possibly
+        # past the file's last line) is refused before its ending is looked up
         if hl.op == "-" and (a == b or not _same_enough(match, hl.text, file_lines[a], complete)):
             there = None if a == b else file_lines[a]
             raise _unlocated(label, hl.text, there, match)
+        endings.old(hl.op, a)
         gap = list(range(cursor, a))
         if gap and adds:
             _check_slide(file_lines, gap, cursor, a, b, label)
@@ -136,8 +142,9 @@ def compose(
         end,
         out,
         ends,
-        shift.describe() if shift else "",
+        shift.describe() if shift else assumed,
         tuple(warnings),
+        tuple(a for a in frame_told if a),
     )
 
 

@@ -3,7 +3,8 @@
 A model corrects its edit in one retry when it sees the closest region's line numbers,
 a short diff between what it asked for and what is there, and the likely cause (tabs
 vs spaces, CRLF, trailing blanks, typographic quotes, missing lines). When the new text
-is already in the file, the edit was most likely applied before.
+stands where the old text was expected and none of the lines it removes is there,
+the edit was most likely applied before (and only then is that said).
 """
 
 from __future__ import annotations
@@ -35,9 +36,6 @@ def not_found(
     it is the closest region, that is the reason given for not accepting it.
     """
     name = f"{label}: " if label else ""
-    applied = already_applied_error(index, pattern, new_lines, label)
-    if applied is not None:
-        return applied
     tried = ", ".join(r for r in options.rungs if r != Rung.NEWLINE)
     from patchwright.engine import fuzzy  # only on a refusal: rapidfuzz is slow to import
 
@@ -138,19 +136,26 @@ def already_applied_error(
     *,
     near: tuple[int, int] | None = None,
 ) -> PatchwrightError | None:
-    """The ``already_applied`` error when the edit's new text is already in the file
-    and its old text is not; ``near`` (file lines ``[start, end)`` where a fuzzy match
-    would put the edit) asks that the new text stand there."""
+    """The ``already_applied`` error when it is true: the edit's new text stands where
+    its old text was expected (``near``: file lines ``[start, end)`` of the region most
+    like the old text) and the old text is not in the file, nor, around that place, any
+    line the edit removes. ``None`` otherwise (and always without ``near``: a new text
+    found elsewhere says nothing about this edit)."""
+    if near is None:
+        return None
     applied = _already_applied(index, pattern, new_lines, near)
     if applied is None:
         return None
     name = f"{label}: " if label else ""
+    end = applied + len(new_lines)
+    lines = f"line {end}" if end == applied + 1 else f"lines {applied + 1}-{end}"
     return PatchwrightError(
         ErrorCode.ALREADY_APPLIED,
-        f"{name}the text to replace was not found, but the replacement text is already "
-        f"in the file at line {applied + 1}: the edit looks already applied. No change "
-        "was made.",
-        "Re-read the file; if the change is there, skip this edit.",
+        f"{name}the text to replace is not in the file, and file {lines}, where it was "
+        f"expected, already {'holds' if end == applied + 1 else 'hold'} the replacement "
+        "text (none of the lines the edit removes is there): the edit looks already "
+        "applied. No change was made.",
+        f"Re-read {lines}; if the change is there, skip this edit.",
         details={"line": applied + 1, "edit_label": label},
     )
 
@@ -175,16 +180,44 @@ def _already_applied(
     solid = [k for k in new_keys if k]
     if len(solid) < (1 if near is not None else _MIN_APPLIED_LINES):
         return None
-    if not any(sum(ch.isalnum() for ch in k) >= _MIN_TELLING_CHARS for k in solid):
+    # what the edit adds must say something: an added blank line or brace found where
+    # the old text left one out proves nothing
+    old_keys = {unicode_key(line) for line in pattern}
+    added = [k for k in solid if k not in old_keys]
+    if not any(sum(ch.isalnum() for ch in k) >= _MIN_TELLING_CHARS for k in added):
         return None
     if new_keys == [unicode_key(line) for line in pattern]:
         return None
-    hits = keyed_matches(index, list(new_lines), Rung.UNICODE, 0)
+    # the new text as written, its outer blanks aside (a sub-line text has no
+    # indentation; context keeps the file's trailing blanks): a change of inner blanks
+    # is a change too, and a change of outer blanks shows as a removed line still there
+    hits = keyed_matches(index, list(new_lines), Rung.INDENTATION, 0)
     if near is not None:
         hits = [m for m in hits if m.start < near[1] and near[0] < m.end]
     if not hits or (pattern and keyed_matches(index, list(pattern), Rung.UNICODE, 0)):
         return None
-    return hits[0].start
+    hit = hits[0]
+    # The lines the edit removes (words the new text does not have) must be gone from
+    # the place: one still there means the edit was not made, whatever else matches.
+    removed = {p for p in pattern if p.strip() and p not in set(new_lines)}
+    lo = min(hit.start, near[0]) if near is not None else hit.start
+    hi = max(hit.end, near[1]) if near is not None else hit.end
+    if removed & set(index.lines[lo:hi]):
+        return None
+    reworded = {unicode_key(p) for p in removed} - set(new_keys)
+    if not reworded:
+        return hit.start
+    from rapidfuzz.fuzz import ratio  # only on a refusal: slow to import
+
+    here = {unicode_key(line) for line in index.lines[lo:hi]}
+    if any(k in here or any(ratio(k, h) >= _STILL_THERE for h in here) for k in reworded):
+        return None
+    return hit.start
+
+
+# A removed line this similar to a line where the edit would go (a typo apart) is still
+# there: the edit was not made.
+_STILL_THERE = 90.0
 
 
 def likely_cause(

@@ -17,10 +17,11 @@ deleted without being shown).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from patchwright.engine.diff import matcher_opcodes
 from patchwright.engine.normalize import is_elision, strip_key
+from patchwright.engine.reindent import detect_shift
 from patchwright.engine.rungs import Match, Span, identity
 from patchwright.model.errors import ErrorCode, PatchwrightError
 
@@ -78,6 +79,16 @@ def extend_edges(
     # even where it shares lines with the search text further on.
     up = _longest_prefix_above(file_lines, start, new[:_MAX_EDGE_ELIDED] if elided[0] else head)
     down = _longest_suffix_below(file_lines, end, new[-_MAX_EDGE_ELIDED:] if elided[1] else tail)
+    if up or down:
+        # Equal words are not enough: a line the edit adds (a new closing "  }") would
+        # pass for the file's next line ("}"). A left-out line stands in the new text as
+        # the file has it, in the file's frame or in the frame of the matched lines.
+        same = same_as_file(file_lines, match, pattern)
+        up = next((k for k in range(up, 0, -1) if same(new[:k], file_lines[start - k : start])), 0)
+        down = next(
+            (k for k in range(down, 0, -1) if same(new[len(new) - k :], file_lines[end : end + k])),
+            0,
+        )
     if up + down > len(new):
         up = down = 0  # the new text would be spent twice: no reading is sure
     above = new[:up]
@@ -89,6 +100,26 @@ def extend_edges(
         return match, pattern
     spans: tuple[Span, ...] = identity(start - up, up) + match.spans + identity(end, down)
     return Match(start - up, end + down, match.rung, match.similarity, spans), widened
+
+
+def same_as_file(
+    file_lines: Sequence[str], match: Match, pattern: Sequence[str]
+) -> Callable[[Sequence[str], Sequence[str]], bool]:
+    """A test of new lines against file lines: equal as written (trailing blanks aside)
+    or once moved by the indentation shift that takes the matched pattern lines to the
+    file's lines."""
+    pairs = [(p, file_lines[a]) for p, (a, b) in zip(pattern, match.spans) if b == a + 1]
+    shift = detect_shift([p for p, _ in pairs], [f for _, f in pairs])
+
+    def same(new: Sequence[str], found: Sequence[str]) -> bool:
+        for n, f in zip(new, found, strict=True):
+            if n.rstrip() == f.rstrip():
+                continue
+            if shift is None or shift.apply(n).rstrip() != f.rstrip():
+                return False
+        return True
+
+    return same
 
 
 def _longest_prefix_above(file_lines: Sequence[str], start: int, head: list[str]) -> int:

@@ -5,7 +5,7 @@
 from the closest region); :func:`failure_block` renders the block::
 
     Patch failed on foo.py:
-      Hunks 1-2: applied
+      Hunks 1-2: would have applied; nothing was written
       Hunk 3 failed: context mismatch at line 45
         Expected: "    return None"
         Found:    "    return result"
@@ -19,6 +19,7 @@ from typing import Any
 
 from patchwright._records import record
 from patchwright.engine.diagnose import HUNK_FAILURE_REASONS, first_difference, quote_line
+from patchwright.engine.normalize import is_elision
 from patchwright.model import FilePatch, Hunk, PatchwrightError
 from patchwright.model.errors import ErrorCode
 from patchwright.model.quoting import quote_name
@@ -106,7 +107,10 @@ def hunk_failure(
         failure.similarity = float(closest.get("similarity", 0.0))
         failure.line = start
         anchor = fp.edits[index].anchor
-        if isinstance(anchor, Hunk) and current is not None:
+        # a hunk with "..." does not stand line for line: comparing it so from the
+        # region's first line would quote a "..." as the line expected there
+        elided = isinstance(anchor, Hunk) and any(is_elision(t) for t in anchor.old_lines)
+        if isinstance(anchor, Hunk) and current is not None and not elided:
             found = first_difference(anchor.old_lines, current, start)
             if found is not None:
                 failure.line, failure.expected, failure.found = found
@@ -117,14 +121,16 @@ def failure_block(
     path: str | None, failure: HunkFailure | None, mode: str, message: str = "", hint: str = ""
 ) -> str:
     """The whole block for a patch refused on ``path``: the hunks before the failed one
-    applied, the failed one's lines (or ``message`` when no hunk is to blame), the
+    (placed, never written), the failed one's lines (or ``message`` when no hunk is to blame), the
     ``hint`` when given, and the rollback line."""
     lines = [f"Patch failed on {quote_name(path)}:" if path else "Patch failed:"]
     if failure is not None:
+        # the patch is refused whole: the hunks before the failed one were placed,
+        # never written
         if failure.number == 2:
-            lines.append("  Hunk 1: applied")
+            lines.append("  Hunk 1: would have applied; nothing was written")
         elif failure.number > 2:
-            lines.append(f"  Hunks 1-{failure.number - 1}: applied")
+            lines.append(f"  Hunks 1-{failure.number - 1}: would have applied; nothing was written")
         lines.extend(failure.lines(mode))
     else:
         lines.extend(f"  {text}" for text in diff_rows(message))

@@ -43,11 +43,13 @@ def shift_for(
         same = sum(leading(m) == leading(f) for m, f in zip(model, found))
         if same >= 0.8 * len(model) or _new_lines_in_file_frame(body, model, found):
             return None
+        example = _example(file_lines, body, match)
         raise _indent_error(
             label,
-            "its lines are indented inconsistently with the file "
-            "(some lines shifted, others not), so the new lines' "
-            "indentation cannot be trusted.",
+            f"its old lines stand at file {_lines_of(match)} but are indented "
+            f"inconsistently with them (some shifted, others not{example}), "
+            "so the new lines' indentation cannot be trusted.",
+            match.start + 1,
         )
     added = [hl.text for hl in body if hl.op == "+"]
     if shift.is_identity or all(shift.apply(line) == line for line in added):
@@ -57,6 +59,7 @@ def shift_for(
     pairs, beside = _evidence(file_lines, body, match, model, found)
     pairs += _style_evidence(body, model, found)
     pairs += _modified_pairs(file_lines, body, match)
+    pairs, beside = _rewritten_in_place(body, pairs, beside)
     grid = frozenset(indent_width(ind, shift.tab) for ind in near)
     decision = choose_frame(shift, pairs, same_frame_lines, beside, added, grid)
     if decision is None:
@@ -68,12 +71,118 @@ def shift_for(
     if decision is None:
         raise _indent_error(
             label,
-            f"its old lines are indented differently from the file "
-            f"({shift.describe()}), and it cannot be told whether the new "
-            "lines were written with the file's indentation or with the "
-            "same shift.",
+            f"its old lines stand at file {_lines_of(match)} but are indented "
+            f"differently ({shift.describe()}{_example(file_lines, body, match)}), and it "
+            "cannot be told whether the new lines were written with the file's "
+            "indentation or with the same shift.",
+            match.start + 1,
         )
     return shift if decision else None
+
+
+def frame_kept(file_lines: list[str], body: Sequence[HunkLine], match: Match) -> str:
+    """``new lines kept as written (old lines shifted ...)`` when the hunk adds lines and
+    its old lines matched shifted, yet the added lines were not moved; else ``""``."""
+    if not any(hl.op == "+" and not is_blank(hl.text) for hl in body):
+        return ""
+    shift = detect_shift(*_same_lines(file_lines, body, match))
+    if shift is None or shift.is_identity:
+        return ""
+    return f"new lines kept as written (the old lines were shifted: {shift.describe()})"
+
+
+def local_frames(
+    file_lines: list[str], body: Sequence[HunkLine], match: Match
+) -> tuple[dict[int, Shift], str]:
+    """Blocks of added lines written in the frame of the one mis-indented old line next
+    to them, when the block as a whole is not shifted: ``{body index: shift}`` for their
+    lines, and what was assumed (empty when nothing is re-indented).
+
+    A model that mis-indents one line of a block usually writes the lines it adds
+    beside it at the same wrong column. Such a block is re-indented like that line when,
+    as written, neither of its ends lines up with the file lines around it (level with
+    them, or one level in after an opening line / before a closing one) and, moved like
+    the mis-indented line, both do; any other block goes in as written."""
+    if match.rung == Rung.EXACT or not any(hl.op == "+" for hl in body):
+        return {}, ""
+    if detect_shift(*_same_lines(file_lines, body, match)) is not None:
+        return {}, ""  # the block moved as a whole: its frame was decided for all lines
+    out: dict[int, Shift] = {}
+    told: list[str] = []
+    for before, block, after in _added_blocks(file_lines, body, match):
+        first, last = body[block[0]].text, body[block[-1]].text
+        found = _block_frame(file_lines, first, last, before, after)
+        if found is not None:
+            shift, k = found
+            out.update((i, shift) for i in block)
+            told.append(f"line {k + 1}, {shift.describe()}")
+    if not out:
+        return {}, ""
+    return out, "like the mis-indented old line beside them: " + "; ".join(told)
+
+
+Kept = tuple[str, int]  # an old line as the model wrote it, and its 0-based file line
+
+
+def _added_blocks(
+    file_lines: list[str], body: Sequence[HunkLine], match: Match
+) -> list[tuple[Kept | None, list[int], Kept | None]]:
+    """Each block of added lines (body indices) with the old line kept right before
+    and right after it, when that line was found as it is (words alike); a block
+    beside removed lines has no neighbour on that side."""
+    olds = iter(match.spans)
+    blocks: list[tuple[Kept | None, list[int], Kept | None]] = []
+    before: Kept | None = None
+    block: list[int] = []
+    for i, hl in enumerate(body):
+        if hl.op == "+":
+            block.append(i)
+            continue
+        a, b = next(olds)
+        same = b == a + 1 and not is_blank(hl.text)
+        here = (hl.text, a) if same and unicode_key(hl.text) == unicode_key(file_lines[a]) else None
+        if hl.op == " ":
+            if block:
+                blocks.append((before, block, here))
+            before = here
+        else:
+            if block:
+                blocks.append((before, block, None))
+            before = None
+        block = []
+    if block:
+        blocks.append((before, block, None))
+    return blocks
+
+
+def _block_frame(
+    file_lines: list[str], first: str, last: str, before: Kept | None, after: Kept | None
+) -> tuple[Shift, int] | None:
+    """The shift of the one mis-indented neighbour of a block of added lines (and that
+    neighbour's file line) when, as written, neither end of the block lines up with the
+    file lines around it and, moved alike, every end with a neighbour does."""
+    if is_blank(first) or is_blank(last):
+        return None
+    near = [n for n in (before, after) if n is not None]
+    off = [(m, k) for m, k in near if leading(m) != leading(file_lines[k])]
+    shifts = [detect_shift([m], [file_lines[k]]) for m, k in off]
+    if not off or any(s is None for s in shifts):
+        return None
+    if len({(s.delta, s.scale, s.mapping) for s in shifts if s is not None}) != 1:
+        return None
+    shift = shifts[0]
+    assert shift is not None
+    prev = file_lines[before[1]] if before is not None else None
+    nxt = file_lines[after[1]] if after is not None else None
+
+    def fits(a: str, b: str) -> tuple[bool, bool]:
+        return (prev is not None and _follows(prev, a)), (nxt is not None and _precedes(b, nxt))
+
+    as_written = fits(first, last)
+    moved = fits(shift.apply(first), shift.apply(last))
+    if any(as_written) or moved != (prev is not None, nxt is not None) or not any(moved):
+        return None
+    return shift, off[0][1]
 
 
 # Lines after which the next line goes one level deeper, and lines that close a level
@@ -229,6 +338,52 @@ def _edited(old: str, new: str) -> bool:
     return bool(head_a and head_b) and head_a.group() == head_b.group()  # type: ignore[union-attr]
 
 
+Triple = tuple[str, str, str]
+
+
+def _unchanged_replacements(body: Sequence[HunkLine]) -> set[str]:
+    """Lines a run of removed lines and the run of as many added lines right after it
+    give at the same place in both, character for character (a line moved elsewhere
+    in the hunk is not one)."""
+    same: set[str] = set()
+    removed: list[str] = []
+    added: list[str] = []
+    for hl in [*body, None]:
+        if hl is not None and hl.op == "+":
+            added.append(hl.text)
+            continue
+        if added and len(added) == len(removed):
+            same.update(r for r, a in zip(removed, added) if r == a and not is_blank(r))
+        if added or hl is None or hl.op != "-":
+            removed, added = [], []
+        if hl is not None and hl.op == "-":
+            removed.append(hl.text)
+    return same
+
+
+def _rewritten_in_place(
+    body: Sequence[HunkLine], pairs: list[Triple], beside: list[Triple]
+) -> tuple[list[Triple], list[Triple]]:
+    """Evidence triples with the lines the hunk removes and adds back character for
+    character turned into votes for the file's frame. In the model's own frame such a
+    pair changes nothing, so it was written against the file: the edit re-indents that
+    line (by the very shift the old lines show), and its new form is already the
+    file's. The lines beside such a line say nothing of its frame (it moves)."""
+    same = _unchanged_replacements(body)
+    if not same:
+        return pairs, beside
+    beside = [(m, f, n) for m, f, n in beside if m not in same and n not in same]
+    out: list[tuple[str, str, str]] = []
+    for m, f, n in pairs:
+        if n == m and n in same:
+            # Read as shifted, the pair would be no edit at all: as strong as two
+            # ordinary pairings (a line beside the block alone cannot veto it).
+            out += [(m, f, leading(f) + n.lstrip(" \t"))] * 2
+        else:
+            out.append((m, f, n))
+    return out, beside
+
+
 def _style_evidence(
     body: Sequence[HunkLine], model: list[str], found: list[str]
 ) -> list[tuple[str, str, str]]:
@@ -361,14 +516,45 @@ def _evidence(
     return triples, beside
 
 
-def _indent_error(label: str, why: str) -> PatchwrightError:
+def _lines_of(match: Match) -> str:
+    """``lines a-b`` (1-based) of a match, ``line a`` for one line."""
+    first, last = match.start + 1, match.end
+    return f"line {first}" if last <= first else f"lines {first}-{last}"
+
+
+def _example(file_lines: list[str], body: Sequence[HunkLine], match: Match) -> str:
+    """``; line N: c columns in the file, d in the edit`` for the first old line whose
+    indentation differs from its file line ("" when none does)."""
+    olds = [hl for hl in body if hl.op != "+"]
+    for hl, (a, b) in zip(olds, match.spans):
+        if b != a + 1 or is_blank(hl.text) or leading(hl.text) == leading(file_lines[a]):
+            continue
+        if unicode_key(hl.text) != unicode_key(file_lines[a]):
+            continue
+        have, want = _describe_indent(leading(file_lines[a])), _describe_indent(leading(hl.text))
+        return f"; line {a + 1}: {have} in the file, {want} in the edit"
+    return ""
+
+
+def _describe_indent(indent: str) -> str:
+    """``4 spaces``, ``1 tab``, ``1 tab and 2 spaces``, ``no indentation``."""
+    if not indent:
+        return "no indentation"
+    tabs, spaces = indent.count("\t"), indent.count(" ")
+    parts = [f"{tabs} tab{'s' if tabs != 1 else ''}"] if tabs else []
+    if spaces:
+        parts.append(f"{spaces} space{'s' if spaces != 1 else ''}")
+    return " and ".join(parts)
+
+
+def _indent_error(label: str, why: str, line: int | None = None) -> PatchwrightError:
     # "frame": callers with other evidence (a parser) may settle it (MatchOptions.frame).
     return PatchwrightError(
         ErrorCode.AMBIGUOUS,
         f"{label or 'The edit'}: {why}",
         "Copy the old lines with the file's exact indentation and indent the new lines "
         "the way they must appear in the file.",
-        details={"frame": "undecided"},
+        details={"frame": "undecided"} if line is None else {"frame": "undecided", "line": line},
     )
 
 

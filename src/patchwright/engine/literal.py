@@ -5,6 +5,9 @@ folded), and replaced as ``str.replace`` would, rewriting only the lines it touc
 
 from __future__ import annotations
 
+import re
+
+from patchwright._records import record
 from patchwright.engine.index import LineIndex
 from patchwright.engine.normalize import PUNCT_TABLE, strip_line_numbers, strip_number_prefixes
 from patchwright.engine.splice import Splice
@@ -117,7 +120,7 @@ def char_splices(
         PatchwrightError: ``ambiguous`` when several copies remain.
     """
     if len(spans) > 1 and not anchor.replace_all:
-        lines = _line_numbers(index, [a for a, _ in spans])
+        lines = line_numbers(index, [a for a, _ in spans])
         if anchor.hint_line is not None:
             best = sorted(lines, key=lambda ln: abs(ln - anchor.hint_line))  # type: ignore[operator]
             d1, d2 = abs(best[0] - anchor.hint_line), abs(best[1] - anchor.hint_line)
@@ -128,7 +131,7 @@ def char_splices(
     return _literal_splices(file, index, spans, replacement, rung, warnings)
 
 
-def _line_numbers(index: LineIndex, positions: list[int]) -> list[int]:
+def line_numbers(index: LineIndex, positions: list[int]) -> list[int]:
     """1-based lines of ascending offsets in ``joined``, counting newlines once."""
     out: list[int] = []
     line = last = 0
@@ -236,3 +239,132 @@ def _literal_splices(
             Splice(line_no, last + 1, lines, endings, rung, 1.0, matched, "", warnings, count=count)
         )
     return out
+
+
+# Escape sequences models write literally into a text they were meant to decode
+# (a JSON or shell layer too many): each stands for the character after it.
+_ESCAPES = {"n": "\n", "t": "\t", "'": "'", '"': '"', "$": "$", "`": "`", "\\": "\\"}
+_ESCAPE = re.compile(r"\\([nt'\"$`\\])")
+
+
+@record(frozen=True)
+class LooseFind:
+    """Copies of a text found only once some of its characters are read loosely.
+
+    Attributes:
+        spans: offsets in the joined text of every copy (overlapping ones included).
+        text / replacement: the old and new text as they were read (unescaped).
+        assumed: what was read loosely, in words (``over-escaped: \\n, \\'``...).
+        escaped: the escape sequences read as their characters ("" when none).
+        told_only: a reading a refusal may tell but an edit never takes.
+    """
+
+    spans: list[tuple[int, int]]
+    text: str
+    replacement: str
+    assumed: str
+    escaped: str = ""
+    told_only: bool = False
+
+
+def _unescaped(text: str) -> tuple[str, str]:
+    """``text`` with its escape sequences decoded, and the sequences (``\\n, \\'``)."""
+    seen = dict.fromkeys(m.group(0) for m in _ESCAPE.finditer(text))
+    if not seen:
+        return text, ""
+    return _ESCAPE.sub(lambda m: _ESCAPES[m.group(1)], text), ", ".join(seen)
+
+
+def loose_find(
+    index: LineIndex, text: str, replacement: str, final_newline: bool, edges: bool = True
+) -> LooseFind | None:
+    """The copies of a search text not found as written, read three ways in turn (the
+    first that finds any copy is the answer; ``None`` when none does):
+
+    * over-escaped: ``\\n``, ``\\t``, ``\\'``, ``\\"``, ``\\$`` written literally, and
+      absent from the file as such, read as the characters they stand for (in the new
+      text too);
+    * blanks inside lines: every run of spaces and tabs matches any such run;
+    * edges of a sub-line text: the blanks around each line break it spans (indentation
+      it left off, trailing blanks) match any blanks, and runs inside lines too (only
+      with ``edges``: a whole-line text's indentation is the ladder's to judge, with
+      the frame of its new lines).
+    """
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    replacement = replacement.replace("\r\n", "\n").replace("\r", "\n")
+    hay = index.joined
+    decoded, escaped = _unescaped(text)
+    if escaped and decoded.strip() and not any(seq in hay for seq in escaped.split(", ")):
+        spans = _find_all(hay, decoded, final_newline, True)
+        if spans:
+            new, _ = _unescaped(replacement)
+            return LooseFind(
+                spans, decoded, new, f"over-escaped text read unescaped ({escaped})", escaped
+            )
+    body = text.strip(" \t")
+    if not body.strip():
+        return None
+    for at_edges, assumed in (
+        (False, "runs of blanks inside lines ignored"),
+        (True, "blanks at the edges of the lines it spans ignored"),
+    ):
+        if at_edges and ("\n" not in body or not edges):
+            continue
+        needle, _ = _squeezed(body, at_edges)
+        hay_squeezed, where = _squeezed(hay, at_edges)
+        spans = []
+        pos = hay_squeezed.find(needle)
+        while pos != -1 and len(spans) <= 10:
+            spans.append((where[pos][0], where[pos + len(needle) - 1][1]))
+            pos = hay_squeezed.find(needle, pos + 1)
+        if spans:
+            return LooseFind(spans, text, replacement, assumed)
+    solid = re.sub(r"[ \t]+", "", body)
+    if len(solid) <= _MAX_BLANKLESS and "\n" not in solid and solid:
+        # blanks added or removed anywhere: told, never taken ("a b" is not "ab")
+        anywhere = re.compile(r"[ \t]*".join(map(re.escape, solid)))
+        spans = [(m.start(), m.end()) for m in anywhere.finditer(hay)]
+        if spans:
+            return LooseFind(
+                spans, text, replacement, "blanks added or removed inside lines ignored", "", True
+            )
+    return None
+
+
+# A one-line text this long at most is looked for with its blanks ignored (a refusal's
+# diagnosis only: the search tries every character as a start).
+_MAX_BLANKLESS = 400
+
+
+def _squeezed(text: str, edges: bool) -> tuple[str, list[tuple[int, int]]]:
+    """``text`` with every run of blanks inside a line read as one space (and, with
+    ``edges``, the blanks next to a line break dropped; without, a line's indentation
+    kept as it is), and for each character kept the span of ``text`` it stands for.
+    Linear: no pattern is matched, so no text can make the search slow."""
+    out: list[str] = []
+    where: list[tuple[int, int]] = []
+    i, size = 0, len(text)
+    line_start = True
+    while i < size:
+        ch = text[i]
+        if ch in " \t":
+            j = i
+            while j < size and text[j] in " \t":
+                j += 1
+            at_break = j == size or text[j] == "\n"
+            if edges and (line_start or at_break):
+                pass  # blanks at a line's edge: read as none
+            elif line_start:
+                out.extend(text[i:j])  # indentation, as it is
+                where.extend((k, k + 1) for k in range(i, j))
+            else:
+                out.append(" ")
+                where.append((i, j))
+            i = j
+            line_start = False
+            continue
+        out.append(ch)
+        where.append((i, i + 1))
+        line_start = ch == "\n"
+        i += 1
+    return "".join(out), where

@@ -123,22 +123,11 @@ def locate_or_refuse(
     from patchwright.engine.diagnose import already_applied_error, not_found
 
     if options.allows(Rung.FUZZY):
-        try:
-            match = locate_block(
-                index,
-                pattern,
-                options,
-                hint,
-                label=label,
-                at_eof=at_eof,
-                lo=lo,
-                rungs=(Rung.FUZZY,),
-            )
-        except PatchwrightError:
-            applied = already_applied_error(index, pattern, new_lines, label)
-            if applied is not None:
-                raise applied from None
-            raise
+        # several fuzzy places (ambiguous) say nothing of where the old text was
+        # expected, so nothing of an edit made before: the ambiguity is told as it is
+        match = locate_block(
+            index, pattern, options, hint, label=label, at_eof=at_eof, lo=lo, rungs=(Rung.FUZZY,)
+        )
         if match is not None:
             near = (match.start, match.end)
             applied = already_applied_error(index, pattern, new_lines, label, near=near)

@@ -11,13 +11,21 @@ from collections.abc import Iterable, Sequence
 from patchwright._records import replace
 from patchwright.engine.diagnose import not_found, rejected_at
 from patchwright.engine.diff import line_opcodes, matcher_opcodes
-from patchwright.engine.evidence import extend_edges, fill_gaps, without_edge_elisions
+from patchwright.engine.evidence import (
+    extend_edges,
+    fill_gaps,
+    same_as_file,
+    without_edge_elisions,
+)
 from patchwright.engine.index import LineIndex
 from patchwright.engine.literal import (
+    LooseFind,
     ambiguity_hint,
     char_matches,
     char_splices,
     folded_matches,
+    line_numbers,
+    loose_find,
     unnumbered,
     unnumbered_replacement,
     whole_lines,
@@ -63,9 +71,10 @@ def old_text(
         raise PatchwrightError(
             ErrorCode.INVALID_REQUEST,
             f"{label or 'The edit'}: the new text is identical to the old text, so the edit "
-            "changes nothing. No change was made.",
+            f"changes nothing.{_cleanup_told(file, index, text)} No change was made.",
             "Send only edits that change something; if the file should differ in "
-            "whitespace only, copy the old text exactly from the file.",
+            "whitespace only, copy the old text exactly from the file (with the blanks "
+            "to remove) and leave them out of the new text.",
         )
     if not text:
         if not file.lines:
@@ -76,7 +85,7 @@ def old_text(
             "Give the exact text to replace, or use an append / prepend / overwrite operation.",
         )
     if anchor.whole_lines and not anchor.replace_all:
-        return [_line_mode(file, index, anchor, replacement, label, options)]
+        return _lines_or_loosely(file, index, anchor, replacement, label, options)
     final_newline = file.ends_with_newline
     every = not anchor.replace_all  # a single edit must be unique, overlaps included
     spans = char_matches(index, text, final_newline, every)
@@ -103,7 +112,147 @@ def old_text(
         if anchor.replace_all:
             _check_growth(index, len(spans), len(text), len(replacement), label, options)
         return char_splices(file, index, spans, text, replacement, anchor, label, rung, warnings)
-    return [_line_mode(file, index, anchor, replacement, label, options)]
+    return _lines_or_loosely(file, index, anchor, replacement, label, options)
+
+
+def _cleanup_told(file: TextFile, index: LineIndex, text: str) -> str:
+    """For an edit whose old and new text are the same: where the file holds that text
+    with trailing blanks it leaves off (a cleanup written without the blanks it means
+    to remove), or that the file's CRLF endings are not part of any text; else ""."""
+    body = text.replace("\r\n", "\n").removesuffix("\n")
+    found = keyed_matches(index, body.split("\n"), Rung.TRAILING_WHITESPACE, 0)
+    trailing = [m for m in found if file.lines[m.start : m.end] != body.split("\n")]
+    if len(trailing) == 1:
+        m = trailing[0]
+        where = f"line {m.start + 1}" if m.end == m.start + 1 else f"lines {m.start + 1}-{m.end}"
+        return (
+            f" The file's {where} hold this text with trailing blanks your old text leaves "
+            "off; to remove them, the old text must show them."
+        )
+    if file.has_cr:
+        return (
+            " The file has CRLF line endings, which no old or new text carries: an edit "
+            "keeps each line's ending."
+        )
+    return ""
+
+
+def _lines_or_loosely(
+    file: TextFile,
+    index: LineIndex,
+    anchor: OldText,
+    replacement: str,
+    label: str,
+    options: MatchOptions,
+) -> list[Splice]:
+    """The ladder's whole-line match, else (not found by any rung) the loose reading."""
+    try:
+        return [_line_mode(file, index, anchor, replacement, label, options)]
+    except PatchwrightError as err:
+        if err.code != ErrorCode.NOT_FOUND or anchor.replace_all:
+            raise
+        return _loosely(file, index, anchor, replacement, label, options, err)
+
+
+def _loosely(
+    file: TextFile,
+    index: LineIndex,
+    anchor: OldText,
+    replacement: str,
+    label: str,
+    options: MatchOptions,
+    err: PatchwrightError,
+) -> list[Splice]:
+    """A search text found by no rung, read loosely (:func:`loose_find`): over-escaped,
+    with other blanks inside its lines, or a sub-line text without the blanks at its
+    lines' edges. One copy read so (in a mode that tolerates blanks) is taken, with
+    what was assumed told; several, or a new text that cannot be fitted, keep the
+    refusal, which then says what was found where."""
+    found = loose_find(
+        index, anchor.text, replacement, file.ends_with_newline, edges=not anchor.whole_lines
+    )
+    if found is None or (anchor.whole_lines and not _whole(index, found, anchor.text)):
+        raise err
+    lines = line_numbers(index, [a for a, _ in found.spans])
+    where = ", ".join(map(str, lines[:10]))
+    name = label or "The edit"
+    if len(found.spans) > 1:
+        # not found as written (its code says so); the loose copies are only told
+        raise PatchwrightError(
+            ErrorCode.NOT_FOUND,
+            f"{name}: your old text is not in the file as written; with "
+            f"{found.assumed} it occurs {len(found.spans)} times (lines {where}). "
+            "No change was made.",
+            "Copy the text to replace exactly from the file (re-read it), with enough "
+            "surrounding lines that it occurs once.",
+            details={"loose_lines": lines, "assumed": found.assumed},
+        )
+    new = None if found.told_only else _fit_edges(index, found)
+    if new is None or not options.allows(Rung.TRAILING_WHITESPACE):
+        why = ""
+        if found.told_only:
+            why = (
+                ", where the blanks differ from yours (a blank added or removed between "
+                "two characters is not taken as the same text)"
+            )
+        elif new is None:
+            why = (
+                ", but your new text has another number of lines, so it cannot be told "
+                "which file indentation each of its lines takes"
+            )
+        raise PatchwrightError(
+            ErrorCode.NOT_FOUND,
+            f"{name}: your old text is not in the file as written; with {found.assumed} "
+            f"it stands at line {lines[0]} as {_shown(index, found.spans[0])}{why}. "
+            "No change was made.",
+            f"Re-read line {lines[0]} and copy the text to replace exactly as it stands there.",
+            details={"line": lines[0], "assumed": found.assumed},
+        )
+    warning = f"{label or 'edit'}: old text found at line {lines[0]} only with {found.assumed}"
+    splices = char_splices(
+        file, index, found.spans, found.text, new, anchor, label, Rung.BLANKS, (warning,)
+    )
+    return [replace(s, assumed=(found.assumed,)) for s in splices]
+
+
+def _whole(index: LineIndex, found: LooseFind, text: str) -> bool:
+    """Whether every copy found stands for whole lines, as a whole-line text must (its
+    final newline, when it has one, taken as the line's end)."""
+    size = len(index.joined)
+    return whole_lines(index.joined, [(a, min(b, size)) for a, b in found.spans])
+
+
+def _shown(index: LineIndex, span: tuple[int, int]) -> str:
+    """The file's text at ``span`` quoted for a message (shortened past 80 characters)."""
+    text = index.joined[span[0] : span[1]]
+    return repr(text if len(text) <= 80 else text[:77] + "...")
+
+
+def _fit_edges(index: LineIndex, found: LooseFind) -> str | None:
+    """The new text to write over a loosely found copy: as written, except that a text
+    read without the indentation at its lines' edges gives each new line the file
+    indentation of the matched line it stands for (same number of lines only; ``None``
+    when the numbers differ and some matched line is indented)."""
+    a, b = found.spans[0]
+    matched = index.joined[a:b].removesuffix("\n").split("\n")
+    old = found.text.strip(" \t").removesuffix("\n").split("\n")
+    new = found.replacement.removesuffix("\n").split("\n")
+    if len(matched) != len(old):
+        return None
+    indents = [m[: len(m) - len(m.lstrip(" \t"))] for m in matched]
+    lost = [k for k in range(1, len(old)) if indents[k] and not old[k][:1].isspace()]
+    if not lost:
+        return found.replacement
+    if len(new) != len(old):
+        return None
+    final = "\n" if found.replacement.endswith("\n") else ""
+    return (
+        "\n".join(
+            indents[k] + line if k in lost and not line[:1].isspace() else line
+            for k, line in enumerate(new)
+        )
+        + final
+    )
 
 
 def _check_growth(
@@ -198,13 +347,13 @@ def _line_mode(
     if not how and _reindents_what_it_repeats(file, match, pattern, new, ops):
         raise PatchwrightError(
             ErrorCode.AMBIGUOUS,
-            f"{label or 'The edit'}: its old lines are indented differently from the file, "
-            "and its new text repeats some of them as they are while it re-indents others, "
-            "so it cannot be told which indentation the new lines are written in. "
-            "No change was made.",
+            f"{label or 'The edit'}: its old lines stand at file lines {match.start + 1}-"
+            f"{match.end} but are indented differently from them, and its new text repeats "
+            "some of them as they are while it re-indents others, so it cannot be told "
+            "which indentation the new lines are written in. No change was made.",
             "Copy the old lines with the file's exact indentation (re-read the file) and "
             "indent the new lines the way they must appear in the file.",
-            details={"frame": "undecided"},
+            details={"frame": "undecided", "line": match.start + 1},
         )
     # Lines the search and the replacement share, whatever their indentation (the
     # search text may be indented off): only what the replacement adds at an edge can
@@ -228,7 +377,9 @@ def _line_mode(
             raise
         raise not_found(index, pattern, new, label, options, rejected_at(err)) from None
     if how:
-        splice = replace(splice, reindent=how)
+        splice = replace(
+            splice, reindent=how, assumed=(*splice.assumed, f"new lines moved with the old ({how})")
+        )
     return noted(splice, notes)
 
 
@@ -305,11 +456,16 @@ def _check_repeated_edges(
     head = [] if same_start else new[:first_kept]
     after = file.lines[match.end : match.end + len(tail)]
     before = file.lines[max(0, match.start - max(1, len(head))) : match.start]
+    # A repeat stands in the new text as the file has it (in the file's frame or the
+    # matched lines' one); a new "  }" before the file's "}" is a line the edit adds.
+    same = same_as_file(file.lines, match, old)
     for k in range(len(tail), 0, -1):
-        if _same_keys(tail[-k:], after[:k]):
+        if _same_keys(tail[-k:], after[:k]) and same(tail[-k:], after[:k]):
             raise _repeats(label, "ends", k, match.end + 1)
     for k in range(len(head), 0, -1):
-        if _same_keys(head[:k], before[len(before) - k :]):
+        if _same_keys(head[:k], before[len(before) - k :]) and same(
+            head[:k], before[len(before) - k :]
+        ):
             raise _repeats(label, "starts", k, match.start - k + 1)
     # New lines that end where the file's preceding lines end (or start the way the
     # following lines start) repeat them at the seam, blank lines included.
@@ -320,10 +476,14 @@ def _check_repeated_edges(
     # The first real line after (last before) the match, repeated anywhere among the
     # lines added at that edge, is just as suspicious.
     hit = _first_real(file.lines, range(match.end, min(len(file.lines), match.end + 3)))
-    if hit is not None and strip_key(file.lines[hit]) in {strip_key(t) for t in tail}:
+    if hit is not None and any(
+        strip_key(t) == strip_key(file.lines[hit]) and same([t], [file.lines[hit]]) for t in tail
+    ):
         raise _repeats(label, "ends", 1, hit + 1)
     hit = _first_real(file.lines, range(match.start - 1, max(-1, match.start - 4), -1))
-    if hit is not None and strip_key(file.lines[hit]) in {strip_key(t) for t in head}:
+    if hit is not None and any(
+        strip_key(t) == strip_key(file.lines[hit]) and same([t], [file.lines[hit]]) for t in head
+    ):
         raise _repeats(label, "starts", 1, hit + 1)
 
 

@@ -44,6 +44,7 @@ class Splice:
     warnings: tuple[str, ...] = ()
     keep_eof: bool = False
     count: int = 1
+    assumed: tuple[str, ...] = ()
 
 
 def line_splice(file: TextFile, start: int, end: int, text: str, rung: Rung) -> Splice:
@@ -73,6 +74,8 @@ def with_matched(splice: Splice, file: TextFile) -> Splice:
         splice.reindent,
         splice.warnings,
         splice.keep_eof,
+        splice.count,
+        splice.assumed,
     )
 
 
@@ -125,7 +128,40 @@ def compose_splice(
         matched_text(file, composed.start, composed.end),
         composed.reindent,
         tuple(warnings),
+        assumed=_assumed(match, composed.reindent, composed.assumed),
     )
+
+
+# What each loose rung takes for granted about the old text, in a few words (the
+# whitespace rungs' names say it already).
+_RUNG_ASSUMES = {
+    Rung.TRIMMED_EDGES: "the first or last old line read as a fragment of the file's line",
+    Rung.UNICODE: "typographic punctuation and runs of blanks ignored",
+    Rung.ELISION: "each '...' read as the file lines it skips",
+}
+
+
+def _assumed(match: Match, reindent: str, frame: tuple[str, ...]) -> tuple[str, ...]:
+    """What a loose match assumed: what its rung ignored, lines of the file its old text
+    left out, and the frame the new lines were written in (empty for an exact match)."""
+    if match.rung == Rung.EXACT:
+        return ()
+    out: list[str] = []
+    if match.rung == Rung.FUZZY:
+        out.append(
+            f"old text read as lines {match.start + 1}-{match.end} ({match.similarity:.0%} similar)"
+        )
+    elif match.rung in _RUNG_ASSUMES:
+        out.append(_RUNG_ASSUMES[match.rung])
+    covered = {a for a, b in match.spans for a in range(a, b)}
+    dropped = [k + 1 for k in range(match.start, match.end) if k not in covered]
+    if dropped and match.rung != Rung.ELISION:
+        lines = ", ".join(map(str, dropped[:5])) + (" ..." if len(dropped) > 5 else "")
+        out.append(f"file line(s) {lines} left out of the old text kept")
+    if reindent:
+        out.append(f"new lines re-indented ({reindent})")
+    out.extend(frame)
+    return tuple(out)
 
 
 def tolerated(

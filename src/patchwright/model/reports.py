@@ -32,6 +32,7 @@ class Rung(str, Enum):
     BOF = "bof"
     EOF = "eof"
     WHOLE_FILE = "whole_file"
+    BLANKS = "blanks"
 
     # Render as the bare value everywhere (f-strings, str()), as the names always were.
     def __str__(self) -> str:
@@ -66,6 +67,7 @@ _RUNG_WORDS: dict[Rung, str] = {
     Rung.BOF: "beginning of file",
     Rung.EOF: "end of file",
     Rung.WHOLE_FILE: "whole file",
+    Rung.BLANKS: "blanks recovery (escapes, or blanks inside or at the edges of lines)",
 }
 
 
@@ -87,7 +89,9 @@ def recovered_syntax_error(rungs: Iterable[str], rejection: str) -> PatchwrightE
     return PatchwrightError(
         ErrorCode.SYNTAX_ERROR,
         f"{rejection}\nThe edit was not found as written but placed by {how}, and a "
-        "result the file's parser rejects means that reading is wrong. No change was made.",
+        "loose reading is not written with a syntax error the file did not have (the "
+        "error may lie in how the edit was placed or in its new text as written). No "
+        "change was made.",
         "Copy the lines to change exactly from the file (re-read it first), with their "
         "indentation, and indent the new lines as they must stand.",
         details={"rungs": [r.value for r in loose]},
@@ -109,7 +113,7 @@ LADDER: tuple[Rung, ...] = (
     Rung.FUZZY,
 )
 # Rungs that only tolerate a difference: all but the exact ones (bytes, or bytes but endings).
-_RECOVERED = frozenset(LADDER[2:])
+_RECOVERED = frozenset((*LADDER[2:], Rung.BLANKS))
 
 
 @record(frozen=True)
@@ -132,6 +136,9 @@ class MatchReport:
         warnings: notes for the model (fuzzy match, reindented text...).
         cell: the notebook cell (0-based index in the result) whose source the line
             numbers count in; ``None`` for an edit of the whole file's text.
+        assumed: for an edit matched loosely, what its placement took for granted, in a
+            few words each (the indentation frame chosen, a line it left out kept, blanks
+            ignored); empty for an exact match. :attr:`assumption` says it in one line.
     """
 
     index: int
@@ -149,6 +156,12 @@ class MatchReport:
     reindent: str = ""
     warnings: tuple[str, ...] = ()
     cell: int | None = None
+    assumed: tuple[str, ...] = ()
+
+    @property
+    def assumption(self) -> str:
+        """What a loose match assumed, in one line (``""`` when nothing was)."""
+        return "; ".join(self.assumed)
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready view (``cell`` only for an edit inside a notebook cell)."""
@@ -162,6 +175,7 @@ class MatchReport:
             "count": self.count,
             "reindent": self.reindent,
             "warnings": list(self.warnings),
+            "assumed": list(self.assumed),
         }
         if self.cell is not None:
             out["cell"] = self.cell

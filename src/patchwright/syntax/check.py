@@ -14,13 +14,14 @@ so an edit of a file checked before reparses incrementally.
 
 from __future__ import annotations
 
+import re
 import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 
 from patchwright.model import ErrorCode, PatchwrightError
-from patchwright.syntax.compare import LineMap, split_errors
+from patchwright.syntax.compare import DIALECT_ERRORS, LineMap, _kind, split_errors
 from patchwright.syntax.excerpt import excerpt
 from patchwright.syntax.languages import LanguageSpec, spec_for
 from patchwright.syntax.pyregion import old_span_compiles, region_verdict
@@ -96,16 +97,67 @@ def check_edit(
         errors, preexisting, scope = _judge(spec, before, after, changed, split)
     except NoVerdict as exc:
         return SyntaxReport(language, False, _since(started), reason=exc.reason)
+    note = ""
+    if errors and before is not None and any(_dialect_kind(spec, e) for e in errors):
+        errors, preexisting, note = _own_dialect(spec, before, errors, preexisting)
     lines = after.split("\n") if errors else []
     if len(lines) > 1 and lines[-1] == "":
         lines.pop()  # the empty piece after a final newline is not a line to show
     issues = [
         SyntaxIssue(e.line, e.column, e.message, excerpt(lines, e.line, e.column)) for e in errors
     ]
-    report = SyntaxReport(language, True, _since(started), issues, preexisting, scope)
+    report = SyntaxReport(language, True, _since(started), issues, preexisting, scope, note=note)
     if issues and policy == "reject":
         raise _rejection(path, report)
     return report
+
+
+def _dialect_kind(spec: LanguageSpec, error: ParseError) -> bool:
+    """Whether ``error`` may be the file's own dialect rather than the edit's doing:
+    any error of a tree-sitter language (their old text is parsed whole anyway), and
+    for Python the errors another version or a mixed indentation gives (``except X,
+    e:``, ``print x``, tabs against spaces), never one of indentation itself or an
+    unclosed quote, which the whole old text is not parsed for (large modules)."""
+    if spec.backend != "python":
+        return True
+    return _PY_DIALECT.search(error.message) is not None
+
+
+# Python 2 forms and mixed tabs: what Python 3 says of a file written for another version.
+_PY_DIALECT = re.compile(
+    r"must be parenthesized|Missing parentheses|inconsistent use of tabs|leading zeros|"
+    r"invalid decimal literal|did you mean print|Did you mean print|exec"
+)
+
+
+def _own_dialect(
+    spec: LanguageSpec, before: str, errors: list[ParseError], preexisting: int
+) -> tuple[list[ParseError], int, str]:
+    """The errors left to blame on the edit once the file's own dialect is known, the
+    count of those already there, and a note saying so (``""`` when nothing moved).
+
+    A file that did not parse before the edit is in another dialect of its language
+    (Python 2, a template, code split by the preprocessor): with several errors
+    before, none after can be told apart from the dialect's; with fewer, an error of a
+    kind the file already had (``except X, e:`` twice) is the dialect's too."""
+    found = _clamped(_VERDICTS.parse(spec, before), before.split("\n"))
+    if not found:
+        return errors, preexisting, ""
+    first = min(found, key=lambda e: e.line)
+    kinds = {_kind(e.message) for e in found}
+    if len(found) >= DIALECT_ERRORS:
+        kept: list[ParseError] = []
+    else:
+        kept = [e for e in errors if _kind(e.message) not in kinds]
+    if len(kept) == len(errors):
+        return errors, preexisting, ""
+    many = f"{len(found)} syntax errors, the first" if len(found) > 1 else "a syntax error"
+    note = (
+        f"the file itself did not parse as {spec.name} before this edit ({many} "
+        f"at line {first.line}: {first.message}): it is written in another dialect, so "
+        f"{len(errors) - len(kept)} error(s) after the edit were not blamed on it"
+    )
+    return kept, preexisting + len(errors) - len(kept), note
 
 
 def _skip_reason(spec: LanguageSpec | None, after: str) -> str:

@@ -65,6 +65,8 @@ class SyntaxReport:
             error the edit introduced), ``"unchanged"`` when the text did not change,
             ``""`` when not checked.
         reason: why the file was not checked, when it was not.
+        note: when the file did not parse before the edit either, what its own errors
+            were and that errors of its dialect were not blamed on the edit.
     """
 
     language: str | None
@@ -74,6 +76,7 @@ class SyntaxReport:
     preexisting: int = 0
     scope: str = ""
     reason: str = ""
+    note: str = ""
 
     @property
     def ok(self) -> bool:
@@ -83,7 +86,7 @@ class SyntaxReport:
     def warning_text(self) -> str:
         """The warning for the model, or ``""`` when the edit introduced no error."""
         if not self.new_errors:
-            return ""
+            return f"Syntax check ({self.language}): {self.note}" if self.note else ""
         return self._describe(f"Syntax check ({self.language}): your edit introduced")
 
     def rejection_text(self, path: str) -> str:
@@ -114,6 +117,8 @@ class SyntaxReport:
                 f"(The file also has {self.preexisting} syntax error(s) that were there "
                 "before this edit.)"
             )
+        if self.note:
+            parts.append(f"({self.note[:1].upper()}{self.note[1:]}.)")
         return "\n".join(parts)
 
     def to_dict(self) -> dict[str, Any]:
@@ -128,4 +133,6 @@ class SyntaxReport:
         }
         if self.reason:
             data["reason"] = self.reason
+        if self.note:
+            data["note"] = self.note
         return data

@@ -8,7 +8,7 @@ Success::
 Failure (nothing written)::
 
     Patch failed on foo.py:
-      Hunks 1-2: applied
+      Hunks 1-2: would have applied; nothing was written
       Hunk 3 failed: context mismatch at line 45
         Expected: "    return None"
         Found:    "    return result"

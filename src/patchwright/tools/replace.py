@@ -107,8 +107,9 @@ def span(start: int, end: int) -> str:
 
 
 def describe_match(r: MatchReport) -> str:
-    """``lines 10-12`` or ``lines 10-12, matched via indentation (dedent) recovery``
-    (``cell 3, lines 1-2`` for an edit inside a notebook cell)."""
+    """``lines 10-12``, or ``lines 10-12, matched via indentation recovery; assumed: ...``
+    (what the loose match took for granted, :attr:`MatchReport.assumption`; ``cell 3,
+    lines 1-2`` for an edit inside a notebook cell)."""
     where = span(r.orig_start, r.orig_end)
     if r.cell is not None:
         where = f"cell {r.cell}, {where}"
@@ -116,7 +117,8 @@ def describe_match(r: MatchReport) -> str:
         where = f"{r.count} occurrences, {where}"
     if r.rung in EXACT_RUNGS:
         return where
-    return f"{where}, matched via {r.rung} recovery"
+    assumed = f"; assumed: {r.assumption}" if r.assumption else ""
+    return f"{where}, matched via {r.rung} recovery{assumed}"
 
 
 def replace_strings(

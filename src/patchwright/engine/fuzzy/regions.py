@@ -88,6 +88,28 @@ def distrust(index: LineIndex, pattern: Sequence[str], region: Region) -> str | 
             "only short lines such as braces or keywords match exactly, and they could "
             "stand anywhere"
         )
+    # A "..." stands for lines left out: paired line for line with a file line that
+    # is not such a marker, it was read as a real line, and the block placed by it may
+    # stand lines off (the elision rung, which reads it as it is meant, declined).
+    spans = region.spans
+    for i, (p, (a, b)) in enumerate(zip(pattern, spans)):
+        if not is_elision(p):
+            continue
+        if b == a + 1 and found[a - region.start] != unicode_key(p):
+            return (
+                f"its '...' line was paired with the file's line {a + 1} as if it were that "
+                "line, while it stands for lines left out, which could not be placed as one "
+                "block"
+            )
+        # nor may it stand for no line at all: the lines around it would then be read
+        # as neighbours, which they are not
+        before = max((y for x, y in spans[:i] if y > x), default=region.start)
+        after = min((x for x, y in spans[i + 1 :] if y > x), default=region.end)
+        if b == a and after <= before:
+            return (
+                f"its '...' line would stand for no line of the file (between lines "
+                f"{before} and {after + 1}), while it says lines were left out there"
+            )
     if _slid(index, pattern, region):
         return (
             "a line that matches only approximately has an exact twin close by, so the "
