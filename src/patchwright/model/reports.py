@@ -155,8 +155,8 @@ class MatchReport:
     matched_text: str = ""
     reindent: str = ""
     warnings: tuple[str, ...] = ()
-    cell: int | None = None
     assumed: tuple[str, ...] = ()
+    cell: int | None = None
 
     @property
     def assumption(self) -> str:
