@@ -8,7 +8,8 @@ Runs ``python -c pass``, ``python -c "import patchwright"``, ``patchwright --ver
 and ``patchwright apply`` of a one-line unified diff to a 3-line text file (history on,
 as shipped; every other run applies the reverse patch, so each run really writes) in
 turn, interleaved so machine noise hits them alike, and reports medians, the spread and
-the ratio to the bare interpreter (targets: ``--version`` <= 1.5x, the apply <= 2.5x).
+the ratio to the bare interpreter (target: ``--version`` <= 1.5x; the apply's own bound
+is the instruction budget of tests/test_startup_budget.py).
 GNU patch on the same patch is shown for scale; ``--baseline SRC`` adds the apply run from
 another source tree (``PYTHONPATH=SRC``) for before/after figures.
 
@@ -431,7 +432,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(render_table(headers, rows))
     verdicts = [
         _target(times, "patchwright --version", base, 1.5),
-        _target(times, "patchwright apply, one line", base, 2.5),
     ]
     verdict = "FAIL" if "FAIL" in verdicts else "PASS"
     print()
