@@ -254,7 +254,7 @@ def place_run(
             # (a reading settled by one-sided evidence has already weighed the places
             # its short end stands in)
             short = min(chosen.head, chosen.tail) < ENOUGH and not one_sided
-            if short and _short_readings(run, head, tail, size, chosen) > 1:
+            if short and _short_readings(keys, run, head, tail, size, chosen) > 1:
                 # an end of a line or two: the run may as well stand where only its
                 # end lines do, the rest of what it shows being new lines
                 return replace(chosen, others=max(chosen.others, 1))
@@ -312,15 +312,30 @@ def _telling(lines: Sequence[str]) -> int:
     return sum(1 for line in lines if len(line.strip()) >= 4 and any(c.isalnum() for c in line))
 
 
-def _short_readings(run: Sequence[str], head: End, tail: End, size: int, chosen: Placement) -> int:
+def _once(line: str, places: Sequence[int]) -> bool:
+    """Whether a telling line stands at one place only."""
+    return len(places) == 1 and _telling([line]) == 1
+
+
+def _short_readings(
+    keys: Keys, run: Sequence[str], head: End, tail: End, size: int, chosen: Placement
+) -> int:
     """How many (start, end) spans a run could cover when an end of fewer than
     :data:`ENOUGH` lines is taken by its edge line alone, wherever that line stands. An
     end of two telling lines or more keeps its own places, unless the other end has one
     telling line at most (then this one may have been read too long, over new lines
     that repeat the file). Capped: many is many."""
     lone = min(_telling(run[: chosen.head]), _telling(run[size - chosen.tail :])) < 2
-    heads = head.anywhere if lone or chosen.head < 2 else head.at(chosen.head)
-    tails = tail.anywhere if lone or chosen.tail < 2 else tail.at(chosen.tail)
+    # A telling edge line that stands once is where the run is; then the other end, if
+    # long enough and the reading drops no line unshown, keeps its own places (it was
+    # not read too long over new lines: they would leave the file's copy beside them).
+    settled = _score(keys, run, (chosen.start, 0, chosen.end, 0)) == 0
+    fixed_head = settled and chosen.tail >= ENOUGH and _once(run[0], head.anywhere)
+    fixed_tail = settled and chosen.head >= ENOUGH and _once(run[-1], tail.anywhere)
+    own_heads = chosen.head >= 2 and (not lone or fixed_tail)
+    own_tails = chosen.tail >= 2 and (not lone or fixed_head)
+    heads = head.at(chosen.head) if own_heads else head.anywhere
+    tails = tail.at(chosen.tail) if own_tails else tail.anywhere
     if len(heads) * len(tails) > _MAX_READINGS**2:
         return _MAX_READINGS
     need = 2 if lone else max(2, chosen.head, chosen.tail)
