@@ -348,14 +348,14 @@ def _nearest(
     """The reading of a run among (head start, head length, tail end, tail length)
     pairs: when one end stands in one place, the one reading that deletes no original
     line without showing what takes its place, when every other one does (nothing is
-    deleted that the snippet does not spell out); several otherwise (with both ends
-    repeated, a reading that only inserts is found almost anywhere).
+    deleted that the snippet does not spell out); several otherwise.
 
-    An end of one line ("}", a blank) settles it only on one-sided evidence
-    (:func:`_one_sided`); the flag returned says the reading was settled so.
+    An end of one line ("}", a blank), or both ends standing in several places (then a
+    reading that only inserts is found almost anywhere), settles it only on one-sided
+    evidence (:func:`_one_sided`); the flag returned says the reading was settled so.
     """
     one_end = len({p[0] for p in pairs}) == 1 or len({p[2] for p in pairs}) == 1
-    if len(pairs) == 1 or len(pairs) > _MAX_READINGS or not one_end:
+    if len(pairs) == 1 or len(pairs) > _MAX_PAIRS:
         h, hk, t, tk = pairs[0]
         return Placement(h, t, rung, hk, tk, len(pairs) - 1), False
     scored = sorted(((_score(keys, run, p), p) for p in pairs), reverse=True)
@@ -363,7 +363,7 @@ def _nearest(
     # only one reading shows every line it drops, and it is anchored by more than a
     # line at each end (a lone line, "}" or a blank, stands anywhere) or the evidence
     # for it is one-sided
-    settled = best == 0 and second < 0 and min(hk, tk) >= 2
+    settled = one_end and best == 0 and second < 0 and min(hk, tk) >= 2
     one_sided = (
         not settled
         and best == 0
@@ -377,6 +377,10 @@ def _nearest(
 # Readings of a run compared line by line at most (more: the run is refused as placed
 # in several ways).
 _MAX_READINGS = 16
+
+# Readings of a run scored at most when its ends both stand in several places (each
+# score is a diff of the run against a span of at most its size plus MAX_DELETED).
+_MAX_PAIRS = 64
 
 
 # Words of a line, for telling a rewritten line from an unrelated one.
