@@ -5,7 +5,7 @@
     new_text = merge_snippet(old_text, snippet, path="app.py")
 
 The snippet is the new version of the file, or of part of it, with markers such as
-``# ... existing code ...`` for unchanged runs (grammar: :mod:`patchwright.formats.snippet`;
+``# ... existing code ...`` for unchanged runs (grammar: :mod:`patchwright.engine.snippet.markers`;
 rules: :mod:`patchwright.engine.snippet.merge`). For the report (which rung placed each
 run, which edges were kept) use :func:`patchwright.merge_snippet_file`.
 """

@@ -4,7 +4,7 @@ Models write ``# ... rest of the function unchanged ...`` inside new text of eve
 (a tool's ``new_string``, a SEARCH/REPLACE block, a diff's added lines). Written as is,
 the placeholder would replace the lines it stands for. Every splice the engine makes
 passes :func:`expand_placeholders` before it is applied: a splice whose new lines hold a
-marker line (:mod:`patchwright.formats.snippet`) that is not a line of the file is
+marker line (:mod:`patchwright.engine.snippet.markers`) that is not a line of the file is
 merged as a snippet against the lines it replaces (:mod:`patchwright.engine.snippet`),
 so the marker keeps those lines; when that merge cannot decide, the edit is refused.
 
@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from patchwright.model.edits import Edit
     from patchwright.model.text import TextFile
 
-# Every marker holds an ellipsis or one of these words (see formats/snippet.py's
+# Every marker holds an ellipsis or one of these words (see engine/snippet/markers.py's
 # KEEP_PHRASES): a splice without any of them has no placeholder.
 _HINT = re.compile(
     r"\.\.\.|…|\. \. \.|\b(?:existing|unchanged|unmodified|remaining|previous|original|"

@@ -20,8 +20,9 @@ from patchwright.formats._common import check_hunk_count, require_text, unsuppor
 from patchwright.formats.detect import SEARCH_REPLACE, UNIFIED, V4A, detect_format
 from patchwright.model.errors import ErrorCode, PatchwrightError
 
-#: A lazy edit snippet of one file (:mod:`patchwright.formats.snippet`): it names no file,
-#: so it is applied with a path (``apply_patch_text(..., format="snippet", path=...)``).
+#: A lazy edit snippet of one file (read and merged by the engine, :mod:`patchwright.engine.
+#: snippet`): it names no file, so it is applied with a path (``apply_patch_text(...,
+#: format="snippet", path=...)``).
 SNIPPET = "snippet"
 
 __all__ = [

@@ -1,5 +1,6 @@
-"""Lazy edit snippets merged into the original: placement (:mod:`.place`), the merge
-(:mod:`.merge`), its report (:mod:`.report`) and refusals (:mod:`.refuse`)."""
+"""Lazy edit snippets merged into the original: the marker reader (:mod:`.markers`),
+placement (:mod:`.place`), the merge (:mod:`.merge`), its report (:mod:`.report`) and
+refusals (:mod:`.refuse`)."""
 
 from __future__ import annotations
 

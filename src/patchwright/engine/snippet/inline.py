@@ -4,9 +4,9 @@
 from __future__ import annotations
 
 from patchwright._records import replace
+from patchwright.engine.snippet.markers import is_marker, marker_body
 from patchwright.engine.snippet.merge import merge_snippet_file
 from patchwright.engine.splice import Splice
-from patchwright.formats.snippet import is_marker, marker_body
 from patchwright.model.errors import ErrorCode, PatchwrightError
 from patchwright.model.text import TextFile
 

@@ -1,6 +1,6 @@
 """Merge a lazy snippet into the original text, deterministically, unique-or-refuse.
 
-Rules (the format is :mod:`patchwright.formats.snippet`):
+Rules (the format is :mod:`patchwright.engine.snippet.markers`):
 
 1. Every literal run is placed, in order, at exactly one span of the original
    (:mod:`.place`): its first and last lines anchor it through the keyed rungs of the
@@ -32,6 +32,7 @@ from patchwright._records import replace
 from patchwright.engine.diff import matcher_opcodes
 from patchwright.engine.index import LineIndex
 from patchwright.engine.normalize import leading
+from patchwright.engine.snippet.markers import Piece, Snippet, parse_snippet
 from patchwright.engine.snippet.place import MAX_DELETED, Keys, Placement, place_run, split_reading
 from patchwright.engine.snippet.refuse import Doubt, refusal
 from patchwright.engine.snippet.report import (
@@ -44,7 +45,6 @@ from patchwright.engine.snippet.report import (
     SnippetReport,
 )
 from patchwright.engine.snippet.slips import Slips
-from patchwright.formats.snippet import Piece, Snippet, parse_snippet
 from patchwright.model.errors import ErrorCode, PatchwrightError
 from patchwright.model.reports import Rung
 from patchwright.model.text import TextFile

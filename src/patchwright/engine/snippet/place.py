@@ -12,8 +12,10 @@ window its placed neighbours leave.
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
+from difflib import SequenceMatcher
 
 from patchwright._records import record, replace
 from patchwright.engine.diff import matcher_opcodes
@@ -243,13 +245,16 @@ def place_run(
         # then refuses the deletion, showing it).
         near, far, first_far = _pairs(head, tail, size)
         if near or far:
+            one_sided = False
             if near:
-                chosen = _nearest(keys, run, near, rung)
+                chosen, one_sided = _nearest(keys, run, near, rung)
             else:
                 h, hk, t, tk = first_far
                 chosen = Placement(h, t, rung, hk, tk, far - 1)
-            short = min(chosen.head, chosen.tail) < ENOUGH
-            if short and _short_readings(run, head, tail, size, chosen) > 1:
+            # (a reading settled by one-sided evidence has already weighed the places
+            # its short end stands in)
+            short = min(chosen.head, chosen.tail) < ENOUGH and not one_sided
+            if short and _short_readings(keys, run, head, tail, size, chosen) > 1:
                 # an end of a line or two: the run may as well stand where only its
                 # end lines do, the rest of what it shows being new lines
                 return replace(chosen, others=max(chosen.others, 1))
@@ -307,15 +312,30 @@ def _telling(lines: Sequence[str]) -> int:
     return sum(1 for line in lines if len(line.strip()) >= 4 and any(c.isalnum() for c in line))
 
 
-def _short_readings(run: Sequence[str], head: End, tail: End, size: int, chosen: Placement) -> int:
+def _once(line: str, places: Sequence[int]) -> bool:
+    """Whether a telling line stands at one place only."""
+    return len(places) == 1 and _telling([line]) == 1
+
+
+def _short_readings(
+    keys: Keys, run: Sequence[str], head: End, tail: End, size: int, chosen: Placement
+) -> int:
     """How many (start, end) spans a run could cover when an end of fewer than
     :data:`ENOUGH` lines is taken by its edge line alone, wherever that line stands. An
     end of two telling lines or more keeps its own places, unless the other end has one
     telling line at most (then this one may have been read too long, over new lines
     that repeat the file). Capped: many is many."""
     lone = min(_telling(run[: chosen.head]), _telling(run[size - chosen.tail :])) < 2
-    heads = head.anywhere if lone or chosen.head < 2 else head.at(chosen.head)
-    tails = tail.anywhere if lone or chosen.tail < 2 else tail.at(chosen.tail)
+    # A telling edge line that stands once is where the run is; then the other end, if
+    # long enough and the reading drops no line unshown, keeps its own places (it was
+    # not read too long over new lines: they would leave the file's copy beside them).
+    settled = _score(keys, run, (chosen.start, 0, chosen.end, 0)) == 0
+    fixed_head = settled and chosen.tail >= ENOUGH and _once(run[0], head.anywhere)
+    fixed_tail = settled and chosen.head >= ENOUGH and _once(run[-1], tail.anywhere)
+    own_heads = chosen.head >= 2 and (not lone or fixed_tail)
+    own_tails = chosen.tail >= 2 and (not lone or fixed_head)
+    heads = head.at(chosen.head) if own_heads else head.anywhere
+    tails = tail.at(chosen.tail) if own_tails else tail.anywhere
     if len(heads) * len(tails) > _MAX_READINGS**2:
         return _MAX_READINGS
     need = 2 if lone else max(2, chosen.head, chosen.tail)
@@ -324,27 +344,84 @@ def _short_readings(run: Sequence[str], head: End, tail: End, size: int, chosen:
 
 def _nearest(
     keys: Keys, run: Sequence[str], pairs: list[tuple[int, int, int, int]], rung: Rung
-) -> Placement:
+) -> tuple[Placement, bool]:
     """The reading of a run among (head start, head length, tail end, tail length)
     pairs: when one end stands in one place, the one reading that deletes no original
     line without showing what takes its place, when every other one does (nothing is
-    deleted that the snippet does not spell out); several otherwise (with both ends
-    repeated, a reading that only inserts is found almost anywhere)."""
+    deleted that the snippet does not spell out); several otherwise.
+
+    An end of one line ("}", a blank), or both ends standing in several places (then a
+    reading that only inserts is found almost anywhere), settles it only on one-sided
+    evidence (:func:`_one_sided`); the flag returned says the reading was settled so.
+    """
     one_end = len({p[0] for p in pairs}) == 1 or len({p[2] for p in pairs}) == 1
-    if len(pairs) == 1 or len(pairs) > _MAX_READINGS or not one_end:
+    if len(pairs) == 1 or len(pairs) > _MAX_PAIRS:
         h, hk, t, tk = pairs[0]
-        return Placement(h, t, rung, hk, tk, len(pairs) - 1)
+        return Placement(h, t, rung, hk, tk, len(pairs) - 1), False
     scored = sorted(((_score(keys, run, p), p) for p in pairs), reverse=True)
     (best, (h, hk, t, tk)), (second, _) = scored[0], scored[1]
     # only one reading shows every line it drops, and it is anchored by more than a
-    # line at each end (a lone line, "}" or a blank, stands anywhere)
-    settled = best == 0 and second < 0 and min(hk, tk) >= 2
-    return Placement(h, t, rung, hk, tk, 0 if settled else len(pairs) - 1)
+    # line at each end (a lone line, "}" or a blank, stands anywhere) or the evidence
+    # for it is one-sided
+    settled = one_end and best == 0 and second < 0 and min(hk, tk) >= 2
+    one_sided = (
+        not settled
+        and best == 0
+        and second < 0
+        and _one_sided(keys, run, (h, hk, t, tk), [p for _, p in scored[1:]])
+    )
+    others = 0 if settled or one_sided else len(pairs) - 1
+    return Placement(h, t, rung, hk, tk, others), one_sided
 
 
 # Readings of a run compared line by line at most (more: the run is refused as placed
 # in several ways).
 _MAX_READINGS = 16
+
+# Readings of a run scored at most when its ends both stand in several places (each
+# score is a diff of the run against a span of at most its size plus MAX_DELETED).
+_MAX_PAIRS = 64
+
+
+# Words of a line, for telling a rewritten line from an unrelated one.
+_WORD = re.compile(r"\w{3,}")
+
+
+def _similar(a: str, b: str) -> bool:
+    """Whether two lines look like versions of one line: three words in common (or two
+    among few), or half their characters alike."""
+    a, b = a.strip(), b.strip()
+    wa, wb = set(_WORD.findall(a)), set(_WORD.findall(b))
+    shared = len(wa & wb)
+    if shared >= 3 or (shared >= 2 and shared * 5 >= len(wa | wb)):
+        return True
+    m = SequenceMatcher(None, a, b, autojunk=False)
+    return m.real_quick_ratio() >= 0.5 and m.quick_ratio() >= 0.5 and m.ratio() >= 0.5
+
+
+def _one_sided(keys: Keys, run: Sequence[str], best: Pair, others: Sequence[Pair]) -> bool:
+    """Whether everything speaks for ``best``, the one reading of a run that drops no
+    line unshown, over the ``others`` (farther places of its one-line end): every
+    telling file line it drops is rewritten by a new line of the run, and no telling
+    line that only the others would drop looks like a new line of the run (had the
+    model meant a farther place, the new lines would be rewrites of those lines, and
+    the nearest reading would keep the old version beside the new one)."""
+    h, _, t, _ = best
+    span = [line.strip() for line in keys.lines[h:t]]
+    new: list[str] = []
+    for tag, i1, i2, j1, j2 in matcher_opcodes(span, [line.strip() for line in run]):
+        if tag == "equal":
+            continue
+        added = [line for line in run[j1:j2] if _telling([line])]
+        if any(_telling([gone]) and not any(_similar(gone, n) for n in added)
+               for gone in span[i1:i2]):  # fmt: skip
+            return False  # it drops a line that says something, not a rewrite of it
+        new.extend(added)
+    for oh, _, ot, _ in others:
+        beyond = [*keys.lines[min(oh, h) : h], *keys.lines[t : max(ot, t)]]
+        if any(_telling([line]) and any(_similar(line, n) for n in new) for line in beyond):
+            return False
+    return True
 
 
 def _score(keys: Keys, run: Sequence[str], pair: tuple[int, int, int, int]) -> int:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from patchwright._records import record
 from patchwright.engine.diff import unified_diff
-from patchwright.formats.snippet import Piece, Snippet
+from patchwright.engine.snippet.markers import Piece, Snippet
 from patchwright.model.errors import ErrorCode, PatchwrightError
 from patchwright.model.text import TextFile
 

@@ -21,8 +21,8 @@ from patchwright.engine.normalize import leading
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from patchwright.engine.snippet.markers import Piece
     from patchwright.engine.snippet.place import Placement
-    from patchwright.formats.snippet import Piece
 
 # Tab widths a model expands tabs to (narrower indentation is a reformatting, not a slip).
 _TAB_WIDTHS = (4, 8)

@@ -3,7 +3,8 @@
 IDE agents write an edit as the new version of a file, or of part of it, with runs of
 unchanged lines replaced by a marker comment (``// ... existing code ...``). This module
 splits such a snippet into *literal runs* and *markers*; the merge that places them in
-the original lives in :mod:`patchwright.engine.snippet`. Parsing never touches the disk.
+the original is the rest of :mod:`patchwright.engine.snippet`. Reading never touches the
+disk.
 
 Grammar (one line at a time; a marker is always a whole line)::
 
