@@ -35,6 +35,8 @@ from patchwright.tools.context import ToolContext
 from patchwright.tools.descriptions import load as description
 from patchwright.tools.files import Loaded, load
 from patchwright.tools.notebook.models import NotebookEditRequest
+from patchwright.tools.reads import remember_written
+from patchwright.tools.replace import already_applied, require_read
 from patchwright.tools.spec import WRITES, ToolSpec
 from patchwright.tools.writing import PlannedWrite, commit_writes
 from patchwright.workspace import ChangeRecord
@@ -71,33 +73,25 @@ def _check(ctx: ToolContext, req: NotebookEditRequest) -> str:
     return mode
 
 
-def _change(mode: str, loaded: Loaded, req: NotebookEditRequest) -> tuple[NotebookChange, str]:
-    """The notebook after the edit, and the answer's first sentence."""
-    assert loaded.text is not None
-    nb = parse_notebook(loaded.text.text, loaded.path)
+def _change(
+    mode: str, text: TextFile, path: str, req: NotebookEditRequest
+) -> tuple[NotebookChange, str]:
+    """The notebook ``text`` after the edit, and the answer's first sentence."""
+    nb = parse_notebook(text.text, path)
     if mode == "insert":
         position = find_cell(nb, req.cell_id) + 1 if req.cell_id else 0
         assert req.cell_type is not None
         change = insert_cell(nb, position, req.new_source, req.cell_type)
         where = f"after cell {position - 1}" if position else "at the top"
-        return change, f"Inserted {cell_name(change.cells, position)} {where} of {loaded.path}."
+        return change, f"Inserted {cell_name(change.cells, position)} {where} of {path}."
     assert req.cell_id is not None
     index = find_cell(nb, req.cell_id)
     name = cell_name(nb.cells, index)
     if mode == "delete":
-        return delete_cell(nb, index), f"Deleted {name} from {loaded.path}."
+        return delete_cell(nb, index), f"Deleted {name} from {path}."
     old = nb.cells[index]
     change = replace_cell(nb, index, req.new_source, req.cell_type,
                           clear_outputs=bool(req.clear_outputs))  # fmt: skip
-    if change.cells[index] == old:
-        raise PatchwrightError(
-            ErrorCode.ALREADY_APPLIED,
-            f"{name} of {loaded.path} already holds exactly this source: the edit looks "
-            "already applied. No change was made.",
-            "Nothing to do for this cell; go on with the next step.",
-            path=loaded.path,
-            field="new_source",
-        )
     outputs = old.get("outputs")
     kept = ""
     if change.cells[index].get("cell_type") == "code" and isinstance(outputs, list) and outputs:
@@ -107,25 +101,64 @@ def _change(mode: str, loaded: Loaded, req: NotebookEditRequest) -> tuple[Notebo
             else f" Its {len(outputs)} output(s) were kept (from the old source)."
         )
     name = cell_name(change.cells, index)
-    return change, f"Replaced the source of {name} in {loaded.path}.{kept}"
+    return change, f"Replaced the source of {name} in {path}.{kept}"
 
 
 def run(ctx: ToolContext, req: NotebookEditRequest) -> ToolResult:
-    """Replace, insert or delete one cell."""
+    """Replace, insert or delete one cell.
+
+    As Claude Code, an existing notebook is edited only after the session read it. A
+    retry (the history's newest batch on the notebook made this very edit, and the file
+    still holds it, or a replaced cell already holds exactly ``new_source``) changes
+    nothing and says so.
+
+    Raises:
+        PatchwrightError: ``invalid_request`` for a notebook not read first or fields that
+            do not fit the mode; ``not_found`` for an unknown cell; ``stale`` when a
+            ``cell-N`` index names a cell of a notebook changed since it was read.
+    """
     mode = _check(ctx, req)
     loaded = load(ctx.workspace, req.notebook_path, field=_FIELD, session=ctx.session)
+    require_read(ctx, loaded, _FIELD)
+    assert loaded.text is not None
+    current = loaded.text
+
+    def edit(before: TextFile | None) -> TextFile:
+        source = before if before is not None else TextFile()
+        change = _change(mode, source, loaded.path, req)[0]
+        return TextFile.from_text(change.text, encoding=source.encoding, bom=source.bom)
+
+    done = already_applied(ctx, loaded, edit)
+    if done is not None:
+        return done
+    _refuse_moved_index(ctx, loaded, req)
     try:
-        change, sentence = _change(mode, loaded, req)
+        change, sentence = _change(mode, current, loaded.path, req)
     except PatchwrightError as err:
         err.path = err.path or loaded.path
         raise
-    assert loaded.text is not None
-    after = TextFile.from_text(change.text, encoding=loaded.text.encoding, bom=loaded.text.bom)
+    after = TextFile.from_text(change.text, encoding=current.encoding, bom=current.bom)
+    if after.text == current.text:
+        return ToolResult(
+            True,
+            f"Already applied, nothing changed: {sentence.rstrip('.')} would leave "
+            f"{loaded.path} exactly as it is.",
+            data={
+                "path": loaded.path,
+                "already_applied": True,
+                "batch_id": None,
+                "before_sha256": loaded.sha256,
+                "changed": False,
+            },
+        )
     label = f"{ctx.tool} {loaded.path}"
     record = ChangeRecord(description=sentence, op=mode,
                           meta={"cell": change.cell, "cell_id": change.cell_id})  # fmt: skip
     outcome = commit_writes(ctx, [PlannedWrite(loaded, after, label=label, changes=[record])],
                             label=label)  # fmt: skip
+    if outcome.record is not None:
+        for written in outcome.record.files:
+            remember_written(ctx, written.path, written.after_sha256)
     text = [sentence, *(f"  Warning: {w}" for w in outcome.warnings)]
     cell = change.cells[change.cell] if change.cell is not None else None
     data: dict[str, Any] = {
@@ -141,6 +174,27 @@ def run(ctx: ToolContext, req: NotebookEditRequest) -> ToolResult:
     }
     return ToolResult(True, "\n".join(text), diff=outcome.diff, warnings=outcome.warnings,
                       data=data)  # fmt: skip
+
+
+def _refuse_moved_index(ctx: ToolContext, loaded: Loaded, req: NotebookEditRequest) -> None:
+    """A ``cell-N`` index read from an older version may now name another cell: refuse
+    it when the notebook changed since the session read it (an id names its cell in any
+    version)."""
+    seen = ctx.session.seen(loaded.path)
+    if seen is None or seen == loaded.sha256 or not req.cell_id or loaded.text is None:
+        return
+    nb = parse_notebook(loaded.text.text, loaded.path)
+    if any(cell.get("id") == req.cell_id for cell in nb.cells):
+        return
+    reader = ctx.first_exposed("Read", "read_file") or "the read tool"
+    raise PatchwrightError(
+        ErrorCode.STALE,
+        f"{loaded.path} changed since you read it, so {req.cell_id} (a cell's index) may "
+        "now name another cell. Nothing was changed.",
+        f"Read {loaded.path} again with {reader} and name the cell by its index or id there.",
+        path=loaded.path,
+        field="cell_id",
+    )
 
 
 SPEC = ToolSpec(
