@@ -6,7 +6,8 @@ Rules (the format is :mod:`patchwright.engine.snippet.markers`):
    (:mod:`.place`): its first and last lines anchor it through the keyed rungs of the
    matching ladder, within the window its already placed neighbours leave. Runs that
    are unique in the whole file are placed first; their places narrow the windows of the
-   others (order settles what a line alone cannot).
+   others, and so do the places where an unplaced run's end lines stand (a place that
+   leaves a neighbour no room is out): order settles what a line alone cannot.
 2. Inside its span a run is diffed against the original under the rung that placed it:
    lines equal there are context and keep the file's bytes; the run's other lines are
    new; original lines it does not show are deleted, which is only done where the
