@@ -3,6 +3,8 @@ lives in the case files: tests/fixtures/cases/snippet_*.case)."""
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -77,8 +79,8 @@ _BLOCKS = [f"[{name}]\nkey = {name}\nend = {name}\n\n" for name in "abc"]
     data=st.data(),
 )
 def test_runs_placed_by_order_merge_right_or_refuse(kinds: list[int], data: st.DataObject) -> None:
-    """Each edited block shown between markers: the merge gives the edit or refuses,
-    never another copy."""
+    """Each edited block shown between markers: the merge gives the edit exactly when
+    one choice of copies keeps the snippet's order, and refuses otherwise."""
     edited = sorted(
         data.draw(st.sets(st.integers(0, len(kinds) - 1), min_size=1, max_size=3), "edited")
     )
@@ -87,9 +89,16 @@ def test_runs_placed_by_order_merge_right_or_refuse(kinds: list[int], data: st.D
     snippet = "# ... existing code ...\n"
     for i in edited:
         snippet += new[i].rstrip("\n") + "\n# ... existing code ...\n"
+    shown = [kinds[i] for i in edited]
+    readings = sum(
+        1
+        for chosen in itertools.combinations(range(len(kinds)), len(edited))
+        if [kinds[i] for i in chosen] == shown
+    )
     try:
         got = merge_snippet("".join(blocks), snippet)
     except PatchwrightError as err:
         assert err.code is ErrorCode.AMBIGUOUS, err.message
+        assert readings > 1, err.message
         return
-    assert got == "".join(new)
+    assert got == "".join(new) and readings == 1
