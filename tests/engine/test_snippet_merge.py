@@ -3,7 +3,11 @@ lives in the case files: tests/fixtures/cases/snippet_*.case)."""
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import patchwright
 from patchwright import PatchwrightError, TextFile, merge_snippet, merge_snippet_file
@@ -62,3 +66,39 @@ def test_unchanged_bytes_stay_and_new_lines_take_the_file_newline() -> None:
     text = "a\r\nb\nc\r\nd"
     merged = merge_snippet_file(TextFile.from_text(text), "// ...\nb\nB\nc\n// ...\n")
     assert merged.file.text == "a\r\nb\nB\r\nc\r\nd"
+
+
+# Blocks drawn from a few kinds, so that runs stand in several places and only their
+# order (or nothing) tells which copy each one edits.
+_BLOCKS = [f"[{name}]\nkey = {name}\nend = {name}\n\n" for name in "abc"]
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    kinds=st.lists(st.integers(0, len(_BLOCKS) - 1), min_size=2, max_size=9),
+    data=st.data(),
+)
+def test_runs_placed_by_order_merge_right_or_refuse(kinds: list[int], data: st.DataObject) -> None:
+    """Each edited block shown between markers: the merge gives the edit exactly when
+    one choice of copies keeps the snippet's order, and refuses otherwise."""
+    edited = sorted(
+        data.draw(st.sets(st.integers(0, len(kinds) - 1), min_size=1, max_size=3), "edited")
+    )
+    blocks = [_BLOCKS[k] for k in kinds]
+    new = [b.replace("key = ", "key = new ") if i in edited else b for i, b in enumerate(blocks)]
+    snippet = "# ... existing code ...\n"
+    for i in edited:
+        snippet += new[i].rstrip("\n") + "\n# ... existing code ...\n"
+    shown = [kinds[i] for i in edited]
+    readings = sum(
+        1
+        for chosen in itertools.combinations(range(len(kinds)), len(edited))
+        if [kinds[i] for i in chosen] == shown
+    )
+    try:
+        got = merge_snippet("".join(blocks), snippet)
+    except PatchwrightError as err:
+        assert err.code is ErrorCode.AMBIGUOUS, err.message
+        assert readings > 1, err.message
+        return
+    assert got == "".join(new) and readings == 1

@@ -6,7 +6,8 @@ Rules (the format is :mod:`patchwright.engine.snippet.markers`):
    (:mod:`.place`): its first and last lines anchor it through the keyed rungs of the
    matching ladder, within the window its already placed neighbours leave. Runs that
    are unique in the whole file are placed first; their places narrow the windows of the
-   others (order settles what a line alone cannot).
+   others, and so do the places where an unplaced run's end lines stand (a place that
+   leaves a neighbour no room is out): order settles what a line alone cannot.
 2. Inside its span a run is diffed against the original under the rung that placed it:
    lines equal there are context and keep the file's bytes; the run's other lines are
    new; original lines it does not show are deleted, which is only done where the
@@ -106,11 +107,11 @@ def _place_all(
     settle = False
     while None in placed:
         progress = False
+        windows = _windows(keys, runs, placed, n)
         for i, run in enumerate(runs):
             if placed[i] is not None:
                 continue
-            lo = next((p.end for p in reversed(placed[:i]) if p is not None), 0)
-            hi = next((p.start for p in placed[i + 1 :] if p is not None), n)
+            lo, hi = windows[i]
             top, bottom = _neighbours(parsed.pieces, run)
             where = place_run(keys, run.lines, lo, hi, open_top=top, open_bottom=bottom)
             if where is None:
@@ -145,6 +146,60 @@ def _place_all(
         if not progress:
             settle = True  # nothing unique left: the next pass decides (and doubts)
     return [p for p in placed if p is not None], doubts
+
+
+def _windows(
+    keys: Keys, runs: list[Piece], placed: Sequence[Placement | None], n: int
+) -> list[tuple[int, int]]:
+    """For each run, the original lines ``[lo, hi)`` it may stand in: between its placed
+    neighbours, after the first place the unplaced runs above it can end at, and before
+    the last place those below it can start at.
+
+    Runs stand in snippet order, so an unplaced run ends after the first place one of
+    its end lines stands in, and starts no later than the last such place: a place that
+    leaves a neighbour no room is out. The bounds come from every place a run's first
+    or last line stands in (under the loosest keyed comparison), a superset of the
+    places it can be given, so they never exclude a place a run could have; a run of
+    blank lines, or one whose end lines stand nowhere in its window (new lines), takes
+    no room. Two passes each way, linear in the runs.
+    """
+    size = len(runs)
+    lo, hi = [0] * size, [n] * size
+    for _ in range(2):  # each bound narrows the other's windows; twice settles nearly all
+        cur = 0
+        for j in range(size):  # top down: each run starts after those above end
+            p = placed[j]
+            if p is not None:
+                cur = p.end
+                continue
+            lo[j] = cur
+            found = _stands(keys, runs[j], cur, hi[j])
+            if found:
+                cur = max(cur, found[0] + 1)
+        cur = n
+        for j in range(size - 1, -1, -1):  # bottom up: each ends before those below start
+            p = placed[j]
+            if p is not None:
+                cur = p.start
+                continue
+            hi[j] = cur
+            found = _stands(keys, runs[j], lo[j], cur)
+            if found:
+                cur = min(cur, found[-1])
+    for j in range(size):
+        if hi[j] < lo[j]:  # no room left: the placement between its neighbours says why
+            lo[j] = next((p.end for p in reversed(placed[:j]) if p is not None), 0)
+            hi[j] = next((p.start for p in placed[j + 1 :] if p is not None), n)
+    return list(zip(lo, hi))
+
+
+def _stands(keys: Keys, run: Piece, lo: int, hi: int) -> list[int]:
+    """The original lines in ``[lo, hi)`` where the run's first or last line stands,
+    sorted (none for a run of blank lines: it goes anywhere)."""
+    lines = run.lines
+    if all(not line.strip() for line in lines):
+        return []
+    return sorted({*keys.positions(lines[0], lo, hi), *keys.positions(lines[-1], lo, hi)})
 
 
 def _build(
