@@ -22,7 +22,7 @@ from pathlib import Path
 import patchwright
 
 #: The most a one-line apply may cost, as a multiple of ``python -c pass``.
-BUDGET = 6.0
+BUDGET = 6.5
 
 _COLLECTED = re.compile(r"Collected : (\d+)")
 

@@ -244,6 +244,8 @@ def _retried(ws: Workspace, plan: _Plan, patch: PatchSet) -> str | None:
         if path in paths:
             return None  # two sections of one file: replayed one by one they prove nothing
         paths.add(path)
+        if not _added_lines_stand(fp, plan.before[path].text):
+            return None  # what the patch adds is not there: no replay needed to tell
 
         def replay(before: TextFile | None, fp: FilePatch = fp) -> TextFile | None:
             return apply_file_patch(before, fp, plan.options)[0]
@@ -253,6 +255,24 @@ def _retried(ws: Workspace, plan: _Plan, patch: PatchSet) -> str | None:
             return None
         batches.add(batch)
     return batches.pop() if len(batches) == 1 else None
+
+
+def _added_lines_stand(fp: FilePatch, current: TextFile | None) -> bool:
+    """Whether every line the section adds stands as a line of ``current``: a section
+    that applied left them there, so without them it is no retry (and its replay, which
+    may go up the whole ladder to the fuzzy rung, is spared)."""
+    if current is None:
+        return fp.action == FileAction.DELETE
+    lines = {line.strip() for line in current.lines}
+    for edit in fp.edits:
+        old, new = _old_and_new(edit)
+        if old is None:
+            new = edit.replacement  # a whole file, a line range: its new text as given
+        added = {line.strip() for line in new.splitlines()}
+        added -= {line.strip() for line in (old or "").splitlines()} | {""}
+        if not added <= lines:
+            return False
+    return True
 
 
 def _in_files(ws: Workspace, plan: _Plan, patch: PatchSet) -> bool:

@@ -175,12 +175,14 @@ def file_evidence(text: str, old: str, new: str) -> Evidence | None:
 
 
 def _telling(old: str, new: str) -> bool:
-    """Whether the lines the edit adds, or those it removes, say something: a line of a
-    few letters or digits (a brace, a repeated ``a`` or ``pass`` stand anywhere)."""
+    """Whether the lines the edit adds say something: a line of a few letters or digits
+    (a brace, a repeated ``a`` or ``pass`` stand anywhere). An edit that only removes
+    lines leaves nothing of its own in the file: its lines' absence cannot tell it from
+    an old text that never stood there (a typo in it), so the file alone proves nothing
+    and only the history can say it was made."""
     old_lines = {line.strip() for line in old.splitlines()}
-    new_lines = {line.strip() for line in new.splitlines()}
-    changed = (new_lines - old_lines) | (old_lines - new_lines)
-    return any(sum(ch.isalnum() for ch in line) >= _MIN_TELLING_CHARS for line in changed)
+    added = {line.strip() for line in new.splitlines()} - old_lines
+    return any(sum(ch.isalnum() for ch in line) >= _MIN_TELLING_CHARS for line in added)
 
 
 def _removed_left(text: str, old: str, new: str) -> tuple[str, ...]:
