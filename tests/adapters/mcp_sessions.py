@@ -257,7 +257,7 @@ SESSIONS: dict[str, Session] = {
                  "The same call again (a retry after a time-out).", says=("already applied",)),
             Step("edit_file", {"target_file": "app.py", "instructions": "Log the greeting",
                                "code_edit": "print(1)\n# ... existing code ...\nprint(2)\n"},
-                 "Lines that stand nowhere in the file.", code="not_found",
+                 "Lines that stand nowhere in the file.", code="ambiguous",
                  says=("line",)),
             Step("edit_file", {"target_file": "docs/usage.md", "instructions": "Add usage notes",
                                "code_edit": "# Usage\n\nRun app.py.\n"},
