@@ -9,7 +9,7 @@ merges to the file as it stands is answered as already applied, nothing written.
 from __future__ import annotations
 
 from patchwright.engine.snippet import merge_snippet_file
-from patchwright.formats.snippet import parse_snippet
+from patchwright.engine.snippet.markers import parse_snippet
 from patchwright.model import ErrorCode, PatchwrightError, ToolResult
 from patchwright.tools.context import ToolContext
 from patchwright.tools.cursor.models import CursorEditRequest
