@@ -125,6 +125,8 @@ def test_an_edit_inside_one_cell(bench: Any, fixture: str, tool: str) -> None:
     index, line = _target(json.loads(before)["cells"])
     preset, name, args = _string_call(tool, line, line + " # edited")
     toolbox, ws, path = bench(fixture, preset)
+    if preset == "claude-code":  # Claude Code's rule: a file is Read before it is edited
+        ok(toolbox, "Read", file_path=args["file_path"])
     result = ok(toolbox, name, **args)
     after = path.read_bytes().decode("utf-8")
     _valid(after)
