@@ -90,9 +90,10 @@ def test_each_edit_keeps_every_untouched_byte_and_undo_restores_the_file(
     target = root / case.name
     target.write_bytes(case.before)
     preset, tool, arguments = _calls(case)[how]
+    toolbox = make_toolbox(preset=preset)
     if preset == "claude-code":
-        ok(make_toolbox(preset=preset), "Read", file_path=case.name)  # Edit needs a Read
-    ok(make_toolbox(preset=preset), tool, **arguments)
+        ok(toolbox, "Read", file_path=case.name)  # Edit needs a Read in the same session
+    ok(toolbox, tool, **arguments)
     assert target.read_bytes() == case.after
     undone = ok(make_toolbox(preset="default"), "undo")
     assert target.read_bytes() == case.before
