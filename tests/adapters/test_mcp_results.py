@@ -80,7 +80,7 @@ def _call_in_process(toolbox: Toolbox, name: str, arguments: dict[str, Any]) -> 
 def test_a_call_that_blows_up_is_an_error_result_not_a_crash(
     toolbox: Toolbox, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    def explode(name: str, arguments: Any = None) -> ToolResult:
+    def explode(name: str, arguments: Any = None, **_: Any) -> ToolResult:
         raise RuntimeError("secret detail")
 
     monkeypatch.setattr(toolbox, "call", explode)

@@ -206,7 +206,7 @@ def _http_server(
         stderr.close()
 
 
-def test_http_serves_one_session_to_every_connection(root: Path, env: dict[str, str]) -> None:
+def test_http_gives_each_client_session_its_own_session(root: Path, env: dict[str, str]) -> None:
     async def connect_twice(url: str) -> None:
         async with Client(url, read_timeout_seconds=TIMEOUT) as first:
             await _check_listing(first)  # the same schemas as over stdio
@@ -218,12 +218,16 @@ def test_http_serves_one_session_to_every_connection(root: Path, env: dict[str, 
             assert '    greet("HTTP")' in (root / "app.py").read_text()
             cut = await _call(first, "patch", _cut())
             assert not cut.is_error, _text(cut)
-        # a second connection sees the same clipboard: one process is one session
-        async with Client(url, mode="legacy", read_timeout_seconds=TIMEOUT) as second:
-            paste = await _call(second, "patch", _paste())
-            assert not paste.is_error, _text(paste)
-            undo = await _call(second, "undo", {})
-            assert not undo.is_error, _text(undo)
+            # a second client session has clipboards of its own: the first one's is not
+            # there, while the workspace and its history are shared
+            async with Client(url, mode="legacy", read_timeout_seconds=TIMEOUT) as second:
+                elsewhere = await _call(second, "patch", _paste())
+                assert elsewhere.is_error and "greet" in _text(elsewhere)
+                assert not (root / "greeting.py").exists()
+                paste = await _call(first, "patch", _paste())
+                assert not paste.is_error, _text(paste)
+                undo = await _call(second, "undo", {})
+                assert not undo.is_error, _text(undo)
 
     with _http_server(root, env, *SPEC) as (url, process):
         assert url.startswith("http://127.0.0.1:") and url.endswith("/mcp")
@@ -233,6 +237,60 @@ def test_http_serves_one_session_to_every_connection(root: Path, env: dict[str, 
     assert not (root / "greeting.py").exists()
     app = (root / "app.py").read_text()
     assert app.startswith("from greeting import greet\n") and 'greet("HTTP")' in app
+
+
+def test_http_reads_count_only_in_the_session_that_made_them(
+    root: Path, env: dict[str, str]
+) -> None:
+    # two client sessions: the handshake protocol ("legacy" to the SDK's client) gives
+    # each an id; the 2026-07-28 revision has no session, so it cannot tell them apart
+    edit = {"file_path": "app.py", "old_string": '"world"', "new_string": '"reader"'}
+
+    async def two_agents(url: str) -> None:
+        async with (
+            Client(url, mode="legacy", read_timeout_seconds=TIMEOUT) as reader,
+            Client(url, mode="legacy", read_timeout_seconds=TIMEOUT) as other,
+        ):
+            read = await _call(reader, "Read", {"file_path": "app.py"})
+            assert not read.is_error, _text(read)
+            unread = await _call(other, "Edit", edit)
+            assert unread.is_error
+            assert _text(unread).startswith("File has not been read yet.")
+            assert (root / "app.py").read_text() == APP
+            done = await _call(reader, "Edit", edit)
+            assert not done.is_error, _text(done)
+
+    with _http_server(root, env, "--preset", "claude-code") as (url, _):
+        anyio.run(two_agents, url)
+    assert (root / "app.py").read_text() == APP.replace('"world"', '"reader"')
+
+
+def test_http_a_confirm_token_is_refused_in_another_session(
+    root: Path, env: dict[str, str]
+) -> None:
+    (root / "limits.py").write_text("limit = 10\nother = 1\nlimit = 10\n")
+    edit = {"path": "limits.py", "old_string": "limit = 10", "new_string": "limit = 20"}
+
+    async def two_agents(url: str) -> None:
+        async with (
+            Client(url, mode="legacy", read_timeout_seconds=TIMEOUT) as owner,
+            Client(url, mode="legacy", read_timeout_seconds=TIMEOUT) as other,
+        ):
+            refusal = await _call(owner, "edit_file", edit)
+            assert refusal.is_error
+            candidates = refusal.structured_content["candidates"]
+            assert [c["line"] for c in candidates] == [1, 3]
+            token = candidates[1]["token"]
+            stolen = await _call(other, "edit_file", {"confirm": token})
+            assert stolen.is_error
+            assert f"Confirm token {token!r} was given to another session" in _text(stolen)
+            assert (root / "limits.py").read_text() == "limit = 10\nother = 1\nlimit = 10\n"
+            done = await _call(owner, "edit_file", {"confirm": token})
+            assert not done.is_error, _text(done)
+
+    with _http_server(root, env) as (url, _):
+        anyio.run(two_agents, url)
+    assert (root / "limits.py").read_text() == "limit = 10\nother = 1\nlimit = 20\n"
 
 
 def test_http_restricted_mode_refuses_writes(root: Path, env: dict[str, str]) -> None:

@@ -15,6 +15,7 @@ it as text. Each shape turns a site into an old/new pair, the way an agent write
 from __future__ import annotations
 
 import difflib
+import hashlib
 import json
 import os
 from collections.abc import Iterator
@@ -158,6 +159,10 @@ VARIANTS = (
     ("claude-code", "MultiEdit"),
     ("claude-code", "Write"),
     ("openai", "apply_patch"),
+    ("spec", "patch"),
+    ("spec", "edit_lines"),
+    ("spec", "apply_diff"),
+    ("spec", "document_edit"),
 )
 
 
@@ -198,4 +203,27 @@ def tool_call(variant: str, path: str, text: str, edit: Change) -> tuple[str, di
         return "Write", {"file_path": path, "content": after}
     if variant == "apply_patch":
         return "apply_patch", {"input": v4a(path, text, after)}
+    if variant in _SPEC_VARIANTS:
+        return _spec_call(variant, path, text, edit)
+    raise ValueError(variant)
+
+
+_SPEC_VARIANTS = ("patch", "edit_lines", "apply_diff", "document_edit")
+
+
+def _spec_call(variant: str, path: str, text: str, edit: Change) -> tuple[str, dict[str, Any]]:
+    """:func:`tool_call` for the tools of the ``spec`` preset."""
+    after = text.replace(edit.old, edit.new, 1)
+    if variant == "patch":
+        return "patch", {"path": path, "patches": [{"operation": "replace", "oldText": edit.old,
+                                                     "newText": edit.new}]}  # fmt: skip
+    if variant == "edit_lines":
+        line = text[: text.index(edit.old)].count("\n") + 1
+        return "edit_lines", {"path": path, "start_line": line, "new_content": edit.new}
+    if variant == "apply_diff":
+        return "apply_diff", {"target": path, "diff": unified(path, text, after)}
+    if variant == "document_edit":
+        version = hashlib.sha256(text.encode("utf-8")).hexdigest()
+        return "document_edit", {"path": path, "diff": unified(path, text, after),
+                                 "document_version": version}  # fmt: skip
     raise ValueError(variant)

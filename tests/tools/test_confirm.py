@@ -17,6 +17,7 @@ from patchwright.adapters.mcp_server import wire_result
 from patchwright.model import ErrorCode
 from patchwright.tools import Toolbox
 from patchwright.tools import confirm as confirm_module
+from patchwright.tools.session import KEPT_SESSIONS
 from patchwright.workspace import Workspace
 
 TWICE = "limit = 10\nname = 'a'\nlimit = 10\n"
@@ -65,7 +66,7 @@ def test_a_token_belongs_to_its_session_and_expires(
     toolbox = _toolbox(root, state)
     first, second = (c["token"] for c in refused(toolbox, "edit_file", **EDIT).data["candidates"])
     other = _toolbox(root, state)  # another session of the same workspace
-    assert "is not one this session was given" in refused(other, "edit_file", confirm=first).text
+    assert "was given to another session" in refused(other, "edit_file", confirm=first).text
     later = confirm_module.clock() + confirm_module.TOKEN_TTL + 1
     monkeypatch.setattr(confirm_module, "clock", lambda: later)
     assert "expired" in refused(toolbox, "edit_file", confirm=second).text
@@ -213,3 +214,33 @@ def test_a_hunk_matching_two_places_offers_both(root: Path, state: Path, patch: 
     assert "Candidates (2 places; 2 shown)" in refusal.text
     ok(toolbox, "apply_patch", confirm=candidates[1]["token"])
     assert (root / "two.py").read_text() == TWO_FUNCTIONS[:-1] + " + 1\n"
+
+
+def test_a_token_belongs_to_the_session_that_got_it(root: Path, state: Path) -> None:
+    write(root, "conf.py", TWICE)
+    toolbox = _toolbox(root, state)
+    owner, other = toolbox.session_for("client-a"), toolbox.session_for("client-b")
+    refusal = toolbox.call("edit_file", EDIT, session=owner)
+    token = refusal.data["candidates"][0]["token"]
+    stolen = toolbox.call("edit_file", {"confirm": token}, session=other)
+    assert not stolen.ok
+    assert f"Confirm token {token!r} was given to another session" in stolen.text
+    made_up = toolbox.call("edit_file", {"confirm": "c-not-a-token"}, session=other)
+    assert "is not one this session was given (or it expired)" in made_up.text
+    assert (root / "conf.py").read_text() == TWICE
+    assert toolbox.call("edit_file", {"confirm": token}, session=owner).ok
+
+
+def test_the_sessions_of_a_toolbox_are_bounded_least_recently_used_first(
+    root: Path, state: Path
+) -> None:
+    toolbox = _toolbox(root, state)
+    assert toolbox.session_for(None) is toolbox.session
+    made = [toolbox.session_for(f"s-{n}") for n in range(KEPT_SESSIONS)]
+    assert len({id(s) for s in [toolbox.session, *made]}) == KEPT_SESSIONS + 1
+    assert toolbox.session_for("s-0") is made[0]  # used again: now the most recent
+    toolbox.session_for("one-more")  # drops s-1, the least recently used
+    assert toolbox.session_for("s-0") is made[0]
+    assert toolbox.session_for("s-2") is made[2]
+    assert toolbox.session_for("s-1") is not made[1]  # made anew: its reads are gone
+    assert toolbox.session_for(None) is toolbox.session

@@ -16,6 +16,8 @@ import pytest
 from retry_support import SHAPES, VARIANTS, Site, available, change, sites, tool_call
 from tool_helpers import ok, write
 
+from patchwright.documents import DocumentSession, PatchApplyError
+from patchwright.documents.errors import ConflictReason
 from patchwright.tools import Toolbox
 from patchwright.workspace import Workspace
 
@@ -189,3 +191,29 @@ def test_without_a_history_retries_are_still_never_doubled(
     assert outcomes["applied twice"] == 0, outcomes
     assert outcomes["already applied"] >= floor * total, outcomes
     assert set(outcomes) <= {"already applied", "refused"}, outcomes
+
+
+def test_an_in_memory_document_refuses_a_retried_patch_as_stale() -> None:
+    """No workspace history behind a ``DocumentSession``: the retry names the version
+    the diff was written on, which the document no longer has."""
+    doc = DocumentSession("a\nb\nc\n")
+    diff = "--- a/x\n+++ b/x\n@@ -1,3 +1,4 @@\n a\n b\n+inserted\n c\n"
+    directive = {"action": "patch", "diff": diff, "document_version": doc.version}
+    assert doc.apply(directive).text == "a\nb\ninserted\nc\n"
+    with pytest.raises(PatchApplyError) as refused:
+        doc.apply(directive)
+    assert refused.value.reason is ConflictReason.STALE_VERSION
+    assert doc.text == "a\nb\ninserted\nc\n"
+
+
+def test_a_retried_line_edit_needs_the_history(tmp_path: Path) -> None:
+    """``edit_lines`` names a line, not its text: the history's replay tells a retried
+    deletion, which would otherwise delete the next line."""
+    root = tmp_path / "root"
+    write(root, "a.py", "one = 1\ntwo = 2\nthree = 3\n")
+    toolbox = Toolbox(Workspace(root, state_dir=tmp_path / "s"), preset="spec")
+    ok(toolbox, "edit_lines", path="a.py", start_line=2, new_content="")
+    again = ok(toolbox, "edit_lines", path="a.py", start_line=2, new_content="")
+    assert again.text.startswith("Already applied (batch b-")
+    assert again.data["already_applied"] is True
+    assert (root / "a.py").read_text() == "one = 1\nthree = 3\n"

@@ -338,7 +338,10 @@ def test_docs_examples_of_snapshot_edit_and_undo_are_real_output(
     )
     edited = ok(toolbox, "document_edit", path="app.py", document_version=version, diff=diff)
     assert f"```\n{edited.text}\n```" in section
-    stale = refused(toolbox, "document_edit", path="app.py", document_version=version, diff=diff)
+    again = ok(toolbox, "document_edit", path="app.py", document_version=version, diff=diff)
+    assert f"```\n{_BATCH.sub('b-ID', again.text)}\n```" in _BATCH.sub("b-ID", section)
+    other = diff.replace("return 4", "return 2")
+    stale = refused(toolbox, "document_edit", path="app.py", document_version=version, diff=other)
     assert f"```\n{stale.text}\n```" in section
     new_version = edited.data["document_version"]
     old_context = diff.split("\n", 2)[2].replace("return 4", "return 5")

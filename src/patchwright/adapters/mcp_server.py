@@ -22,8 +22,12 @@ Restricted mode: a write is refused with spec 000's sentence and a hint to ask t
 When the client supports elicitation, the server asks the user itself ("allow writes?")
 and, when granted, switches the workspace to unrestricted and runs the call.
 
-One server process is one session: every connection (the one stdio peer, or any number
-of HTTP clients) shares the toolbox, so clipboards persist across calls. Calls run at
+Sessions: every connection shares the toolbox (its workspace and history), while what a
+client read, the confirm tokens it was given, its clipboards and notes belong to its MCP
+session (:meth:`Toolbox.session_for`): over streamable HTTP the one named by the
+``mcp-session-id`` header the SDK gives each client session (a bounded number of them,
+the least recently used dropped), over stdio the one peer's (the toolbox's own session,
+as for a request without that header). Calls run at
 the same time, each in a worker thread (anyio's, bounded by a capacity limiter of
 :data:`WORKERS` threads): the SDK's dispatcher starts a task per request, so a slow call
 (a large search, a write waiting for approval, a slow PostgreSQL) never holds up the
@@ -39,6 +43,7 @@ and the write withdraws its proposal: it can no longer be approved.
 
 from __future__ import annotations
 
+import functools
 import logging
 import time
 import weakref
@@ -54,7 +59,7 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from patchwright import __version__
 from patchwright.model import ErrorCode, PatchwrightError, ToolResult
-from patchwright.tools import Toolbox, ToolSpec, mcp_tool
+from patchwright.tools import Session, Toolbox, ToolSpec, mcp_tool
 from patchwright.workspace.approval import Caller, calling
 
 __all__ = [
@@ -66,6 +71,7 @@ __all__ = [
     "build_server",
     "call_result",
     "instructions",
+    "session_id",
     "stop_calls",
     "tool_definition",
     "tracing_configured",
@@ -91,6 +97,9 @@ DISCONNECTED = "patchwright.disconnected"
 _STOP_GRACE = 5.0
 
 _Context = ServerRequestContext[Any, Any]
+# the header the SDK's streamable HTTP transport names a client session by (its
+# MCP_SESSION_ID_HEADER; not imported, so that a stdio server loads no HTTP code)
+MCP_SESSION_ID_HEADER = "mcp-session-id"
 
 
 def tool_definition(spec: ToolSpec) -> types.Tool:
@@ -164,20 +173,26 @@ class _ToolService:
         self, ctx: _Context, params: types.CallToolRequestParams
     ) -> dict[str, Any] | types.InputRequiredResult:
         try:
-            result = await self._run(ctx, self._toolbox.call, params.name, params.arguments)
+            call = functools.partial(self._toolbox.call, session=self._session(ctx))
+            result = await self._run(ctx, call, params.name, params.arguments)
             if _refused_as_restricted(result):
                 granted = await write_access(ctx, params)
                 if isinstance(granted, types.InputRequiredResult):
                     return granted
                 if granted:
                     await self._run(ctx, self._toolbox.set_mode, "unrestricted")
-                    result = await self._run(ctx, self._toolbox.call, params.name, params.arguments)
+                    result = await self._run(ctx, call, params.name, params.arguments)
                     result.warnings.append(GRANTED)
                     result.text += f"\n({GRANTED})"
             return wire_result(result)
         except Exception as exc:  # the server must answer, whatever went wrong
             log.exception("tool %s failed unexpectedly", params.name)
             return wire_result(ToolResult.failure(_internal_error(params.name, exc)))
+
+    def _session(self, ctx: _Context) -> Session:
+        """The session of the client that sent this request: its MCP session id over
+        streamable HTTP; the toolbox's own over stdio or without an id."""
+        return self._toolbox.session_for(session_id(ctx))
 
     def stop(self, reason: str) -> None:
         """Tell every call in flight, and every later one, that its caller is gone."""
@@ -225,6 +240,14 @@ class _ToolService:
 
 
 _T = TypeVar("_T")
+
+
+def session_id(ctx: _Context | None) -> str | None:
+    """The MCP session id of the HTTP request behind ``ctx`` (the ``mcp-session-id``
+    header), or ``None`` (stdio, or a request without one)."""
+    headers = getattr(getattr(ctx, "request", None), "headers", None)
+    value = headers.get(MCP_SESSION_ID_HEADER) if headers is not None else None
+    return value if isinstance(value, str) and value else None
 
 
 def _disconnected(ctx: _Context | None) -> bool:

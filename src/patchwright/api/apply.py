@@ -7,12 +7,11 @@ import os
 from patchwright._collector import collector_paused
 from patchwright._records import field, record, replace
 from patchwright.api.report import ApplyReport, FileOutcome
-from patchwright.api.retry import file_evidence, replayed_by
+from patchwright.api.retry import edits_evidence, replayed_by
 from patchwright.engine import MatchOptions, apply_file_patch, unified_diff
 from patchwright.engine.notebook import is_notebook_path
 from patchwright.formats import parse_patch
 from patchwright.model import (
-    Edit,
     FileAction,
     FilePatch,
     Hunk,
@@ -301,29 +300,12 @@ def _in_files(ws: Workspace, plan: _Plan, patch: PatchSet) -> bool:
                 continue
         except PatchwrightError:
             return False
-        text = current.text
-        for edit in fp.edits:
-            old, new = _old_and_new(edit)
-            evidence = file_evidence(text, old, new) if old is not None else None
-            if evidence is None or not evidence.applied:
-                return False
+        evidence = edits_evidence(current.text, fp.edits)
+        if fp.edits and (evidence is None or not evidence.applied):
+            return False
         updated = True
     # adds and deletes alone are no-ops the plan says so of, file by file
     return updated
-
-
-def _old_and_new(edit: Edit) -> tuple[str | None, str]:
-    """An edit's old and new text, for the file evidence (``None``: no old text)."""
-    anchor = edit.anchor
-    if isinstance(anchor, Hunk):
-        return "".join(f"{line}\n" for line in anchor.old_lines), "".join(
-            f"{line}\n" for line in anchor.new_lines
-        )
-    from patchwright.model import OldText  # a diff's hunks never load the other anchors
-
-    if isinstance(anchor, OldText):
-        return anchor.text, edit.replacement
-    return None, ""
 
 
 def _plan(ws: Workspace, plan: _Plan, patch: PatchSet) -> None:

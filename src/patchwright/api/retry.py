@@ -23,14 +23,22 @@ before they apply anything.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from patchwright._records import record
-from patchwright.model import PatchwrightError, TextFile
+from patchwright.model import Edit, Hunk, OldText, PatchwrightError, TextFile
 from patchwright.workspace import Workspace
 from patchwright.workspace.records import sha256_hex
 
-__all__ = ["Evidence", "PriorBatch", "file_evidence", "prior_batch", "replayed_by"]
+__all__ = [
+    "Evidence",
+    "PriorBatch",
+    "edit_texts",
+    "edits_evidence",
+    "file_evidence",
+    "prior_batch",
+    "replayed_by",
+]
 
 # A new text with fewer letters and digits than this (a brace, ``pass``) turns up
 # anywhere: finding it says nothing about this edit.
@@ -172,6 +180,35 @@ def file_evidence(text: str, old: str, new: str) -> Evidence | None:
         _anchored(old, new),
         _removed_left(text, old, new),
     )
+
+
+def edit_texts(edit: Edit) -> tuple[str | None, str]:
+    """An edit's old and new text, for the file evidence (``None``: no old text, as for
+    an insertion at a line number or the end of a file)."""
+    anchor = edit.anchor
+    if isinstance(anchor, Hunk):
+        return "".join(f"{line}\n" for line in anchor.old_lines), "".join(
+            f"{line}\n" for line in anchor.new_lines
+        )
+    if isinstance(anchor, OldText) and not anchor.replace_all:
+        return anchor.text, edit.replacement
+    return None, ""
+
+
+def edits_evidence(text: str, edits: Sequence[Edit]) -> Evidence | None:
+    """The file evidence for a call's ``edits`` together: the first edit's when every
+    one shows its result applied, the first that does not otherwise; ``None`` when an
+    edit has no old text or its evidence proves nothing (no claim is then made)."""
+    found: list[Evidence] = []
+    for edit in edits:
+        old, new = edit_texts(edit)
+        evidence = file_evidence(text, old, new) if old is not None else None
+        if evidence is None:
+            return None
+        if not evidence.applied:
+            return evidence
+        found.append(evidence)
+    return found[0] if found else None
 
 
 def _telling(old: str, new: str) -> bool:

@@ -27,6 +27,7 @@ from patchwright.engine import unified_diff
 from patchwright.model import ErrorCode, PatchwrightError, TextFile, ToolResult
 from patchwright.tools.context import ToolContext
 from patchwright.tools.files import Loaded, load
+from patchwright.tools.session import TAG_DIGITS
 from patchwright.tools.writing import PlannedWrite, commit_writes
 from patchwright.workspace import ChangeRecord
 
@@ -44,6 +45,8 @@ TOKEN_TTL = 600.0
 #: The most places a refusal lists, and the most tokens a session keeps.
 _SHOWN = 5
 _KEPT = 64
+# random bytes of a token after its session's tag (12 hex digits in all)
+_RANDOM_BYTES = 3
 #: The tools that take ``{"confirm": TOKEN}``.
 CONFIRMING = ("edit_file", "apply_patch")
 
@@ -226,7 +229,7 @@ def _with_candidates(
         shown = "\n".join("     " + row for row in diff.rstrip("\n").splitlines()[2:])
         entry: dict[str, Any] = {"line": line, "diff": diff}
         if tool is not None:
-            token = f"c-{secrets.token_hex(6)}"
+            token = f"c-{ctx.session.own_tag()}{secrets.token_hex(_RANDOM_BYTES)}"
             _keep(ctx, token, _Pending(loaded.path, loaded.state.sha256, start, stop, new,
                                        line, now + TOKEN_TTL))  # fmt: skip
             entry = {"token": token, **entry}
@@ -263,6 +266,16 @@ def _with_candidates(
     return err
 
 
+def _given_elsewhere(token: str, tag: str) -> bool:
+    """Whether ``token`` has the shape of a token given to a session whose tag is not
+    ``tag`` (this session's)."""
+    body = token[2:] if token.startswith("c-") else ""
+    width = TAG_DIGITS + 2 * _RANDOM_BYTES
+    if len(body) != width or any(c not in "0123456789abcdef" for c in body):
+        return False
+    return body[:TAG_DIGITS] != tag
+
+
 def _keep(ctx: ToolContext, token: str, pending: _Pending) -> None:
     ctx.session.hold_token(token, pending.to_dict(), _KEPT)
 
@@ -291,11 +304,12 @@ def apply_confirmed(ctx: ToolContext, token: str, field: str = "confirm") -> Too
     """
     pending = _Pending.from_dict(ctx.session.take_token(token))
     if pending is None:
-        why = (
-            "was already used: a token is accepted once."
-            if token in ctx.session.spent
-            else "is not one this session was given (or it expired)."
-        )
+        if token in ctx.session.spent:
+            why = "was already used: a token is accepted once."
+        elif _given_elsewhere(token, ctx.session.tag):
+            why = "was given to another session: a token belongs to the session that got it."
+        else:
+            why = "is not one this session was given (or it expired)."
         raise PatchwrightError(
             ErrorCode.INVALID_REQUEST,
             f"Confirm token {token!r} {why}",

@@ -25,7 +25,7 @@ from patchwright.syntax import SyntaxPolicy
 from patchwright.tools.catalogue import TOOL_NAMES, chosen_tools, select_specs, setup_error
 from patchwright.tools.context import ToolContext
 from patchwright.tools.gate import CallGate
-from patchwright.tools.session import Session
+from patchwright.tools.session import Session, Sessions
 from patchwright.tools.spec import ToolSpec
 from patchwright.tools.validation import validate_request
 from patchwright.workspace import DEFAULT_APPROVAL_TIMEOUT, Mode, Workspace
@@ -44,7 +44,9 @@ class Toolbox:
 
     Args:
         workspace: where files are read and written.
-        session: clipboards, notes and metrics shared between calls (default: new).
+        session: clipboards, notes, metrics, reads and confirm tokens shared between the
+            calls that name no session (default: new); :meth:`session_for` gives each
+            client session of a server its own.
         tools: canonical names of single tools to expose (overrides ``preset``).
         rename: canonical name -> exposed name (on top of the preset's own names).
         preset: the named tool set to expose when ``tools`` is not given (default:
@@ -84,6 +86,7 @@ class Toolbox:
             )
         self.workspace = workspace
         self.session = session if session is not None else Session()
+        self._sessions = Sessions(self.session)
         self.syntax_policy: SyntaxPolicy = syntax_policy
         self.use_patch_edits = use_patch_edits
         specs = select_specs(tools, rename, preset=preset, use_patch_edits=use_patch_edits)
@@ -122,8 +125,22 @@ class Toolbox:
         with self._gate.idle(timeout):
             self.workspace.set_mode(mode, timeout=timeout)
 
-    def call(self, name: str, arguments: Mapping[str, Any] | str | None = None) -> ToolResult:
-        """Run tool ``name`` with ``arguments`` (a mapping or a JSON object text).
+    def session_for(self, key: str | None) -> Session:
+        """The session of the client session ``key`` (an MCP session id), made when new;
+        :attr:`session` for ``None``. The least recently used of more than
+        :data:`~patchwright.tools.session.KEPT_SESSIONS` named sessions is dropped."""
+        return self._sessions.get(key)
+
+    def call(
+        self,
+        name: str,
+        arguments: Mapping[str, Any] | str | None = None,
+        *,
+        session: Session | None = None,
+    ) -> ToolResult:
+        """Run tool ``name`` with ``arguments`` (a mapping or a JSON object text), in
+        ``session`` (default: :attr:`session`): what it read and the confirm tokens it
+        was given.
 
         Never raises for a bad call: every refusal is a failed result.
         """
@@ -133,7 +150,7 @@ class Toolbox:
             return ToolResult.failure(err)
         try:
             with self._gate.call():
-                result = self._run(spec, arguments)
+                result = self._run(spec, arguments, self.session if session is None else session)
         except PatchwrightError as err:
             if err.code is ErrorCode.RESTRICTED and not err.hint:
                 err.hint = restricted_hint(self._names, self._exposed)
@@ -148,7 +165,9 @@ class Toolbox:
             spec.hooks.succeeded(result)
         return result
 
-    def _run(self, spec: ToolSpec, arguments: Mapping[str, Any] | str | None) -> ToolResult:
+    def _run(
+        self, spec: ToolSpec, arguments: Mapping[str, Any] | str | None, session: Session
+    ) -> ToolResult:
         args = without_nulls(parse_arguments(arguments))
         if spec.hooks.started is not None:
             spec.hooks.started(args)
@@ -158,7 +177,7 @@ class Toolbox:
         request = validate_request(spec.request_model, args, spec.name)
         ctx = ToolContext(
             self.workspace,
-            self.session,
+            session,
             self.syntax_policy,
             self.use_patch_edits,
             spec.canonical,

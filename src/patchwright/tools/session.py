@@ -31,6 +31,11 @@ _KEPT_TEXT_MAX_CHARS = 1_000_000
 # files whose last read or written version a session remembers (their SHA256 only: the
 # contents are in the history's content store)
 KEPT_READS = 256
+#: client sessions a server keeps a :class:`Session` for (:class:`Sessions`); beyond
+#: that, the least recently used one is dropped
+KEPT_SESSIONS = 64
+# hex digits of a session's tag, which starts each confirm token it is given
+TAG_DIGITS = 6
 
 
 @record
@@ -65,6 +70,10 @@ class Session:
     _changed_reads: dict[str, str] = field(default_factory=dict, repr=False, compare=False)
     _new_pending: dict[str, dict[str, Any]] = field(default_factory=dict, repr=False, compare=False)
     _new_spent: list[str] = field(default_factory=list, repr=False, compare=False)
+    #: a few random hex digits that start each confirm token this session is given, so
+    #: that a token sent in another session is told apart from an unknown one ("" until
+    #: the first token; a session file keeps it)
+    tag: str = field(default="", repr=False, compare=False)
 
     # confirm tokens ----------------------------------------------------------------------
     def hold_token(self, token: str, candidate: dict[str, Any], kept: int) -> None:
@@ -75,6 +84,13 @@ class Session:
             self._new_pending[token] = candidate
             while len(self.pending) > kept:
                 self.pending.popitem(last=False)
+
+    def own_tag(self) -> str:
+        """This session's tag (made the first time it is asked for)."""
+        with self._lock:
+            if not self.tag:
+                self.tag = secrets.token_hex(TAG_DIGITS // 2)
+            return self.tag
 
     def take_token(self, token: str) -> dict[str, Any] | None:
         """The candidate ``token`` names, taken out (a token is accepted once), or
@@ -190,6 +206,7 @@ class Session:
             "reads": dict(self.reads),
             "pending": dict(self.pending),
             "spent": list(self.spent),
+            "tag": self.tag,
         }
 
     @classmethod
@@ -209,6 +226,7 @@ class Session:
                 (str(k), dict(v)) for k, v in dict(pending).items() if isinstance(v, dict)
             ),
             spent=[str(t) for t in data.get("spent") or []],
+            tag=str(data.get("tag") or ""),
         )
 
     def merged_into(self, stored: Session) -> Session:
@@ -229,7 +247,44 @@ class Session:
             stored.pending.pop(token, None)
             if token not in stored.spent:
                 stored.spent.append(token)
+        if not stored.tag:
+            stored.tag = self.tag
         return stored
+
+
+class Sessions:
+    """One :class:`Session` per client session of a host that serves several (an MCP
+    server over HTTP gives each client session an id), bounded: beyond ``kept`` sessions
+    the least recently used one is dropped (its reads, tokens and clipboards with it).
+
+    Args:
+        default: the session of calls that name none (a stdio peer, a Python caller).
+        kept: how many named sessions are kept at most.
+    """
+
+    def __init__(self, default: Session, kept: int = KEPT_SESSIONS) -> None:
+        self.default = default
+        self._kept = kept
+        self._named: OrderedDict[str, Session] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: str | None) -> Session:
+        """The session called ``key`` (made when new), or the default one for ``None``."""
+        if key is None:
+            return self.default
+        with self._lock:
+            session = self._named.get(key)
+            if session is None:
+                session = self._named[key] = Session()
+                while len(self._named) > self._kept:
+                    self._named.popitem(last=False)
+            else:
+                self._named.move_to_end(key)
+            return session
+
+    def __len__(self) -> int:
+        """How many named sessions are kept."""
+        return len(self._named)
 
 
 def decodes_to_itself(file: TextFile, text: str) -> bool:

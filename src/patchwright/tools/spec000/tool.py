@@ -33,6 +33,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from patchwright._records import record
+from patchwright.api.retry import edits_evidence
 from patchwright.engine import MatchOptions, apply_edits
 from patchwright.model import (
     Anchor,
@@ -50,8 +51,9 @@ from patchwright.model import (
 )
 from patchwright.tools.context import ToolContext
 from patchwright.tools.descriptions import load as description
-from patchwright.tools.files import load
+from patchwright.tools.files import Loaded, load
 from patchwright.tools.guards import check_token_limit
+from patchwright.tools.replace import already_applied
 from patchwright.tools.spec import WRITES, ToolSpec
 from patchwright.tools.spec000.models import PatchOperation, PatchRequest
 from patchwright.tools.spec000.report import PatchLine, render_result
@@ -249,6 +251,9 @@ def run(ctx: ToolContext, req: PatchRequest) -> ToolResult:
         clipboards = {**ctx.session.clipboards, **staged}
         check_token_limit("patch", carried_texts(req.patches, clipboards))
     edits = [s.edit for s in steps if s.edit is not None]
+    done = _retried(ctx, loaded, edits)
+    if done is not None:
+        return done
     reports: list[MatchReport] = []
     after = original
     if edits:
@@ -268,6 +273,22 @@ def run(ctx: ToolContext, req: PatchRequest) -> ToolResult:
     for name, text in staged.items():
         ctx.session.set_clipboard(name, text)
     return render_result(loaded, after, lines, staged, outcome)
+
+
+def _retried(ctx: ToolContext, loaded: Loaded, edits: list[Edit]) -> ToolResult | None:
+    """The answer to a retried call (``already_applied``): the history's newest batch on
+    the file made these very patches, or the file shows every replace's result."""
+    if not edits:
+        return None  # copies only: nothing to apply twice
+
+    def replay(before: TextFile | None) -> TextFile:
+        after = apply_edits(
+            before or TextFile(), edits, composition=Composition.SIMULTANEOUS, options=OPTIONS
+        )
+        return after.file
+
+    evidence = edits_evidence(loaded.current.text, edits) if loaded.exists else None
+    return already_applied(ctx, loaded, replay, evidence)
 
 
 def _located(err: PatchwrightError, steps: list[_Step], path: str) -> PatchwrightError:

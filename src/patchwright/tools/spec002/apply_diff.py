@@ -22,6 +22,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from patchwright._records import replace
+from patchwright.api.retry import edits_evidence
 from patchwright.engine import MatchOptions, apply_file_patch
 from patchwright.formats import parse_unified
 from patchwright.model import (
@@ -37,6 +38,7 @@ from patchwright.tools.context import ToolContext
 from patchwright.tools.descriptions import load as description
 from patchwright.tools.diff_report import failure, success
 from patchwright.tools.files import load, resolve
+from patchwright.tools.replace import already_applied
 from patchwright.tools.spec import WRITES, ToolSpec
 from patchwright.tools.writing import PlannedWrite, commit_writes
 from patchwright.workspace import ChangeRecord
@@ -182,6 +184,11 @@ def run(ctx: ToolContext, req: ApplyDiffRequest) -> ToolResult:
     warnings = [*_parser_notes(patch_set.warnings), *warnings]
     loaded = load(ctx.workspace, target, missing_ok=True, field="target")
     options = MatchOptions(mode=req.mode, fuzzy_threshold=req.fuzzy_threshold)
+    evidence = edits_evidence(loaded.current.text, fp.edits) if loaded.exists else None
+    done = already_applied(ctx, loaded, lambda before: apply_file_patch(before, fp, options)[0],
+                           evidence)  # fmt: skip
+    if done is not None:
+        return done
     try:
         new, reports = apply_file_patch(loaded.text, fp, options)
     except PatchwrightError as err:

@@ -15,10 +15,11 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from patchwright.engine import apply_edits
-from patchwright.model import Edit, ErrorCode, LineRange, PatchwrightError, ToolResult
+from patchwright.model import Edit, ErrorCode, LineRange, PatchwrightError, TextFile, ToolResult
 from patchwright.tools.context import ToolContext
 from patchwright.tools.descriptions import load as description
 from patchwright.tools.files import load
+from patchwright.tools.replace import already_applied
 from patchwright.tools.spec import WRITES, ToolSpec
 from patchwright.tools.writing import PlannedWrite, commit_writes
 from patchwright.workspace import ChangeRecord
@@ -115,6 +116,16 @@ def run(ctx: ToolContext, req: EditLinesRequest) -> ToolResult:
     loaded = load(ctx.workspace, req.path)
     n = len(loaded.current.lines)
     start = req.start_line
+    end = req.end_line if req.end_line is not None else start
+    if 1 <= start <= end:
+        # a line number says nothing of the text it held: only the history tells a
+        # retry (asked before the range check: a retried deletion may end past the file)
+        again = Edit(LineRange(start, end), req.new_content, label="edit_lines")
+        done = already_applied(
+            ctx, loaded, lambda before: apply_edits(before or TextFile(), [again]).file
+        )
+        if done is not None:
+            return done
     end = _check(ctx, req, n, loaded.path)
     edit = Edit(LineRange(start, end), req.new_content, label="edit_lines")
     result = apply_edits(loaded.current, [edit])

@@ -31,10 +31,12 @@ from patchwright.model import ErrorCode, PatchwrightError, TextFile, ToolResult
 from patchwright.tools.context import ToolContext
 from patchwright.tools.descriptions import load as description
 from patchwright.tools.files import Loaded, load
+from patchwright.tools.replace import already_applied
 from patchwright.tools.spec import WRITES, ToolHooks, ToolSpec
 from patchwright.tools.spec003.snapshot import snapshot_spec
 from patchwright.tools.writing import PlannedWrite, commit_writes
 from patchwright.workspace import ChangeRecord
+from patchwright.workspace.records import sha256_hex
 
 __all__ = ["edit_spec", "snapshot_spec"]
 
@@ -208,10 +210,16 @@ def run_edit(ctx: ToolContext, req: EditRequest) -> ToolResult:
 
 def _edit(ctx: ToolContext, req: EditRequest, action: str, started: float) -> ToolResult:
     loaded = load(ctx.workspace, req.path)
+    file = loaded.current
+    if action != "annotate":
+        # a retry names the version the edit was made on, which the file no longer
+        # has: asked before the version check, or the retry would be refused as stale
+        done = already_applied(ctx, loaded, lambda before: _replay(req, before, file))
+        if done is not None:
+            return done
     token = req.document_version
     if token is not None and not token_names(token, loaded.sha256 or ""):
         raise _stale(token, loaded)
-    file = loaded.current
     doc = DocumentSession(file.text)
     if action == "annotate":
         return _annotate(ctx, req, doc, loaded)
@@ -245,6 +253,22 @@ def _edit(ctx: ToolContext, req: EditRequest, action: str, started: float) -> To
         **outcome.data(),
     }
     return ToolResult(True, text, diff=outcome.diff, warnings=warnings, data=data)
+
+
+def _replay(req: EditRequest, before: TextFile | None, file: TextFile) -> TextFile:
+    """The request's directive applied to ``before`` (the file's content before the
+    batch that last wrote it), in ``file``'s encoding, for ``already_applied``."""
+    if before is None:
+        raise PatchwrightError(
+            ErrorCode.FILE_NOT_FOUND, "No content to replay on.", "Nothing to do."
+        )
+    if req.document_version is not None and not token_names(
+        req.document_version, sha256_hex(before.encode())
+    ):
+        raise PatchwrightError(ErrorCode.STALE, "Made on another version.", "Nothing to do.")
+    doc = DocumentSession(before.text)
+    result = doc.apply(_directive(req, doc, before))
+    return TextFile.from_text(result.text, encoding=file.encoding, bom=file.bom)
 
 
 def _annotate(
