@@ -113,7 +113,242 @@ def _string_call(tool: str, line: str, new_line: str) -> tuple[str, str, dict[st
     if tool == "MultiEdit":
         return "claude-code", "MultiEdit", {"file_path": "nb.ipynb", "edits": [
             {"old_string": line, "new_string": new_line}]}  # fmt: skip
-    block = f"nb.ipynb\n    assert again.text.startswith("Already applied (batch b-") and again.data["already_applied"]
+    block = f"nb.ipynb\n<<<<<<< SEARCH\n{line}\n=======\n{new_line}\n>>>>>>> REPLACE\n"
+    return "default", "apply_patch", {"patch": block, "format": "search-replace"}
+
+
+STRING_TOOLS = ("edit_file", "str_replace", "Edit", "MultiEdit", "search_replace")
+
+
+@pytest.mark.parametrize("tool", STRING_TOOLS)
+@pytest.mark.parametrize("fixture", EDITABLE)
+def test_an_edit_inside_one_cell(bench: Any, fixture: str, tool: str) -> None:
+    original = (FIXTURES / fixture).read_bytes()
+    before = original.decode("utf-8")
+    index, line = _target(json.loads(before)["cells"])
+    preset, name, args = _string_call(tool, line, line + " # edited")
+    toolbox, ws, path = bench(fixture, preset)
+    result = ok(toolbox, name, **args)
+    after = path.read_bytes().decode("utf-8")
+    _valid(after)
+    cell = _only_cell_changed(before, after, index)
+    old_cell = json.loads(before)["cells"][index]
+    assert cell_source(cell) == cell_source(old_cell).replace(line, line + " # edited")
+    assert {k: v for k, v in cell.items() if k != "source"} == {
+        k: v for k, v in old_cell.items() if k != "source"
+    }  # outputs, ids and metadata kept
+    assert type(cell["source"]) is type(old_cell["source"])
+    assert f"cell {index} (" in result.diff and "+" + line + " # edited" in result.diff
+    ws.undo(result.data["batch_id"])
+    assert path.read_bytes() == original
+
+
+@pytest.mark.parametrize("fixture", NOTEBOOKS)
+def test_notebook_edit_inserts_replaces_and_deletes(bench: Any, fixture: str) -> None:
+    original = (FIXTURES / fixture).read_bytes()
+    before = original.decode("utf-8")
+    nb = json.loads(before)
+    toolbox, _, path = bench(fixture, "claude-code")
+    n = len(nb["cells"])
+    first = ok(toolbox, "NotebookEdit", notebook_path="nb.ipynb", new_source="x = 41\nx + 1",
+               cell_type="code", edit_mode="insert")  # fmt: skip
+    text = path.read_bytes().decode("utf-8")
+    new = _valid(text)
+    assert new["cells"][1:] == nb["cells"] and len(new["cells"]) == n + 1
+    assert cell_source(new["cells"][0]) == "x = 41\nx + 1"
+    has_ids = (nb["nbformat"], nb["nbformat_minor"]) >= (4, 5)
+    assert ("id" in new["cells"][0]) is has_ids
+    assert first.data["cell_id"] == new["cells"][0].get("id")
+    if n:
+        assert text.endswith(before[parse_notebook(before).spans[0][0] :])
+    # replace the inserted cell as markdown, then delete it: the original bytes again
+    cell_id = first.data["cell_id"] or "cell-0"
+    ok(toolbox, "NotebookEdit", notebook_path="nb.ipynb", cell_id=cell_id,
+       new_source="## Heading", cell_type="markdown")  # fmt: skip
+    replaced = _valid(path.read_bytes().decode("utf-8"))
+    assert replaced["cells"][0]["cell_type"] == "markdown"
+    assert "outputs" not in replaced["cells"][0]
+    ok(toolbox, "NotebookEdit", notebook_path="nb.ipynb", cell_id=cell_id, new_source="",
+       edit_mode="delete")  # fmt: skip
+    assert path.read_bytes() == original
+
+
+@pytest.mark.parametrize("fixture", EDITABLE)
+def test_notebook_edit_replaces_a_cell_keeping_the_rest(bench: Any, fixture: str) -> None:
+    original = (FIXTURES / fixture).read_bytes()
+    before = original.decode("utf-8")
+    index, _ = _target(json.loads(before)["cells"])
+    toolbox, ws, path = bench(fixture, "claude-code")
+    result = ok(toolbox, "NotebookEdit", notebook_path="nb.ipynb", cell_id=f"cell-{index}",
+                new_source="value = 'é ☕'\nprint(value)")  # fmt: skip
+    after = path.read_bytes().decode("utf-8")
+    _valid(after)
+    cell = _only_cell_changed(before, after, index)
+    old = json.loads(before)["cells"][index]
+    assert cell_source(cell) == "value = 'é ☕'\nprint(value)"
+    assert cell.get("outputs") == old.get("outputs")  # kept unless asked
+    assert cell.get("id") == old.get("id") and cell["metadata"] == old["metadata"]
+    ws.undo(result.data["batch_id"])
+    assert path.read_bytes() == original
+
+
+def test_notebook_edit_clears_outputs_only_when_asked(bench: Any) -> None:
+    toolbox, _, path = bench("jupyter_45_basic.ipynb", "claude-code")
+    ok(toolbox, "NotebookEdit", notebook_path="nb.ipynb", cell_id="a1b2c302",
+       new_source="print(df.shape)", clear_outputs=True)  # fmt: skip
+    cell = json.loads(path.read_text(encoding="utf-8"))["cells"][2]
+    assert cell["outputs"] == [] and cell["execution_count"] is None
+
+
+def test_notebook_edit_inserts_after_the_cell_named(bench: Any) -> None:
+    toolbox, _, path = bench("jupyter_44_no_ids.ipynb", "claude-code")
+    result = ok(toolbox, "NotebookEdit", notebook_path="nb.ipynb", cell_id="cell-2",
+                new_source="df.describe()", cell_type="code", edit_mode="insert")  # fmt: skip
+    cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+    assert cell_source(cells[3]) == "df.describe()" and "id" not in cells[3]
+    assert result.text == "Inserted cell 3 (code) after cell 2 of nb.ipynb."
+    assert isinstance(cells[3]["source"], str)  # the file holds sources as strings
+
+
+@pytest.mark.parametrize(
+    ("arguments", "field", "words"),
+    [
+        ({"cell_id": "nope", "new_source": "x"}, "cell_id", 'Cell with ID "nope" not found'),
+        ({"cell_id": "cell-99", "new_source": "x"}, "cell_id", "Cell with index 99 does not"),
+        ({"new_source": "x"}, "cell_id", "Cell ID must be specified"),
+        ({"new_source": "x", "edit_mode": "insert"}, "cell_type", "Cell type is required"),
+    ],
+)  # fmt: skip
+def test_notebook_edit_refusals_change_nothing(
+    bench: Any, arguments: dict[str, Any], field: str, words: str
+) -> None:
+    toolbox, _, path = bench("jupyter_45_basic.ipynb", "claude-code")
+    before = path.read_bytes()
+    result = refused(toolbox, "NotebookEdit", notebook_path="nb.ipynb", **arguments)
+    assert words in result.text and result.error is not None
+    assert result.error.field == field
+    assert path.read_bytes() == before
+
+
+def test_notebook_edit_retried_changes_nothing(bench: Any) -> None:
+    toolbox, _, path = bench("jupyter_45_basic.ipynb", "claude-code")
+    insert = {"notebook_path": "nb.ipynb", "cell_id": "a1b2c301", "new_source": "x = 1",
+              "cell_type": "code", "edit_mode": "insert"}  # fmt: skip
+    first = ok(toolbox, "NotebookEdit", **insert)
+    after = path.read_bytes()
+    again = ok(toolbox, "NotebookEdit", **insert)
+    assert again.text.startswith(f"Already applied (batch {first.data['batch_id']})")
+    assert path.read_bytes() == after  # the cell was not inserted twice
+    same = ok(toolbox, "NotebookEdit", notebook_path="nb.ipynb", cell_id="a1b2c301",
+              new_source="import pandas as pd\nimport numpy as np")  # fmt: skip
+    assert same.text.startswith("Already applied, nothing changed")
+    assert path.read_bytes() == after
+
+
+def test_notebook_edit_needs_a_read_and_a_fresh_index(tmp_path: Path) -> None:
+    root = tmp_path / "root"
+    root.mkdir()
+    shutil.copy(FIXTURES / "jupyter_44_no_ids.ipynb", root / "nb.ipynb")
+    toolbox = Toolbox(Workspace(root, state_dir=tmp_path / "state"), preset="claude-code")
+    edit = {"notebook_path": "nb.ipynb", "cell_id": "cell-1", "new_source": "y = 2"}
+    unread = refused(toolbox, "NotebookEdit", **edit)
+    assert "File has not been read yet" in unread.text and "Read" in unread.text
+    ok(toolbox, "Read", file_path="nb.ipynb")
+    data = json.loads((root / "nb.ipynb").read_text(encoding="utf-8"))
+    data["cells"].insert(0, {"cell_type": "markdown", "metadata": {}, "source": "# new"})
+    (root / "nb.ipynb").write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    before = (root / "nb.ipynb").read_bytes()
+    moved = refused(toolbox, "NotebookEdit", **edit)
+    assert "changed since you read it" in moved.text and moved.error is not None
+    assert moved.error.field == "cell_id"
+    assert (root / "nb.ipynb").read_bytes() == before
+
+
+def test_notebook_edit_refuses_another_file(bench: Any) -> None:
+    toolbox, _, _ = bench("jupyter_45_basic.ipynb", "claude-code")
+    result = refused(toolbox, "NotebookEdit", notebook_path="a.py", cell_id="x", new_source="")
+    assert "File must be a Jupyter notebook" in result.text and "use Edit" in result.text
+
+
+def test_text_edits_never_reach_outputs_or_span_cells(bench: Any) -> None:
+    toolbox, _, path = bench("jupyter_45_basic.ipynb", "default")
+    before = path.read_bytes()
+    # "1200" stands only in an output; the two lines stand in two cells
+    for old in ("1200", "import numpy as np\ndf = pd.read_csv('sales.csv')"):
+        result = refused(toolbox, "edit_file", path="nb.ipynb", old_string=old, new_string="x")
+        assert result.error is not None and result.error.code.value == "not_found"
+    tied = refused(toolbox, "edit_file", path="nb.ipynb", old_string="df", new_string="frame")
+    assert "cell" in tied.text
+    assert path.read_bytes() == before
+
+
+def test_the_ladder_works_inside_a_cell(bench: Any) -> None:
+    toolbox, _, path = bench("error_traceback.ipynb", "default")
+    result = ok(toolbox, "edit_file", path="nb.ipynb", old_string="return a / b",
+                new_string="return a / b if b else float('nan')")  # fmt: skip
+    assert "cell 0, line 2" in result.text
+    source = cell_source(json.loads(path.read_text(encoding="utf-8"))["cells"][0])
+    assert source == "def ratio(a, b):\n    return a / b if b else float('nan')"
+
+
+def test_reads_show_cells(bench: Any) -> None:
+    toolbox, _, _ = bench("plot_image_output.ipynb", "default")
+    text = ok(toolbox, "read_file", path="nb.ipynb").text
+    assert '<cell id="img01" index=1 type=code execution_count=2>' in text
+    assert "display_data: image/png (" in text and "iVBOR" not in text
+    raw = ok(toolbox, "read_file", path="nb.ipynb", start_line=1).text
+    assert '"cells": [' in raw  # a line range shows the JSON lines
+    toolbox, _, _ = bench("error_traceback.ipynb", "anthropic")
+    view = ok(toolbox, "str_replace_based_edit_tool", command="view", path="nb.ipynb").text
+    assert "error ZeroDivisionError: division by zero" in view and "\x1b" not in view
+    toolbox, _, _ = bench("jupyter_44_no_ids.ipynb", "claude-code")
+    read = ok(toolbox, "Read", file_path="nb.ipynb").text
+    assert '<cell id="cell-4" index=4 type=markdown>' in read
+
+
+def test_anthropic_insert_is_refused_on_a_notebook(bench: Any) -> None:
+    toolbox, _, path = bench("jupyter_45_basic.ipynb", "anthropic")
+    before = path.read_bytes()
+    result = refused(toolbox, "str_replace_based_edit_tool", command="insert", path="nb.ipynb",
+                     insert_line=1, new_str="x = 1")  # fmt: skip
+    assert "str_replace" in result.text
+    assert path.read_bytes() == before
+
+
+def test_history_and_review_show_a_notebook_change_per_cell(bench: Any) -> None:
+    from patchwright.adapters.review.render import files_html
+
+    toolbox, ws, path = bench("plot_image_output.ipynb", "default")
+    original = path.read_bytes()
+    result = ok(toolbox, "edit_file", path="nb.ipynb", old_string="ax.plot([1, 2, 3], [4, 1, 9])",
+                new_string="ax.plot([1, 2, 3], [4, 1, 9], marker='o')")  # fmt: skip
+    stored = ws.history.load(result.data["batch_id"])[0].files[0].diff
+    assert stored == result.diff
+    assert stored.splitlines() == [
+        "--- a/nb.ipynb",
+        "+++ b/nb.ipynb",
+        "cell 1 (code, id img01): source changed",
+        "@@ -1,3 +1,3 @@",
+        " fig, ax = plt.subplots()",
+        "-ax.plot([1, 2, 3], [4, 1, 9])",
+        "+ax.plot([1, 2, 3], [4, 1, 9], marker='o')",
+        " plt.show()",
+    ]
+    page = files_html([{"path": "nb.ipynb", "action": "update", "diff": stored}], "unified")
+    assert "cell 1 (code, id img01): source changed" in page and "+1</span>" in page
+    undo = ws.undo(result.data["batch_id"])
+    assert path.read_bytes() == original
+    assert "cell 1 (code, id img01): source changed" in undo.files[0].diff
+    assert "+ax.plot([1, 2, 3], [4, 1, 9])" in undo.files[0].diff.splitlines()
+
+
+def test_the_same_edit_twice_is_already_applied(bench: Any) -> None:
+    toolbox, _, path = bench("jupyter_45_basic.ipynb", "default")
+    args = {"path": "nb.ipynb", "old_string": "print(len(df))", "new_string": "print(df.shape)"}
+    ok(toolbox, "edit_file", **args)
+    after = path.read_bytes()
+    again = ok(toolbox, "edit_file", **args)  # a retry: a success that changes nothing
+    assert again.text.startswith("Already applied (batch b-") and again.data["already_applied"]
     assert path.read_bytes() == after
 
 

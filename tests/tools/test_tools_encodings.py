@@ -58,7 +58,8 @@ class Case:
         return f"diff --git a/{self.name} b/{self.name}\n" + "".join(body)
 
     def search_replace(self) -> str:
-        return f"{self.name}\n
+        return f"{self.name}\n<<<<<<< SEARCH\n{self.old}\n=======\n{self.new}\n>>>>>>> REPLACE\n"
+
 
 @pytest.fixture(params=CASES, ids=[c["id"] for c in CASES])
 def case(request: pytest.FixtureRequest) -> Case:
@@ -91,7 +92,6 @@ def test_each_edit_keeps_every_untouched_byte_and_undo_restores_the_file(
     preset, tool, arguments = _calls(case)[how]
     toolbox = make_toolbox(preset=preset)
     if preset == "claude-code":
-<<<<<<< HEAD
         ok(toolbox, "Read", file_path=case.name)  # Edit needs a Read in the session
     ok(toolbox, tool, **arguments)
     assert target.read_bytes() == case.after
