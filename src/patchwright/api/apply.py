@@ -7,7 +7,7 @@ import os
 from patchwright._collector import collector_paused
 from patchwright._records import field, record, replace
 from patchwright.api.report import ApplyReport, FileOutcome
-from patchwright.api.retry import edits_evidence, replayed_by
+from patchwright.api.retry import edit_texts, edits_evidence, replayed_by
 from patchwright.engine import MatchOptions, apply_file_patch, unified_diff
 from patchwright.engine.notebook import is_notebook_path
 from patchwright.formats import parse_patch
@@ -264,7 +264,7 @@ def _added_lines_stand(fp: FilePatch, current: TextFile | None) -> bool:
         return fp.action == FileAction.DELETE
     lines = {line.strip() for line in current.lines}
     for edit in fp.edits:
-        old, new = _old_and_new(edit)
+        old, new = edit_texts(edit)
         if old is None:
             new = edit.replacement  # a whole file, a line range: its new text as given
         added = {line.strip() for line in new.splitlines()}
