@@ -339,17 +339,25 @@ class Workspace:
             PatchwrightError: ``history`` without a history; ``invalid_request`` for a
                 time-out that is not positive.
         """
-        from patchwright.workspace.approval import Approval, ProposalStore
+        from patchwright.workspace.approval import Approval, ProposalStore, history_needed
 
-        store = ProposalStore(self._state.proposals)
-        self._approval = Approval(store, self._ctx, timeout=timeout, session=self.session)
+        if self._ctx.history is None:
+            raise history_needed()
+        store = ProposalStore(self._ctx.history)
+        # a proposal is written as shown: never through a symlink (undo's context)
+        self._approval = Approval(store, self._undo_ctx, timeout=timeout, session=self.session)
 
     @property
     def proposals(self) -> Proposals:
-        """The proposals of this workspace: list, approve, reject."""
+        """The proposals in this workspace's history store (with a shared history, every
+        machine's): list, approve, reject.
+
+        Raises:
+            PatchwrightError: ``history`` when the workspace keeps no history.
+        """
         from patchwright.workspace.approval import Proposals, ProposalStore
 
-        return Proposals(ProposalStore(self._state.proposals), self._ctx, self._gate)
+        return Proposals(ProposalStore(self.history), self._undo_ctx, self._gate)
 
     def recover(self) -> list[str]:
         """Roll back commits left unfinished by crashed processes; returns their batch IDs."""
