@@ -210,3 +210,30 @@ def test_a_caller_that_stops_waiting_closes_its_proposal(
     with pytest.raises(PatchwrightError, match="no longer waiting"):
         person.proposals.approve(closed.id)
     assert (root / "a.txt").read_bytes() == b"one\r\ntwo\r\n"
+
+
+@pytest.mark.parametrize("kind", ["undo", "edit"])
+def test_an_approved_write_never_goes_through_a_symlink_swapped_in(
+    pair: tuple[Workspace, Workspace], root: Path, kind: str
+) -> None:
+    agent, person = pair
+    (root / "d").mkdir()
+    (root / "d" / "a.txt").write_bytes(b"v1\n")
+    done = person.commit([FileChange("d/a.txt", b"v2\n", diff="-v1\n+v2\n")], tool="edit_file")
+    if kind == "undo":
+        waiting = Waiting(lambda: agent.undo(done.batch_id))
+    else:
+        edit = FileChange("d/a.txt", b"v3\n", expected_sha256=sha256_hex(b"v2\n"), diff="")
+        waiting = Waiting(lambda: agent.commit([edit], tool="edit_file"))
+    proposal = next_pending(person)
+    # the folder is swapped for an in-root symlink to a copy: same content, other file
+    (root / "d").rename(root / "real")
+    (root / "d").symlink_to("real")
+    with pytest.raises(PatchwrightError) as info:
+        person.proposals.approve(proposal.id)
+    assert info.value.code is ErrorCode.STALE
+    waiting.join()
+    assert isinstance(waiting.error, PatchwrightError)
+    assert (root / "real" / "a.txt").read_bytes() == b"v2\n"  # nothing written through it
+    assert (root / "d").is_symlink()
+    assert person.proposals.get(proposal.id).status == "stale"
