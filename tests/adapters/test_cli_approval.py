@@ -73,7 +73,8 @@ def test_approve_and_reject_waiting_mcp_calls_from_the_shell(
     )
     [proposal] = pending(root, env)
     assert proposal["id"].startswith("p-") and proposal["status"] == "pending"
-    assert proposal["tool"] == "edit_file" and proposal["session"].startswith("mcp-")
+    # who proposed it: the client's clientInfo, and the server's session
+    assert proposal["tool"] == "edit_file" and proposal["session"].startswith("test-agent 1.0 mcp-")
     assert proposal["files"][0]["path"] == "a.txt" and "+2" in proposal["files"][0]["diff"]
     human = cli("pending", "--root", str(root), env=env)
     assert proposal["id"] in human.stdout and "a.txt" in human.stdout

@@ -222,3 +222,20 @@ def test_proposals_are_approved_and_rejected_from_the_page(
     assert client.get("/api/proposals").json()["proposals"] == []
     late = client.post(f"/api/proposals/{proposal['id']}/approve")
     assert late.status_code == 409 and "no longer waiting" in late.json()["error"]["message"]
+
+
+def test_a_batch_shows_its_client_session_and_the_answer(client: TestClient, ws: Workspace) -> None:
+    from patchwright.workspace import calling_as
+
+    with calling_as("Claude Code 2.1", "5f0c"):
+        result = edit(ws, "app.py", '"hello"', '"hi"')
+    [summary] = client.get("/api/batches").json()["batches"]
+    assert (summary["client"], summary["session"]) == ("Claude Code 2.1", "5f0c")
+    assert summary["answer"] == result.text and summary["here"] is True
+    opened = client.get(f"/api/batches/{result.data['batch_id']}").json()
+    assert (opened["client"], opened["session"], opened["answer"]) == (
+        "Claude Code 2.1", "5f0c", result.text,
+    )  # fmt: skip
+    assert [b["id"] for b in client.get("/api/batches?session=claude").json()["batches"]] == [
+        result.data["batch_id"]
+    ]

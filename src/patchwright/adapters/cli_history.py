@@ -188,6 +188,8 @@ def _print_item(item: dict[str, Any], *, color: bool) -> None:
             print(f"  by {' '.join(w for w in (client, session) if w)}")
         if item.get("label"):
             print(f"  {item['label']}")
+        if item.get("answer"):
+            print("  answered: " + item["answer"].replace("\n", "\n            "))
         for f in item["files"]:
             print(f"file {f['id']}  {f['action']} {f['path']}")
             write_diff(f.get("diff") or "", sys.stdout, color=color)

@@ -49,6 +49,7 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from patchwright import __version__
 from patchwright.model import ErrorCode, PatchwrightError, ToolResult
 from patchwright.tools import Toolbox, ToolSpec, mcp_tool
+from patchwright.workspace import calling_as
 
 __all__ = [
     "GRANTED",
@@ -56,6 +57,7 @@ __all__ = [
     "CallThread",
     "build_server",
     "call_result",
+    "caller_of",
     "instructions",
     "tool_definition",
     "tracing_configured",
@@ -140,6 +142,13 @@ class _ToolService:
     async def call_tool(
         self, ctx: _Context, params: types.CallToolRequestParams
     ) -> dict[str, Any] | types.InputRequiredResult:
+        # the batches and proposals of this call name its client and session
+        with calling_as(*caller_of(ctx)):
+            return await self._call_tool(ctx, params)
+
+    async def _call_tool(
+        self, ctx: _Context, params: types.CallToolRequestParams
+    ) -> dict[str, Any] | types.InputRequiredResult:
         try:
             result = await self._thread.run(self._call, params.name, params.arguments)
             if _refused_as_restricted(result):
@@ -163,6 +172,17 @@ class _ToolService:
     def _call(self, name: str, arguments: dict[str, Any] | None) -> ToolResult:
         with self._serial:
             return self._toolbox.call(name, arguments)
+
+
+def caller_of(ctx: _Context) -> tuple[str, str]:
+    """The client of a call (``clientInfo``'s name and version) and its session (the HTTP
+    ``mcp-session-id``), each empty when the client did not say."""
+    params = ctx.session.client_params
+    info = params.client_info if params is not None else None
+    client = f"{info.name} {info.version}".strip() if info is not None else ""
+    headers = getattr(ctx.request, "headers", None)
+    session = str(headers.get("mcp-session-id") or "") if headers is not None else ""
+    return client, session
 
 
 _T = TypeVar("_T")

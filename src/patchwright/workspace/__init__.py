@@ -63,6 +63,7 @@ _EXPORTS: dict[str, str] = {
     "default_state_dir": "patchwright.workspace.state",
     "DEFAULT_MAX_FILE_BYTES": _WORKSPACE,
     "Workspace": _WORKSPACE,
+    "calling_as": _WORKSPACE,
 }
 
 __all__ = [
@@ -84,6 +85,7 @@ __all__ = [
     "Proposal",
     "Proposals",
     "Workspace",
+    "calling_as",
     "default_state_dir",
     "sha256_hex",
 ]

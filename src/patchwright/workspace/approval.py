@@ -274,7 +274,7 @@ class Approval:
              "before_sha256": f.before_sha256, "diff": f.diff}
             for f in draft.files
         ]  # fmt: skip
-        proposal = self.store.add(changes, info, files, self.session)
+        proposal = self.store.add(changes, info, files, _who(info.meta) or self.session)
         try:
             final = self._wait(proposal.id)
         except BaseException:
@@ -512,6 +512,12 @@ def write_proposal(store: ProposalStore, ctx: CommitContext, proposal_id: str) -
 _STALE_CODES = (
     ErrorCode.STALE, ErrorCode.FILE_EXISTS, ErrorCode.NOT_A_FILE, ErrorCode.PATH_OUTSIDE_ROOT,
 )
+
+
+def _who(meta: dict[str, Any]) -> str:
+    """The proposer as shown: its client (MCP ``clientInfo``) and session, from the batch's
+    meta (see :func:`~patchwright.workspace.workspace.calling_as`)."""
+    return " ".join(str(meta[k]) for k in ("client", "session") if meta.get(k))
 
 
 def _pin(change: FileChange, proposed: dict[str, Any]) -> FileChange:

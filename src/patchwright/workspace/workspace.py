@@ -19,6 +19,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
+from contextvars import ContextVar
 
 from patchwright._records import replace
 from patchwright.model.errors import ErrorCode, PatchwrightError
@@ -47,6 +48,22 @@ if TYPE_CHECKING:
 
 #: Default largest file the workspace reads or writes: 16 MiB.
 DEFAULT_MAX_FILE_BYTES = 16 * 1024 * 1024
+
+# who makes the current call: set by a server around each call (calling_as), read by
+# the commits and proposals it makes
+_CALLER: ContextVar[tuple[tuple[str, str], ...]] = ContextVar("patchwright_caller", default=())
+
+
+@contextmanager
+def calling_as(client: str = "", session: str = "") -> Iterator[None]:
+    """Record ``client`` (a program's name and version, e.g. from MCP ``clientInfo``)
+    and ``session`` (its connection) with every batch and proposal made inside this
+    block, in this thread or task; ``session`` then stands for the workspace's own."""
+    token = _CALLER.set(tuple((k, v) for k, v in (("client", client), ("session", session)) if v))
+    try:
+        yield
+    finally:
+        _CALLER.reset(token)
 
 
 class Workspace:
@@ -299,13 +316,18 @@ class Workspace:
             PatchwrightError: ``restricted``; sandbox refusals; ``invalid_request``;
                 ``stale``; ``file_not_found``; ``file_exists``; ``lock_timeout``; ``io_error``.
         """
-        stamp = {"session": self.session} if self.session else {}
-        info = BatchInfo(tool, label, key, {**stamp, **(meta or {})})
+        info = BatchInfo(tool, label, key, {**self._stamp(), **(meta or {})})
         if self._approval is not None and not dry_run:
             self.ensure_writable()  # waits for the decision outside the mode gate
             return self._approval.submit(changes, info)
         with self._gate.operation(writing=not dry_run), self._on_disk():
             return run_commit(self._ctx, changes, info, dry_run=dry_run)
+
+    def _stamp(self) -> dict[str, str]:
+        """Who writes, for the batch's ``meta``: the session, and the client and its
+        session when a server said so (:func:`calling_as`)."""
+        stamp = {"session": self.session} if self.session else {}
+        return {**stamp, **dict(_CALLER.get())}
 
     def undo(self, batch_id: str | None = None) -> CommitRecord:
         """Revert a batch (default: the newest not yet undone) as a new recorded batch.
@@ -320,8 +342,9 @@ class Workspace:
             store = self.history
             record = select_batch(store, batch_id)
             changes = inverse_changes(store, record)
-            stamp = {"session": self.session} if self.session else {}
-            info = BatchInfo("undo", f"Undo {record.batch_id}", None, stamp, record.batch_id)
+            info = BatchInfo(
+                "undo", f"Undo {record.batch_id}", None, self._stamp(), record.batch_id
+            )
             if self._approval is not None:
                 return self._approval.submit(changes, info)
             try:

@@ -4,7 +4,8 @@
 summaries (time, session, tool, files, lines added and removed, the batch's description
 and its changes' descriptions), filters them by file, session and time, and renders one
 batch's or proposal's diff as HTML. A batch never changes once recorded, apart from who
-undid it, so its full record is read once and kept.
+undid it and the answer noted once its call answered, so its full record is read once
+and kept (the answer taken from each listing).
 """
 
 from __future__ import annotations
@@ -189,6 +190,8 @@ class ReviewData:
 
     def _summary(self, brief: dict[str, Any]) -> dict[str, Any]:
         full = self.batch(brief["id"])
+        with self._lock:  # the answer is noted just after the batch: keep the newest
+            full["answer"] = brief.get("answer")
         added = removed = 0
         descriptions: list[str] = []
         for f in full["files"]:
@@ -196,7 +199,6 @@ class ReviewData:
             added, removed = added + plus, removed + minus
             descriptions.extend(c["description"] for c in f["changes"] if c["description"])
         client, session = caller(brief)
-        meta = brief.get("meta") or {}
         return {
             "id": brief["id"],
             "created_at": brief["created_at"],
@@ -204,7 +206,7 @@ class ReviewData:
             "client": client,
             "session": session,
             "label": brief["label"],
-            "answer": str(meta.get("answer") or ""),
+            "answer": brief.get("answer") or "",
             "changes": descriptions,
             "paths": [f["path"] for f in brief["files"]],
             "added": added,
@@ -223,7 +225,7 @@ class ReviewData:
         return {
             "id": batch_id, "label": full["label"], "html": files_html(full["files"], view),
             "client": client, "session": session,
-            "answer": str((full.get("meta") or {}).get("answer") or ""),
+            "answer": full.get("answer") or "",
         }  # fmt: skip
 
     def proposals(self) -> list[dict[str, Any]]:

@@ -31,7 +31,7 @@ else:
 #: The version of every schema migration (migrations.py checks that the two agree). A
 #: store that has them all needs nothing more: opening one decides so without importing
 #: the migrations, which only a new or older store needs (start-up time of a command).
-SCHEMA_VERSIONS = frozenset({1, 2, 3, 4, 5, 6})
+SCHEMA_VERSIONS = frozenset({1, 2, 3, 4, 5, 6, 7})
 
 
 @record(frozen=True)

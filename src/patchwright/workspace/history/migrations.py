@@ -19,7 +19,9 @@ Version 5 lets a delta replace several ranges of its base (``deltas.regions``; r
 without it are the one-range deltas of version 3, still read as they are). Version 6
 keeps the proposals of approval mode beside the batches (approval.py), with the machine
 and workspace that proposed each, so a shared store shows every machine's waiting
-writes; a SQLite store's proposals were kept in their own file before.
+writes; a SQLite store's proposals were kept in their own file before. Version 7 keeps
+the text the model was answered for each batch (``batches.answer``, written once the
+call that made it has answered; empty for batches made outside a tool call).
 
 To add a table, append a migration with the next
 version; never edit one that has shipped.
@@ -162,6 +164,12 @@ MIGRATIONS: tuple[Migration, ...] = (
             s.format(serial="BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY", blob="BYTEA")
             for s in _PROPOSALS
         ),
+    ),
+    Migration(
+        7,
+        "the text the model was answered for each batch",
+        ("ALTER TABLE batches ADD COLUMN answer TEXT",),
+        ("ALTER TABLE batches ADD COLUMN answer TEXT",),
     ),
 )
 

@@ -51,6 +51,8 @@ _ID_CHUNK = 300
 _SPARE_IDS = {"b": 32, "f": 32, "c": 32}
 _ID_TABLES = {"b": "batches", "f": "files", "c": "changes"}
 _BATCH_COLUMNS = "id, created_at, tool, label, key, meta, reverts, machine, workspace, session"
+# what a read of a batch returns: its columns and, once the call answered, the answer
+_BATCH_READ = _BATCH_COLUMNS + ", answer"
 _FILE_COLUMNS = (
     "id, batch_id, path, move_from, action, key, label, before_sha256, after_sha256, "
     "before_mode, after_mode, diff, meta"
@@ -237,6 +239,16 @@ class History:
                 raise
             self.deferred.add(batch_id)
 
+    def note_answer(self, batch_id: str, text: str) -> None:
+        """Keep ``text``, what the model was answered by the call that made ``batch_id``
+        (once: a batch has one answer; a batch of another workspace is left alone)."""
+        where, params = self._here()
+        with self._transaction(write=True) as tx:
+            tx.run(
+                f"UPDATE batches SET answer=? WHERE id=? AND answer IS NULL AND {where}",
+                [text, batch_id, *params],
+            )
+
     # reading ---------------------------------------------------------------------------------
     def _here(self) -> tuple[str, list[Any]]:
         """The condition selecting this workspace's batches in a shared store."""
@@ -255,7 +267,7 @@ class History:
         where, params = ("1=1", []) if all_workspaces else self._here()
         with self._transaction(write=False) as tx:
             rows = tx.rows(
-                f"SELECT {_BATCH_COLUMNS} FROM batches WHERE {where} "
+                f"SELECT {_BATCH_READ} FROM batches WHERE {where} "
                 "ORDER BY seq DESC LIMIT ? OFFSET ?",
                 [*params, limit, offset],
             )
@@ -273,7 +285,7 @@ class History:
         """
         table = _ID_TABLES.get(item_id[:1]) if item_id[1:2] == "-" else None
         if table is not None:
-            columns = {"batches": _BATCH_COLUMNS, "files": _FILE_COLUMNS}.get(table)
+            columns = {"batches": _BATCH_READ, "files": _FILE_COLUMNS}.get(table)
             with self._transaction(write=False) as tx:
                 found = tx.rows(
                     f"SELECT {columns or _CHANGE_COLUMNS} FROM {table} WHERE id=?", (item_id,)
