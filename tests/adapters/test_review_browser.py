@@ -210,9 +210,7 @@ def test_a_link_opens_its_batch_and_undo_asks_first(
     from patchwright.workspace import FileChange, Workspace
 
     ws = Workspace(root, state_dir=env["PATCHWRIGHT_STATE_DIR"])
-    many = [
-        FileChange(f"gen/f{n}.txt", b"x\n", diff=f"@@ -0,0 +1 @@\n+x{n}\n") for n in range(12)
-    ]
+    many = [FileChange(f"gen/f{n}.txt", b"x\n", diff=f"@@ -0,0 +1 @@\n+x{n}\n") for n in range(12)]
     wide = ws.commit(many, tool="generate", label="twelve files").batch_id
     for n in range(40):  # enough rows that the first batch is far below the fold
         ws.commit([FileChange(f"n{n}.txt", b"x\n", diff="+x\n")], tool="t", label=f"n{n}")

@@ -64,7 +64,9 @@ def fleet(
 
 def _edit(agent: Workspace) -> FileChange:
     before = (agent.root / "a.txt").read_bytes()
-    return FileChange("a.txt", b"one\nTWO\n", expected_sha256=sha256_hex(before), diff="-two\n+TWO\n")
+    return FileChange(
+        "a.txt", b"one\nTWO\n", expected_sha256=sha256_hex(before), diff="-two\n+TWO\n"
+    )
 
 
 def test_a_proposal_is_approved_from_another_machine_and_written_by_its_own(
@@ -113,7 +115,7 @@ def test_an_approval_nobody_takes_up_is_handed_back(fleet: tuple[Workspace, Work
     stored = agent.proposals.store.add([change], BatchInfo("edit_file", "", None, {}), files, "")
     decisions = person.proposals
     decisions.handover = 0.3
-    with pytest.raises(PatchwrightError, match="did not take the approval within 0.3 s") as info:
+    with pytest.raises(PatchwrightError, match=r"did not take the approval within 0\.3 s") as info:
         decisions.approve(stored.id)
     assert info.value.code is ErrorCode.HISTORY
     assert person.proposals.get(stored.id).status == "pending"

@@ -107,6 +107,6 @@ if TYPE_CHECKING:  # pragma: no cover - static view of the lazy exports
         sha256_hex,
     )
     from patchwright.workspace.state import default_state_dir
-    from patchwright.workspace.workspace import DEFAULT_MAX_FILE_BYTES, Workspace
+    from patchwright.workspace.workspace import DEFAULT_MAX_FILE_BYTES, Workspace, calling_as
 else:  # mypy reads the imports above, so it flags an unknown name
     __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, globals())

@@ -510,7 +510,10 @@ def write_proposal(store: ProposalStore, ctx: CommitContext, proposal_id: str) -
 # what makes an approved proposal stale: its file changed, or is no longer a plain file
 # on a path without symlinks
 _STALE_CODES = (
-    ErrorCode.STALE, ErrorCode.FILE_EXISTS, ErrorCode.NOT_A_FILE, ErrorCode.PATH_OUTSIDE_ROOT,
+    ErrorCode.STALE,
+    ErrorCode.FILE_EXISTS,
+    ErrorCode.NOT_A_FILE,
+    ErrorCode.PATH_OUTSIDE_ROOT,
 )
 
 

@@ -3,7 +3,7 @@
 Tables (see migrations.py)::
 
     batches(seq, id, created_at, tool, label, key, meta, reverts UNIQUE,
-            machine, workspace, session)
+            machine, workspace, session, answer)
     files(seq, id, batch_id, position, path, move_from, action, key, label,
           before_sha256, after_sha256, before_mode, after_mode, diff, meta)
     changes(seq, id, file_id, batch_id, position, key, description, op,
@@ -16,9 +16,10 @@ commits, see :meth:`History.fresh_ids`).
 ``reverts`` is unique, so a batch can be undone once even when two processes try at the
 same instant. :meth:`History.get` answers spec 001's ``get_patch_change``: a batch, a
 file patch or a change by ID, as a JSON-ready dict, of this workspace on this machine
-(every workspace's only when asked, for the fleet views people use). Listing and "the latest batch to undo" are of this workspace on this machine
-unless asked for all; undo itself is refused for a batch recorded elsewhere
-(:meth:`History.check_local`). One :class:`History` is safe to share between threads.
+(every workspace's only when asked, for the fleet views people use). Listing and "the
+latest batch to undo" are of this workspace on this machine unless asked for all; undo
+itself is refused for a batch recorded elsewhere (:meth:`History.check_local`). One
+:class:`History` is safe to share between threads.
 """
 
 from __future__ import annotations
