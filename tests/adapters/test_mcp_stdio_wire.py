@@ -1,5 +1,5 @@
 """The stdio server's own wire: whole messages out, stray output off it, lines read in
-on the event loop."""
+on the event loop; and the worker threads the calls run in."""
 
 from __future__ import annotations
 
@@ -8,13 +8,18 @@ import subprocess
 import sys
 import textwrap
 import threading
+from pathlib import Path
+from typing import Any, cast
 
 import anyio
 import anyio.to_thread
 import pytest
 
-from patchwright.adapters.mcp_server import CallThread
+from patchwright.adapters.mcp_server import _ToolService
 from patchwright.adapters.mcp_stdio import WireReader, WireWriter
+from patchwright.tools import Toolbox
+from patchwright.workspace import Workspace
+from patchwright.workspace.approval import current_caller
 
 
 def test_a_message_larger_than_the_pipe_buffer_arrives_whole_and_in_order() -> None:
@@ -173,41 +178,57 @@ def test_a_pipe_is_read_on_the_loop_and_a_regular_file_is_not() -> None:
         assert not WireReader.suits(regular.fileno())
 
 
-def test_calls_run_in_order_in_one_other_thread_and_raise_there() -> None:
-    calls = CallThread()
-    seen: list[tuple[int, str]] = []
+def _service(tmp_path: Path) -> _ToolService:
+    root = tmp_path / "root"
+    root.mkdir()
+    return _ToolService(Toolbox(Workspace(root, state_dir=tmp_path / "state")))
 
-    def note(index: int) -> int:
-        seen.append((index, threading.current_thread().name))
+
+def test_calls_run_at_the_same_time_in_worker_threads_and_raise_there(tmp_path: Path) -> None:
+    service = _service(tmp_path)
+    both = threading.Barrier(2, timeout=60)  # passes only when two calls run at once
+
+    def meet(index: int) -> int:
+        both.wait()
         return index * 10
 
     def fail() -> None:
         raise ValueError("inside")
 
     async def scenario() -> list[int]:
-        results = [await calls.run(note, index) for index in range(5)]
+        results: list[int] = []
+
+        async def one(index: int) -> None:
+            results.append(await service._run(cast(Any, None), meet, index))
+
+        async with anyio.create_task_group() as group:
+            group.start_soon(one, 1)
+            group.start_soon(one, 2)
         with pytest.raises(ValueError, match="inside"):
-            await calls.run(fail)
-        return results
+            await service._run(cast(Any, None), fail)
+        return sorted(results)
 
-    assert anyio.run(scenario) == [0, 10, 20, 30, 40]
-    assert [index for index, _ in seen] == [0, 1, 2, 3, 4]
-    assert {name for _, name in seen} == {"patchwright-calls"}
+    assert anyio.run(scenario) == [10, 20]
+    assert service.busy == 0
 
 
-def test_a_cancelled_call_still_runs_to_its_end_before_its_task_goes_on() -> None:
-    calls = CallThread()
+def test_a_cancelled_call_runs_to_its_end_and_its_caller_is_told(tmp_path: Path) -> None:
+    service = _service(tmp_path)
     started, release = threading.Event(), threading.Event()
     events: list[str] = []
+    told: list[str] = []
 
     def commit() -> None:
         started.set()
         release.wait(60)
+        caller = current_caller()
+        assert caller is not None
+        told.append(caller.reason if caller.gone else "not told")
         events.append("commit done")
 
     async def caller(scope: anyio.CancelScope) -> None:
         with scope:
-            await calls.run(commit)
+            await service._run(cast(Any, None), commit)
         events.append("caller left")
 
     async def scenario() -> None:
@@ -223,17 +244,30 @@ def test_a_cancelled_call_still_runs_to_its_end_before_its_task_goes_on() -> Non
 
     anyio.run(scenario)
     assert events == ["cancelled", "commit done", "caller left"]
+    assert told == ["the client cancelled the call or disconnected"]
 
 
-def test_the_thread_ends_when_idle_and_starts_again_with_the_next_call() -> None:
-    calls = CallThread()
-    calls.IDLE = 0.01
+def test_a_stopping_server_tells_the_calls_in_flight_and_later_ones(tmp_path: Path) -> None:
+    service = _service(tmp_path)
+    started = threading.Event()
+    told: list[str] = []
 
-    async def scenario() -> tuple[threading.Thread, threading.Thread]:
-        first = await calls.run(threading.current_thread)
-        first.join(timeout=60)  # it ends by itself once idle
-        assert not first.is_alive()
-        return first, await calls.run(threading.current_thread)
+    def wait_for_stop() -> None:
+        caller = current_caller()
+        assert caller is not None
+        started.set()
+        for _ in range(600):  # what a write waiting for approval does: poll its caller
+            if caller.gone:
+                told.append(caller.reason)
+                return
+            caller.pause(0.1)
 
-    first, second = anyio.run(scenario)
-    assert second is not first and second.name == "patchwright-calls"
+    async def scenario() -> None:
+        async with anyio.create_task_group() as group:
+            group.start_soon(service._run, cast(Any, None), wait_for_stop)
+            await anyio.to_thread.run_sync(started.wait, 60)
+            service.stop("the server is stopping")
+        await service._run(cast(Any, None), wait_for_stop)
+
+    anyio.run(scenario)
+    assert told == ["the server is stopping", "the server is stopping"]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -9,9 +11,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from ws_child import CHILD_PATH
 
 from patchwright.model import ErrorCode, PatchwrightError
 from patchwright.workspace import FileChange, Proposal, Workspace, sha256_hex
+from patchwright.workspace.approval import Caller, calling
+from patchwright.workspace.commit import BatchInfo
 
 
 class Waiting:
@@ -206,7 +211,7 @@ def test_a_caller_that_stops_waiting_closes_its_proposal(
     with pytest.raises(KeyboardInterrupt):
         agent.commit([change(root)])
     [closed] = person.proposals.store.by_status(None)
-    assert (closed.status, closed.reason) == ("timed_out", "the caller left")
+    assert (closed.status, closed.reason) == ("withdrawn", "the caller left")
     with pytest.raises(PatchwrightError, match="no longer waiting"):
         person.proposals.approve(closed.id)
     assert (root / "a.txt").read_bytes() == b"one\r\ntwo\r\n"
@@ -237,3 +242,115 @@ def test_an_approved_write_never_goes_through_a_symlink_swapped_in(
     assert (root / "real" / "a.txt").read_bytes() == b"v2\n"  # nothing written through it
     assert (root / "d").is_symlink()
     assert person.proposals.get(proposal.id).status == "stale"
+
+
+def _child(*args: object) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, CHILD_PATH, *map(str, args)], stdout=subprocess.PIPE, text=True
+    )
+
+
+def _stop(child: subprocess.Popen[str]) -> None:
+    child.kill()
+    child.wait(timeout=30)
+    assert child.stdout is not None
+    child.stdout.close()
+
+
+def _settled(ws: Workspace, proposal_id: str) -> Proposal:
+    """The proposal once it is no longer ``approving`` (bounded wait)."""
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        current = ws.proposals.get(proposal_id)
+        if current.status != "approving":
+            return current
+        time.sleep(0.05)
+    raise AssertionError(f"{proposal_id} stayed approving")
+
+
+def test_a_proposal_whose_server_was_killed_cannot_be_approved(
+    make_ws: Callable[..., Workspace], root: Path, state: Path
+) -> None:
+    (root / "a.txt").write_bytes(b"one\n")
+    person = make_ws()
+    agent = _child("propose", root, state)
+    try:
+        proposal = next_pending(person)
+    finally:
+        _stop(agent)  # the agent's server is killed while its write waits
+    with pytest.raises(PatchwrightError, match="can no longer be approved") as info:
+        person.proposals.approve(proposal.id)
+    assert "has stopped" in info.value.message and "Nothing was written" in info.value.message
+    assert person.proposals.get(proposal.id).status == "orphaned"
+    assert person.proposals.pending() == []
+    assert (root / "a.txt").read_bytes() == b"one\n"
+
+
+def test_a_proposal_past_its_time_out_cannot_be_approved(
+    make_ws: Callable[..., Workspace], root: Path
+) -> None:
+    (root / "a.txt").write_bytes(b"one\n")
+    person = make_ws()
+    store = person.proposals.store
+    info = BatchInfo("edit_file", "late")
+    late = store.add(
+        [FileChange("a.txt", b"two\n")], info, [], "agent", waiter="gone:1",
+        expires_at=time.time() - 1,
+    )  # fmt: skip
+    with pytest.raises(PatchwrightError, match="can no longer be approved"):
+        person.proposals.approve(late.id)
+    assert person.proposals.get(late.id).status == "timed_out"
+    assert (root / "a.txt").read_bytes() == b"one\n"
+
+
+def test_a_cancelled_caller_withdraws_its_proposal(
+    pair: tuple[Workspace, Workspace], root: Path
+) -> None:
+    agent, person = pair
+    caller = Caller()
+
+    def propose() -> Any:
+        with calling(caller):
+            return agent.commit([change(root)])
+
+    waiting = Waiting(propose)
+    proposal = next_pending(person)
+    deadline = time.monotonic() + 30  # listed a moment before the caller is told its ID
+    while caller.waiting_since is None and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert caller.proposal_id == proposal.id and caller.waiting_since is not None
+    caller.leave("the client cancelled the call")
+    waiting.join()
+    assert isinstance(waiting.error, PatchwrightError)
+    assert waiting.error.code is ErrorCode.WITHDRAWN
+    assert waiting.error.message == (
+        "The change was withdrawn before anyone approved it (the client cancelled the "
+        "call); nothing was written."
+    )
+    assert person.proposals.get(proposal.id).status == "withdrawn"
+    with pytest.raises(PatchwrightError, match="no longer waiting: it is withdrawn"):
+        person.proposals.approve(proposal.id)
+    assert (root / "a.txt").read_bytes() == b"one\r\ntwo\r\n"
+
+
+@pytest.mark.parametrize("pause_at", [1, 2, 3, 4])
+def test_an_approval_killed_mid_write_never_stays_approving(
+    pair: tuple[Workspace, Workspace], root: Path, state: Path, pause_at: int
+) -> None:
+    agent, person = pair
+    before = (root / "a.txt").read_bytes()
+    waiting = Waiting(lambda: agent.commit([change(root)]))
+    proposal = next_pending(person)
+    approver = _child("approve", root, state, proposal.id, pause_at)
+    assert approver.stdout is not None
+    said = approver.stdout.readline()
+    _stop(approver)  # `patchwright approve` killed while it writes (or just after)
+    settled = _settled(person, proposal.id)
+    if said.startswith("paused") and settled.status == "pending":
+        assert "stopped before it wrote" in settled.reason
+        assert (root / "a.txt").read_bytes() == before  # nothing written: approve again
+        person.proposals.approve(proposal.id)
+    assert person.proposals.get(proposal.id).status == "applied"
+    waiting.join()
+    assert waiting.error is None and waiting.result is not None
+    assert (root / "a.txt").read_bytes() == b"one\r\nTWO\r\n"

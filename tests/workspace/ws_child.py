@@ -12,6 +12,15 @@ Modes::
         once the child ended, ``exit PID STATUS``. Forking from one warm process makes
         hundreds of kills affordable.
 
+    ws_child.py propose ROOT STATE
+        Opens ROOT in approval mode and proposes one change to ``a.txt`` (``A`` appended),
+        waiting for the decision (the approval tests kill it while it waits).
+
+    ws_child.py approve ROOT STATE ID N
+        Approves proposal ID with a file system that pauses for ever before its N-th
+        mutating call (prints ``paused PID N``; the approval tests kill it there), or
+        prints ``approved PID`` when the approval has fewer steps.
+
     ws_child.py counter ROOT STATE NAME COUNT
         Appends COUNT lines ``NAME:i`` to ``log.txt``, each as a SHA256-guarded commit
         (read, modify, commit with the expected hash, retry on ``stale``), and prints a
@@ -203,10 +212,32 @@ def counter(root: Path, state: Path, name: str, count: int) -> None:
     print(json.dumps({"name": name, "stale": stale}))
 
 
+def propose(root: Path, state: Path) -> None:
+    ws = Workspace(root, state_dir=state, session="child")
+    ws.require_approval(timeout=120)
+    before = (root / "a.txt").read_bytes()
+    ws.commit([FileChange("a.txt", before + b"A", expected_sha256=sha256_hex(before))])
+    say(f"applied {os.getpid()}")
+
+
+def approve(root: Path, state: Path, proposal_id: str, pause_at: int) -> None:
+    global SERVER_PID
+    SERVER_PID = os.getppid()  # a direct child of the test: ends when the test does
+    fs = PausingFileSystem(0)
+    ws = Workspace(root, state_dir=state, fs=fs)
+    fs.calls, fs.pause_at = 0, pause_at
+    ws.proposals.approve(proposal_id)
+    say(f"approved {os.getpid()}")
+
+
 def main(argv: list[str]) -> None:
     mode, root, state = argv[1], Path(argv[2]), Path(argv[3])
     if mode == "server":
         server(root, state)
+    elif mode == "propose":
+        propose(root, state)
+    elif mode == "approve":
+        approve(root, state, argv[4], int(argv[5]))
     else:
         counter(root, state, argv[4], int(argv[5]))
 

@@ -8,9 +8,11 @@
 
 One process is one session: clipboards persist from call to call until it exits.
 Restricted mode and the tool selection work as in ``patchwright call``. Exit codes: 0
-when the client disconnects (stdio) or on Ctrl-C (HTTP; SIGTERM also stops it
-gracefully, then ends the process as SIGTERM does), 2 on a usage error (an unknown
-tool, a root that is not a folder, an address that cannot be bound).
+when the client disconnects (stdio) or on Ctrl-C (one is enough, stdio or HTTP; over
+stdio SIGTERM too, over HTTP SIGTERM stops it gracefully, then ends the process as
+SIGTERM does), 2 on a usage error (an unknown tool, a root that is not a folder, an
+address that cannot be bound). Calls in flight are told the server stops: a write
+waiting for approval withdraws its proposal and says so.
 
 Nothing but the protocol goes to standard output; one line of status goes to standard
 error (the HTTP endpoint's URL, so ``--http 127.0.0.1:0`` can pick a free port).
@@ -60,8 +62,10 @@ def configure_mcp(parser: argparse.ArgumentParser) -> None:
         help="hold every write until a person approves it (patchwright pending / review)",
     )
     parser.add_argument(
-        "--approve-timeout", type=float, default=600.0, metavar="S",
-        help="seconds a write waits for approval before it is dropped (default 600)",
+        "--approve-timeout", type=float, default=50.0, metavar="S",
+        help="seconds a write waits for approval before it is dropped (default 50: under "
+        "the 60 s after which common clients give up; raise it for clients that reset "
+        "their time-out on progress)",
     )  # fmt: skip
     parser.add_argument(
         "--http",
@@ -82,6 +86,20 @@ def configure_mcp(parser: argparse.ArgumentParser) -> None:
         metavar="TOKEN",
         help="HTTP: require 'Authorization: Bearer TOKEN' ('generate' makes one and prints "
         "it once; also read from PATCHWRIGHT_MCP_TOKEN); required off loopback",
+    )
+    parser.add_argument(
+        "--session-idle-minutes",
+        type=float,
+        default=10.0,
+        metavar="MIN",
+        help="HTTP: close a session after this long without a request (default 10)",
+    )
+    parser.add_argument(
+        "--max-sessions-per-client",
+        type=int,
+        default=32,
+        metavar="N",
+        help="HTTP: sessions one client address may hold open (default 32)",
     )
     parser.add_argument(
         "--max-message-mb",
@@ -152,6 +170,8 @@ def _access(args: argparse.Namespace, endpoint: tuple[str, int] | None) -> HttpA
         allow_origins=args.allow_origin,
         token=args.token,
         max_message_mb=args.max_message_mb,
+        idle_minutes=args.session_idle_minutes,
+        sessions_per_client=args.max_sessions_per_client,
     )
     if shown is not None:
         print(f"patchwright mcp: bearer token (shown once): {shown}", file=sys.stderr)

@@ -15,6 +15,14 @@ it allows):
   ``--token generate`` to print a fresh one once); every request must then carry
   ``Authorization: Bearer TOKEN`` (401 otherwise). On loopback a given token is enforced.
 * Size: the body limit is ``--max-message-mb`` (413 beyond it, before it is read whole).
+* Time: a request body must arrive whole within :data:`BODY_SECONDS` (408 otherwise), so
+  slow clients cannot hold connections open for ever.
+* Sessions: a session with no request in flight for ``--session-idle-minutes`` (default
+  :data:`DEFAULT_IDLE_MINUTES`) is closed (its ID then answers 404 and the client opens
+  a new one), and one client address holds at most ``--max-sessions-per-client``
+  sessions (default :data:`DEFAULT_SESSIONS_PER_CLIENT`; 503 beyond, until one ends or
+  idles out): a flood of ``initialize`` requests from one address shuts out neither
+  other clients nor, after the idle time, that address's later ones.
 """
 
 from __future__ import annotations
@@ -23,6 +31,7 @@ import hmac
 import ipaddress
 import secrets
 import socket
+import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -31,7 +40,7 @@ from mcp.server import Server
 from mcp.server.transport_security import TransportSecuritySettings
 from starlette.datastructures import Headers
 from starlette.responses import PlainTextResponse
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from patchwright._records import field, record
 from patchwright.adapters.limits import DEFAULT_MAX_INPUT_MB, mb_to_bytes
@@ -56,6 +65,14 @@ ENDPOINT_PATH = "/mcp"
 # seconds open connections (event streams) get to finish after SIGINT / SIGTERM
 _GRACE_SECONDS = 2
 
+#: Minutes without a request in flight after which an HTTP session is closed.
+DEFAULT_IDLE_MINUTES = 10.0
+#: Sessions one client address may hold open at once.
+DEFAULT_SESSIONS_PER_CLIENT = 32
+#: Seconds a request body has to arrive whole.
+BODY_SECONDS = 30.0
+_SESSION_HEADER = "mcp-session-id"
+
 
 def bind(host: str, port: int) -> socket.socket:
     """A listening TCP socket on ``host:port`` (port 0 picks a free port).
@@ -67,6 +84,9 @@ def bind(host: str, port: int) -> socket.socket:
     sock = socket.socket(family, socket.SOCK_STREAM)
     try:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        # accepted connections inherit it: an answer's event follows its headers at
+        # once instead of waiting for the client's delayed ACK (about 40 ms per call)
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         sock.bind((host, port))
         sock.listen(128)
     except OSError:
@@ -101,11 +121,17 @@ class HttpAccess:
         allow_origins: extra ``Origin`` values accepted besides the server's own.
         token: the bearer token every request must carry, ``None`` for none.
         max_body_bytes: the largest request body.
+        idle_seconds: a session with no request in flight this long is closed.
+        sessions_per_client: the sessions one client address may hold open.
+        body_seconds: the time a request body has to arrive whole.
     """
 
     allow_origins: tuple[str, ...] = ()
     token: str | None = None
     max_body_bytes: int = field(default_factory=lambda: mb_to_bytes(DEFAULT_MAX_INPUT_MB))
+    idle_seconds: float = DEFAULT_IDLE_MINUTES * 60
+    sessions_per_client: int = DEFAULT_SESSIONS_PER_CLIENT
+    body_seconds: float = BODY_SECONDS
 
 
 def http_access(
@@ -115,6 +141,8 @@ def http_access(
     token: str | None = None,
     max_message_mb: float = DEFAULT_MAX_INPUT_MB,
     environ: dict[str, str] | None = None,
+    idle_minutes: float = DEFAULT_IDLE_MINUTES,
+    sessions_per_client: int = DEFAULT_SESSIONS_PER_CLIENT,
 ) -> tuple[HttpAccess, str | None]:
     """The access rules for serving on ``host``, and a generated token to show once.
 
@@ -122,8 +150,17 @@ def http_access(
     :data:`TOKEN_ENV` variable of ``environ``, if set, gives it).
 
     Raises:
-        ValueError: off loopback without a token; a malformed origin.
+        ValueError: off loopback without a token; a malformed origin; an idle time or
+            a session count that is not positive.
     """
+    if not 0 < idle_minutes < float("inf"):
+        raise ValueError(
+            f"--session-idle-minutes takes a positive number of minutes (got {idle_minutes:g})"
+        )
+    if sessions_per_client < 1:
+        raise ValueError(
+            f"--max-sessions-per-client takes a positive number (got {sessions_per_client})"
+        )
     import os
 
     env = os.environ if environ is None else environ
@@ -142,7 +179,10 @@ def http_access(
             raise ValueError(
                 f"--allow-origin takes an origin such as http://localhost:3000 (got {origin!r})"
             )
-    access = HttpAccess(tuple(allow_origins), given, mb_to_bytes(max_message_mb))
+    access = HttpAccess(
+        tuple(allow_origins), given, mb_to_bytes(max_message_mb), idle_minutes * 60,
+        sessions_per_client,
+    )  # fmt: skip
     return access, shown
 
 
@@ -163,18 +203,29 @@ class HttpGuard:
         # other machines answers to names it cannot know, and the token guards it
         self.hosts = frozenset(f"{n}:{port}" for n in names) if is_loopback(host) else None
         self.expected = f"Bearer {access.token}".encode() if access.token else None
+        self.sessions = SessionBook(access.sessions_per_client, access.idle_seconds)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        """Refuse the request (421, 403, 401) or pass it on."""
+        """Refuse the request (421, 403, 401, 503, 408) or pass it on."""
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        refusal = self._refusal(Headers(scope=scope))
+        headers = Headers(scope=scope)
+        refusal = self._refusal(headers)
+        if refusal is None:
+            refusal = self.sessions.refusal(headers.get(_SESSION_HEADER), _client(scope))
         if refusal is not None:
-            status, text, extra = refusal
-            await PlainTextResponse(text, status_code=status, headers=extra)(scope, receive, send)
+            await _refuse(refusal, scope, receive, send)
             return
-        await self.app(scope, receive, send)
+        body = await _whole_body(receive, self.access.body_seconds, self.access.max_body_bytes)
+        if body is None:
+            text = (
+                f"The request body did not arrive within {self.access.body_seconds:g} s; "
+                "send it whole, promptly.\n"
+            )
+            await _refuse((408, text, {"Connection": "close"}), scope, receive, send)
+            return
+        await self.sessions.serve(self.app, scope, _replay(body, receive), send)
 
     def _refusal(self, headers: Headers) -> tuple[int, str, dict[str, str]] | None:
         if self.hosts is not None and headers.get("host") not in self.hosts:
@@ -193,6 +244,122 @@ class HttpGuard:
                 text = "A bearer token is required: send Authorization: Bearer TOKEN.\n"
                 return 401, text, {"WWW-Authenticate": "Bearer"}
         return None
+
+
+async def _refuse(
+    refusal: tuple[int, str, dict[str, str]], scope: Scope, receive: Receive, send: Send
+) -> None:
+    status, text, extra = refusal
+    await PlainTextResponse(text, status_code=status, headers=extra)(scope, receive, send)
+
+
+def _client(scope: Scope) -> str:
+    client = scope.get("client")
+    return str(client[0]) if client else "unknown"
+
+
+async def _whole_body(receive: Receive, seconds: float, limit: int) -> list[Message] | None:
+    """The request's body messages, or ``None`` when they took longer than ``seconds``.
+
+    Reading stops early past ``limit`` bytes: the app's own size check answers 413 from
+    what was read.
+    """
+    messages: list[Message] = []
+    size = 0
+    with anyio.move_on_after(seconds):
+        while True:
+            message = await receive()
+            messages.append(message)
+            if message["type"] != "http.request":
+                return messages  # the client went away: the app sees it so
+            size += len(message.get("body", b""))
+            if not message.get("more_body", False) or size > limit:
+                return messages
+    return None
+
+
+def _replay(messages: list[Message], receive: Receive) -> Receive:
+    """A ``receive`` that gives ``messages`` first, then what ``receive`` gives."""
+    queue = list(messages)
+
+    async def replayed() -> Message:
+        if queue:
+            return queue.pop(0)
+        return await receive()
+
+    return replayed
+
+
+class SessionBook:
+    """The HTTP sessions each client address holds, as the guard sees them go by.
+
+    A request without a session ID opens one; the session's ID is read from the
+    answer's header and booked to the request's client address. A session is alive
+    while a request of it is in flight or the last one ended less than ``idle`` seconds
+    ago (the SDK's own idle time-out closes it then), until a request for it answers
+    404 (ended) or a ``DELETE`` of it succeeds.
+    """
+
+    def __init__(self, per_client: int, idle: float) -> None:
+        self.per_client, self.idle = per_client, idle
+        self._client: dict[str, str] = {}  # session ID -> client address
+        self._active: dict[str, int] = {}  # session ID -> requests in flight
+        self._last: dict[str, float] = {}  # session ID -> when its last request ended
+
+    def held(self, client: str) -> int:
+        """The sessions ``client`` holds open now."""
+        now = time.monotonic()
+        for sid in [s for s, c in self._client.items() if c == client]:
+            if not self._active[sid] and now - self._last[sid] > self.idle:
+                self._forget(sid)
+        return sum(1 for c in self._client.values() if c == client)
+
+    def refusal(self, sid: str | None, client: str) -> tuple[int, str, dict[str, str]] | None:
+        """503 for a request that would open one session too many for ``client``."""
+        if sid is not None or self.held(client) < self.per_client:
+            return None
+        minutes = self.idle / 60
+        text = (
+            f"Too many open sessions from {client} ({self.per_client}): end one (HTTP DELETE "
+            f"with its mcp-session-id), or wait; idle sessions close after {minutes:g} min.\n"
+        )
+        return 503, text, {"Retry-After": str(int(min(self.idle, 60)))}
+
+    async def serve(self, app: ASGIApp, scope: Scope, receive: Receive, send: Send) -> None:
+        """Pass the request to ``app``, booking the session it opens, uses or ends."""
+        sid = Headers(scope=scope).get(_SESSION_HEADER)
+        status = 0
+        opened: str | None = None
+
+        async def watched(message: Message) -> None:
+            nonlocal status, opened
+            if message["type"] == "http.response.start":
+                status = message["status"]
+                if sid is None and status < 400:
+                    found = Headers(raw=message.get("headers", [])).get(_SESSION_HEADER)
+                    if found is not None and found not in self._client:
+                        opened = found
+                        self._client[found], self._active[found] = _client(scope), 1
+            await send(message)
+
+        if sid is not None and sid in self._client:
+            self._active[sid] += 1
+        try:
+            await app(scope, receive, watched)
+        finally:
+            for booked in (sid, opened):
+                if booked is not None and booked in self._client:
+                    self._active[booked] -= 1
+                    self._last[booked] = time.monotonic()
+            if sid is not None and (
+                status == 404 or (scope["method"] == "DELETE" and status < 300)
+            ):
+                self._forget(sid)
+
+    def _forget(self, sid: str) -> None:
+        self._client.pop(sid, None)
+        self._active.pop(sid, None)
+        self._last.pop(sid, None)
 
 
 async def serve_http(
@@ -219,6 +386,7 @@ async def serve_http(
         streamable_http_path=ENDPOINT_PATH,
         host=host,
         max_request_body_size=access.max_body_bytes,
+        session_idle_timeout=access.idle_seconds,
         # the guard checks Host and Origin itself, against this server's own address
         transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False),
     )
@@ -236,6 +404,14 @@ async def serve_http(
             await anyio.sleep(0.02)
         if web.started and on_ready is not None:
             on_ready(url_of(sock))
+        # uvicorn sets `should_exit` on SIGINT / SIGTERM: the calls in flight are told
+        # (a write waiting for approval withdraws its proposal) while their
+        # connections may still answer
+        while not web.should_exit:
+            await anyio.sleep(0.05)
+        from patchwright.adapters.mcp_server import stop_calls
+
+        await stop_calls(server)
 
     async with anyio.create_task_group() as tg:
         tg.start_soon(announce)

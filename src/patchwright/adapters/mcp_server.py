@@ -23,20 +23,26 @@ When the client supports elicitation, the server asks the user itself ("allow wr
 and, when granted, switches the workspace to unrestricted and runs the call.
 
 One server process is one session: every connection (the one stdio peer, or any number
-of HTTP clients) shares the toolbox, so clipboards persist across calls. Calls run one at
-a time, in a thread of their own (:class:`CallThread`), so a slow file lock never blocks
-the event loop.
+of HTTP clients) shares the toolbox, so clipboards persist across calls. Calls run at
+the same time, each in a worker thread (anyio's, bounded by a capacity limiter of
+:data:`WORKERS` threads): the SDK's dispatcher starts a task per request, so a slow call
+(a large search, a write waiting for approval, a slow PostgreSQL) never holds up the
+others, and the per-file locks of the workspace order the writes to one file.
+
+Approval mode: a call whose write waits for a person's decision sends a progress
+notification every :data:`PROGRESS_SECONDS` (when the client asked for progress), so a
+client that resets its time-out on progress keeps waiting. When the client cancels the
+request (``notifications/cancelled``), disconnects, or the server stops
+(:func:`stop_calls`), the call's :class:`~patchwright.workspace.approval.Caller` leaves
+and the write withdraws its proposal: it can no longer be approved.
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextvars
 import logging
-import queue
-import threading
+import time
+import weakref
 from collections.abc import Callable
-from contextlib import suppress
 from typing import Any, TypeVar, cast
 
 import anyio
@@ -50,15 +56,18 @@ from patchwright import __version__
 from patchwright.model import ErrorCode, PatchwrightError, ToolResult
 from patchwright.tools import Toolbox, ToolSpec, mcp_tool
 from patchwright.workspace import calling_as
+from patchwright.workspace.approval import Caller, calling
 
 __all__ = [
     "GRANTED",
+    "PROGRESS_SECONDS",
     "SERVER_NAME",
-    "CallThread",
+    "WORKERS",
     "build_server",
     "call_result",
     "caller_of",
     "instructions",
+    "stop_calls",
     "tool_definition",
     "tracing_configured",
     "wire_result",
@@ -69,6 +78,15 @@ log = logging.getLogger("patchwright.mcp")
 
 #: The name the server reports in its ``serverInfo``.
 SERVER_NAME = "patchwright"
+
+#: Worker threads tool calls run in at most (more calls wait for a free one). Threads
+#: mostly wait (file locks, fsync, approval, a database), so many more than cores.
+WORKERS = 64
+#: Seconds between progress notifications while a write waits for approval.
+PROGRESS_SECONDS = 5.0
+# seconds a stopping server waits for its calls to answer (a write waiting for
+# approval answers within one poll of the proposal store)
+_STOP_GRACE = 5.0
 
 _Context = ServerRequestContext[Any, Any]
 
@@ -127,12 +145,13 @@ def instructions(toolbox: Toolbox) -> str:
 class _ToolService:
     """The ``tools/list`` and ``tools/call`` handlers over one toolbox."""
 
-    def __init__(self, toolbox: Toolbox) -> None:
+    def __init__(self, toolbox: Toolbox, workers: int = WORKERS) -> None:
         self._toolbox = toolbox
         self._tools = [tool_definition(spec) for spec in toolbox.specs()]
-        # one call at a time: the session's clipboards see calls in arrival order
-        self._serial = threading.Lock()
-        self._thread = CallThread()
+        self._workers = workers
+        self._limiter: anyio.CapacityLimiter | None = None  # made in the event loop
+        self._callers: set[Caller] = set()
+        self._stopping: str | None = None
 
     async def list_tools(
         self, ctx: _Context, params: types.PaginatedRequestParams | None
@@ -150,14 +169,14 @@ class _ToolService:
         self, ctx: _Context, params: types.CallToolRequestParams
     ) -> dict[str, Any] | types.InputRequiredResult:
         try:
-            result = await self._thread.run(self._call, params.name, params.arguments)
+            result = await self._run(ctx, self._toolbox.call, params.name, params.arguments)
             if _refused_as_restricted(result):
                 granted = await write_access(ctx, params)
                 if isinstance(granted, types.InputRequiredResult):
                     return granted
                 if granted:
-                    await self._thread.run(self._grant)
-                    result = await self._thread.run(self._call, params.name, params.arguments)
+                    await self._run(ctx, self._toolbox.set_mode, "unrestricted")
+                    result = await self._run(ctx, self._toolbox.call, params.name, params.arguments)
                     result.warnings.append(GRANTED)
                     result.text += f"\n({GRANTED})"
             return wire_result(result)
@@ -165,13 +184,49 @@ class _ToolService:
             log.exception("tool %s failed unexpectedly", params.name)
             return wire_result(ToolResult.failure(_internal_error(params.name, exc)))
 
-    def _grant(self) -> None:
-        with self._serial:
-            self._toolbox.set_mode("unrestricted")
+    def stop(self, reason: str) -> None:
+        """Tell every call in flight, and every later one, that its caller is gone."""
+        self._stopping = reason
+        for caller in list(self._callers):
+            caller.leave(reason)
 
-    def _call(self, name: str, arguments: dict[str, Any] | None) -> ToolResult:
-        with self._serial:
-            return self._toolbox.call(name, arguments)
+    @property
+    def busy(self) -> int:
+        """How many calls are in flight."""
+        return len(self._callers)
+
+    async def _run(self, ctx: _Context, function: Callable[..., _T], *args: Any) -> _T:
+        """``function(*args)`` in a worker thread, for the caller of this request.
+
+        A call that started runs to its end even when its request is cancelled (a
+        commit is never abandoned halfway); the cancellation reaches the call as its
+        caller leaving, which withdraws a proposal it waits on.
+        """
+        if self._limiter is None:
+            self._limiter = anyio.CapacityLimiter(self._workers)
+        caller = Caller()
+        if self._stopping is not None:
+            caller.leave(self._stopping)
+        self._callers.add(caller)
+        finished = anyio.Event()
+        failure: Exception | None = None
+        try:
+            async with anyio.create_task_group() as watchers:
+                watchers.start_soon(_watch, ctx, caller, finished)
+                try:
+                    result = await anyio.to_thread.run_sync(
+                        _in_call, caller, function, *args, limiter=self._limiter
+                    )
+                except Exception as exc:  # raised as is below, not in an exception group
+                    failure = exc
+                finally:
+                    finished.set()
+                    watchers.cancel_scope.cancel()
+        finally:
+            self._callers.discard(caller)
+        if failure is not None:
+            raise failure
+        return result
 
 
 def caller_of(ctx: _Context) -> tuple[str, str]:
@@ -188,86 +243,35 @@ def caller_of(ctx: _Context) -> tuple[str, str]:
 _T = TypeVar("_T")
 
 
-class CallThread:
-    """The thread the tool calls run in, so a slow file lock never blocks the event loop.
+def _in_call(caller: Caller, function: Callable[..., _T], *args: Any) -> _T:
+    with calling(caller):
+        return function(*args)
 
-    One thread of its own, handed each call through a queue, rather than anyio's
-    ``to_thread``: the calls run one at a time anyway, and anyio's pool (a capacity
-    limiter, a worker picked per call, its result passed back through two more
-    callbacks) made the round trip between the threads cost 100-130 µs on a busy
-    machine, where this one costs 35-100. The thread ends after :attr:`IDLE` seconds
-    without a call and starts again with the next one. A call that started runs to its
-    end even when its request is cancelled (a commit is never abandoned halfway).
-    """
 
-    #: Seconds without a call after which the thread ends.
-    IDLE = 30.0
-
-    def __init__(self) -> None:
-        self._jobs: queue.SimpleQueue[_Job] = queue.SimpleQueue()
-        self._lock = threading.Lock()
-        self._running = False
-
-    async def run(self, function: Callable[..., _T], *args: Any) -> _T:
-        """``function(*args)`` in the call thread; its result or its exception."""
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:  # another event loop than asyncio's: anyio's own pool
-            return await anyio.to_thread.run_sync(function, *args)
-        future: asyncio.Future[_T] = loop.create_future()
-        job = _Job(loop, future, contextvars.copy_context(), function, args)
-        with self._lock:
-            self._jobs.put(job)
-            if not self._running:
-                self._running = True
-                threading.Thread(target=self._serve, name="patchwright-calls", daemon=True).start()
-        with anyio.CancelScope(shield=True):
-            result = await future
-        return result
-
-    def _serve(self) -> None:
+async def _watch(ctx: _Context, caller: Caller, finished: anyio.Event) -> None:
+    """While a call runs: report progress while its write waits for approval, and
+    make its caller leave when the request is cancelled (the client cancelled it or
+    disconnected, or the server stops)."""
+    sent = 0.0
+    try:
         while True:
-            try:
-                job = self._jobs.get(timeout=self.IDLE)
-            except queue.Empty:
-                with self._lock:
-                    if self._jobs.empty():  # else a call came in just now: serve it
-                        self._running = False
-                        return
+            await anyio.sleep(0.25)
+            since = caller.waiting_since
+            if since is None:
                 continue
-            job.run()
-
-
-class _Job:
-    """One call handed to the :class:`CallThread`, and where its outcome goes."""
-
-    def __init__(
-        self,
-        loop: asyncio.AbstractEventLoop,
-        future: asyncio.Future[Any],
-        context: contextvars.Context,
-        function: Callable[..., Any],
-        args: tuple[Any, ...],
-    ) -> None:
-        self.loop, self.future, self.context = loop, future, context
-        self.function, self.args = function, args
-
-    def run(self) -> None:
-        """Run the call in this thread, then settle its future in the event loop."""
-        try:
-            outcome: tuple[bool, Any] = (True, self.context.run(self.function, *self.args))
-        except BaseException as exc:  # handed to the awaiting task, which re-raises it
-            outcome = (False, exc)
-        with suppress(RuntimeError):  # the loop closed meanwhile: nobody waits any more
-            self.loop.call_soon_threadsafe(self._settle, *outcome)
-
-    def _settle(self, ok: bool, value: Any) -> None:
-        if self.future.done():
-            return
-        if ok:
-            self.future.set_result(value)
-        else:
-            self.future.set_exception(value)
+            waited = time.monotonic() - since
+            if sent and waited - sent < PROGRESS_SECONDS:
+                continue
+            sent = max(waited, 0.001)
+            await ctx.session.report_progress(
+                sent,
+                message=f"Waiting for the user to approve {caller.proposal_id} "
+                f"({waited:.0f} s so far).",
+            )
+    except anyio.get_cancelled_exc_class():
+        if not finished.is_set():
+            caller.leave("the client cancelled the call or disconnected")
+        raise
 
 
 GRANTED = "The user granted write access for this session."
@@ -360,7 +364,24 @@ def build_server(toolbox: Toolbox, *, name: str = SERVER_NAME) -> Server[Any]:
     )
     if not tracing_configured():
         server.middleware = [m for m in server.middleware if not _traces(m)]
+    _SERVICES[server] = service
     return server
+
+
+_SERVICES: weakref.WeakKeyDictionary[Server[Any], _ToolService] = weakref.WeakKeyDictionary()
+
+
+async def stop_calls(server: Server[Any], reason: str = "the server is stopping") -> None:
+    """Tell the calls in flight on ``server`` (built by :func:`build_server`) that the
+    server stops, and wait a little for them to answer: a write waiting for approval
+    withdraws its proposal and answers so. Calls that arrive later are told at once."""
+    service = _SERVICES.get(server)
+    if service is None:
+        return
+    service.stop(reason)
+    with anyio.move_on_after(_STOP_GRACE):
+        while service.busy:
+            await anyio.sleep(0.05)
 
 
 def tracing_configured() -> bool:

@@ -36,9 +36,13 @@ async def serve_stdio(server: Server[Any], max_message_bytes: int | None = None)
 
     A message longer than ``max_message_bytes`` (default: limits.DEFAULT_MAX_INPUT_MB) is
     refused without being read whole (see limits.py). Requests come in through
-    :class:`WireReader` (a pipe or a socket; other inputs are read the SDK's way, in a
-    worker thread); while serving, file descriptor 1 points at standard error, so stray
-    output of a library never corrupts the protocol.
+    :class:`WireReader` (a pipe, a socket or a terminal; other inputs are read the SDK's
+    way, in a worker thread); while serving, file descriptor 1 points at standard
+    error, so stray output of a library never corrupts the protocol.
+
+    SIGINT (Ctrl-C) or SIGTERM stops the server at once and cleanly: the calls in flight
+    are told first (a write waiting for approval withdraws its proposal and answers
+    so; see :func:`~patchwright.adapters.mcp_server.stop_calls`), then serving ends.
     """
     from patchwright.adapters.limits import DEFAULT_MAX_INPUT_MB, limited_stdin, mb_to_bytes
 
@@ -51,7 +55,24 @@ async def serve_stdio(server: Server[Any], max_message_bytes: int | None = None)
         lines = limited_stdin(limit, "--max-message-mb")
     with claimed_stdout() as wire:
         requests, answers = Requests(lines), Answers(WireWriter(wire))
-        await server.run(requests, answers, server.create_initialization_options())
+        async with anyio.create_task_group() as tg:
+            if sys.platform != "win32":
+                tg.start_soon(_stop_on_signal, server, tg.cancel_scope)
+            await server.run(requests, answers, server.create_initialization_options())
+            tg.cancel_scope.cancel()
+
+
+async def _stop_on_signal(server: Server[Any], scope: anyio.CancelScope) -> None:
+    """On SIGINT or SIGTERM: tell the calls in flight, then end serving."""
+    import signal
+
+    from patchwright.adapters.mcp_server import stop_calls
+
+    with anyio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
+        async for _ in signals:
+            await stop_calls(server)
+            scope.cancel()
+            return
 
 
 class _Stream:
@@ -135,15 +156,17 @@ class WireReader:
 
     @staticmethod
     def suits(fd: int) -> bool:
-        """Whether ``fd`` can be waited on by the event loop: a pipe or a socket (not a
-        regular file, a terminal or ``/dev/null``, and not on Windows)."""
+        """Whether ``fd`` can be waited on by the event loop: a pipe, a socket or a
+        terminal (not a regular file or ``/dev/null``, and not on Windows). A terminal
+        read in a worker thread would hold standard input's lock when Ctrl-C ends the
+        process ("could not acquire lock for stdin" at exit)."""
         if sys.platform == "win32":
             return False
         try:
             mode = os.fstat(fd).st_mode
         except OSError:
             return False
-        return stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)
+        return stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode) or os.isatty(fd)
 
     def __aiter__(self) -> WireReader:
         return self

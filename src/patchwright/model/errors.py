@@ -68,6 +68,7 @@ class ErrorCode(str, Enum):
     # approval mode
     REJECTED = "rejected"
     APPROVAL_TIMEOUT = "approval_timeout"
+    WITHDRAWN = "withdrawn"
     # anything else
     INTERNAL = "internal"
 

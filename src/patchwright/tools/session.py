@@ -15,6 +15,7 @@ import os
 import re
 import secrets
 import tempfile
+import threading
 from collections import OrderedDict
 from pathlib import Path
 from typing import Any
@@ -49,6 +50,9 @@ class Session:
     _texts: OrderedDict[str, tuple[str, str, TextFile | None]] = field(
         default_factory=OrderedDict, repr=False, compare=False
     )
+    # calls of one session may run at the same time (an MCP server's worker threads):
+    # what reads and then writes shared state does so under this lock
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
 
     # texts written -----------------------------------------------------------------------
     def remember_text(
@@ -59,13 +63,15 @@ class Session:
         :meth:`written_file`; only the last few files' texts are kept, in memory only,
         and none over a million characters (the syntax guard keeps none so large)."""
         if len(text) > _KEPT_TEXT_MAX_CHARS:
-            self._texts.pop(path, None)
+            with self._lock:
+                self._texts.pop(path, None)
             return
         reread = file if file is not None and decodes_to_itself(file, text) else None
-        self._texts[path] = (sha256, text, reread)
-        self._texts.move_to_end(path)
-        while len(self._texts) > _KEPT_TEXTS:
-            self._texts.popitem(last=False)
+        with self._lock:
+            self._texts[path] = (sha256, text, reread)
+            self._texts.move_to_end(path)
+            while len(self._texts) > _KEPT_TEXTS:
+                self._texts.popitem(last=False)
 
     def written_text(self, path: str, sha256: str | None) -> str | None:
         """The text this session last wrote to ``path`` if the file still has those
@@ -115,8 +121,9 @@ class Session:
     # metrics -------------------------------------------------------------------------
     def count(self, name: str, amount: float = 1) -> None:
         """Add ``amount`` to the counter ``name``."""
-        self.metrics[name] = self.metrics.get(name, 0) + amount
-        self._metric_deltas[name] = self._metric_deltas.get(name, 0) + amount
+        with self._lock:
+            self.metrics[name] = self.metrics.get(name, 0) + amount
+            self._metric_deltas[name] = self._metric_deltas.get(name, 0) + amount
 
     def set_metric(self, name: str, value: Any) -> None:
         """Set a non-counter metric (such as the last summary)."""

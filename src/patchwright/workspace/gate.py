@@ -38,9 +38,13 @@ RESTRICTED_MESSAGE = (
 )
 
 #: Seconds a write waits for a decision in approval mode (approval.py) unless told
-#: otherwise. It lives here, beside the other modes, so that the workspace facade names
-#: its default without importing approval mode.
-DEFAULT_APPROVAL_TIMEOUT = 600.0
+#: otherwise: less than the 60 s after which common MCP clients (the TypeScript and
+#: Python SDKs, most hosts) give up on a call whose time-out progress does not reset, so
+#: the agent reads "timed out, nothing written" rather than a transport error. A client
+#: that resets its time-out on progress can wait longer: raise it (``--approve-timeout``).
+#: It lives here, beside the other modes, so that the workspace facade names its default
+#: without importing approval mode.
+DEFAULT_APPROVAL_TIMEOUT = 50.0
 
 
 def restricted_error() -> PatchwrightError:

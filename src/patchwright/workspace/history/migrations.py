@@ -120,6 +120,8 @@ _PROPOSALS = (
     created_at TEXT NOT NULL, status TEXT NOT NULL, session TEXT NOT NULL, tool TEXT NOT NULL,
     label TEXT NOT NULL, batch TEXT NOT NULL, files TEXT NOT NULL,
     reason TEXT NOT NULL DEFAULT '', batch_id TEXT, decided_at TEXT,
+    waiter TEXT NOT NULL DEFAULT '', waiter_beat {real}, expires_at {real},
+    approver TEXT NOT NULL DEFAULT '', approver_at {real},
     machine TEXT NOT NULL, workspace TEXT NOT NULL)""",
     """CREATE TABLE proposal_contents (
     proposal_id TEXT NOT NULL REFERENCES proposals(id) ON DELETE CASCADE,
@@ -158,10 +160,15 @@ MIGRATIONS: tuple[Migration, ...] = (
         6,
         "proposals waiting for approval, with the machine and workspace that made them",
         tuple(
-            s.format(serial="INTEGER PRIMARY KEY AUTOINCREMENT", blob="BLOB") for s in _PROPOSALS
+            s.format(serial="INTEGER PRIMARY KEY AUTOINCREMENT", blob="BLOB", real="REAL")
+            for s in _PROPOSALS
         ),
         tuple(
-            s.format(serial="BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY", blob="BYTEA")
+            s.format(
+                serial="BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY",
+                blob="BYTEA",
+                real="DOUBLE PRECISION",
+            )
             for s in _PROPOSALS
         ),
     ),
