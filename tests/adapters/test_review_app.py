@@ -232,6 +232,7 @@ def test_a_batch_shows_its_client_session_and_the_answer(client: TestClient, ws:
     [summary] = client.get("/api/batches").json()["batches"]
     assert (summary["client"], summary["session"]) == ("Claude Code 2.1", "5f0c")
     assert summary["answer"] == result.text and summary["here"] is True
+    assert summary["changes"] == []  # not "Edit 1": the answer says what was done
     opened = client.get(f"/api/batches/{result.data['batch_id']}").json()
     assert (opened["client"], opened["session"], opened["answer"]) == (
         "Claude Code 2.1", "5f0c", result.text,

@@ -101,6 +101,8 @@ def batch_status(batch: dict[str, Any]) -> str:
     return "undone" if batch.get("reverted_by") else "active"
 
 
+# a change described only by its number ("Edit 1"): the answer says more
+_NUMBERED = re.compile(r"(?:Edit \d+)?")
 _DURATION = re.compile(r"(\d+)\s*([smhdw])")
 _UNIT_SECONDS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800}
 
@@ -197,7 +199,9 @@ class ReviewData:
         for f in full["files"]:
             plus, minus = count(f.get("diff") or "")
             added, removed = added + plus, removed + minus
-            descriptions.extend(c["description"] for c in f["changes"] if c["description"])
+            descriptions.extend(
+                c["description"] for c in f["changes"] if not _NUMBERED.fullmatch(c["description"])
+            )
         client, session = caller(brief)
         return {
             "id": brief["id"],

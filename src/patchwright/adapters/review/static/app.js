@@ -75,6 +75,12 @@ function place(item) {
   return `<br><span class="place" title="${esc(item.workspace)}">${esc(item.machine)}:${esc(item.workspace)}</span>`;
 }
 
+// the first line of what the model was answered, under the batch's label
+function said(b) {
+  const first = (b.answer || "").split("\n")[0];
+  return first ? `<div class="said" title="what the model was answered">${esc(first)}</div>` : "";
+}
+
 function batchRow(b) {
   const tags = [];
   if (b.reverts) tags.push(`<span class="tag">undoes ${esc(b.reverts)}</span>`);
@@ -90,7 +96,7 @@ function batchRow(b) {
       <a class="id" href="#${esc(b.id)}">${esc(b.id)}</a>${place(b)}</td>
     <td>${who(b)}</td><td>${esc(b.tool || "-")}</td>
     <td class="paths">${paths(b.paths, "<br>")}</td><td>${lines(b)}</td>
-    <td>${esc(b.label)} ${tags.join(" ")}${changes}</td><td>${undo}</td></tr>`;
+    <td>${esc(b.label)} ${tags.join(" ")}${said(b)}${changes}</td><td>${undo}</td></tr>`;
 }
 
 function fillSelect(select, values) {
@@ -108,6 +114,7 @@ async function refreshBatches() {
   state.shared = data.shared;
   $("#fleet-label").hidden = !data.shared;
   $("#machine-label").hidden = !data.shared;
+  $("#fleet-note").hidden = !(data.shared && $("#fleet").checked);
   $("#batches tbody").innerHTML = data.batches.map(batchRow).join("");
   $("#empty").hidden = data.batches.length > 0;
   $("#batch-count").textContent = `${data.batches.length} of ${data.total}`;
