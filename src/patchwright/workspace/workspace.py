@@ -51,7 +51,7 @@ DEFAULT_MAX_FILE_BYTES = 16 * 1024 * 1024
 
 # who makes the current call: set by a server around each call (calling_as), read by
 # the commits and proposals it makes
-_CALLER: ContextVar[tuple[tuple[str, str], ...]] = ContextVar("patchwright_caller", default=())
+_WHO: ContextVar[tuple[tuple[str, str], ...]] = ContextVar("patchwright_who", default=())
 
 
 @contextmanager
@@ -59,11 +59,11 @@ def calling_as(client: str = "", session: str = "") -> Iterator[None]:
     """Record ``client`` (a program's name and version, e.g. from MCP ``clientInfo``)
     and ``session`` (its connection) with every batch and proposal made inside this
     block, in this thread or task; ``session`` then stands for the workspace's own."""
-    token = _CALLER.set(tuple((k, v) for k, v in (("client", client), ("session", session)) if v))
+    token = _WHO.set(tuple((k, v) for k, v in (("client", client), ("session", session)) if v))
     try:
         yield
     finally:
-        _CALLER.reset(token)
+        _WHO.reset(token)
 
 
 class Workspace:
@@ -327,7 +327,7 @@ class Workspace:
         """Who writes, for the batch's ``meta``: the session, and the client and its
         session when a server said so (:func:`calling_as`)."""
         stamp = {"session": self.session} if self.session else {}
-        return {**stamp, **dict(_CALLER.get())}
+        return {**stamp, **dict(_WHO.get())}
 
     def undo(self, batch_id: str | None = None) -> CommitRecord:
         """Revert a batch (default: the newest not yet undone) as a new recorded batch.
