@@ -13,9 +13,11 @@ import os
 import queue
 import re
 import signal
+import socket
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -194,3 +196,112 @@ def _peak_kib(pid: int) -> int:
 def test_other_local_ports_are_other_origins(tmp_path: Path, origin: str) -> None:
     with _server(tmp_path, "127.0.0.1") as served:
         assert served.post({"Origin": origin}) == 403
+
+
+def _initialize_bytes(port: int, connection: str = "keep-alive") -> bytes:
+    body = json.dumps(INITIALIZE).encode()
+    head = (
+        f"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\n"
+        "Accept: application/json, text/event-stream\r\n"
+        f"Content-Length: {len(body)}\r\nConnection: {connection}\r\n\r\n"
+    )
+    return head.encode() + body
+
+
+_STATUS = re.compile(rb"HTTP/1\.1 (\d{3}) ")
+
+
+def _flood(port: int, source: str, count: int) -> list[int]:
+    """``count`` initialize requests from ``source``, pipelined on one connection; the
+    status of each answer, in order."""
+    statuses: list[int] = []
+    with socket.create_connection(("127.0.0.1", port), timeout=TIMEOUT,
+                                  source_address=(source, 0)) as sock:  # fmt: skip
+        received = b""
+        batch = 250
+        for start in range(0, count, batch):
+            size = min(batch, count - start)
+            sock.sendall(_initialize_bytes(port) * size)
+            want = len(statuses) + size
+            while len(statuses) < want:
+                chunk = sock.recv(1 << 16)
+                assert chunk, "the server closed the connection"
+                received += chunk
+                found = list(_STATUS.finditer(received))
+                statuses += [int(m.group(1)) for m in found]
+                # keep what may hold the start of a status line split by the chunks
+                received = received[found[-1].end() :] if found else received[-16:]
+    return statuses
+
+
+def test_an_initialize_flood_from_one_address_shuts_out_no_other_client(tmp_path: Path) -> None:
+    with _server(tmp_path, "127.0.0.1") as served:
+        statuses = _flood(served.port, "127.0.0.2", 10_000)
+        assert statuses.count(200) == 32  # --max-sessions-per-client's default
+        assert statuses.count(503) == 10_000 - 32
+        # another client address, and a later client, still get sessions
+        assert served.post({}) == 200
+        status, text = _exchange(served.port, _initialize_bytes(served.port, "close"), "127.0.0.2")
+        assert status == 503
+        assert "Too many open sessions from 127.0.0.2 (32)" in text
+
+
+def _exchange(port: int, request: bytes, source: str = "127.0.0.1") -> tuple[int, str]:
+    with socket.create_connection(("127.0.0.1", port), timeout=TIMEOUT,
+                                  source_address=(source, 0)) as sock:  # fmt: skip
+        sock.sendall(request)
+        received = b""
+        while chunk := sock.recv(1 << 16):
+            received += chunk
+    status = int(received.split(b"\r\n", 1)[0].split()[1])
+    return status, received.decode("utf-8", "replace")
+
+
+def _session(port: int) -> str:
+    with socket.create_connection(("127.0.0.1", port), timeout=TIMEOUT) as sock:
+        sock.sendall(_initialize_bytes(port, "close"))
+        received = b""
+        while chunk := sock.recv(1 << 16):
+            received += chunk
+    found = re.search(rb"(?im)^mcp-session-id: *(\S+)", received)
+    assert found is not None, received[:500]
+    return found.group(1).decode()
+
+
+def _ping(port: int, session: str) -> int:
+    body = json.dumps({"jsonrpc": "2.0", "id": 2, "method": "ping"}).encode()
+    request = (
+        f"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\n"
+        "Accept: application/json, text/event-stream\r\nmcp-protocol-version: 2025-03-26\r\n"
+        f"mcp-session-id: {session}\r\nContent-Length: {len(body)}\r\nConnection: close\r\n\r\n"
+    ).encode() + body
+    return _exchange(port, request)[0]
+
+
+def test_an_idle_session_is_closed(tmp_path: Path) -> None:
+    with _server(tmp_path, "127.0.0.1", "--session-idle-minutes", "0.02") as served:
+        session = _session(served.port)
+        assert _ping(served.port, session) == 200
+        pause, waited = 1.5, 0.0  # the idle time is 1.2 s; each ping restarts it
+        while waited < TIMEOUT:
+            time.sleep(pause)
+            waited += pause
+            if _ping(served.port, session) == 404:
+                break
+            pause *= 2
+        else:
+            raise AssertionError("the idle session was never closed")
+
+
+def test_a_request_body_that_never_arrives_whole_times_out(tmp_path: Path) -> None:
+    with _server(tmp_path, "127.0.0.1", "--body-timeout", "1") as served:
+        started = time.monotonic()
+        partial = _initialize_bytes(served.port, "close")[:-10]  # the body's end never comes
+        with socket.create_connection(("127.0.0.1", served.port), timeout=TIMEOUT) as sock:
+            sock.sendall(partial)
+            received = b""
+            while chunk := sock.recv(1 << 16):
+                received += chunk
+        assert received.startswith(b"HTTP/1.1 408 ")
+        assert b"did not arrive within 1 s" in received
+        assert time.monotonic() - started < TIMEOUT

@@ -102,6 +102,13 @@ def configure_mcp(parser: argparse.ArgumentParser) -> None:
         help="HTTP: sessions one client address may hold open (default 32)",
     )
     parser.add_argument(
+        "--body-timeout",
+        type=float,
+        default=30.0,
+        metavar="S",
+        help="HTTP: seconds a request body has to arrive whole (default 30)",
+    )
+    parser.add_argument(
         "--max-message-mb",
         type=float,
         default=64.0,
@@ -172,6 +179,7 @@ def _access(args: argparse.Namespace, endpoint: tuple[str, int] | None) -> HttpA
         max_message_mb=args.max_message_mb,
         idle_minutes=args.session_idle_minutes,
         sessions_per_client=args.max_sessions_per_client,
+        body_seconds=args.body_timeout,
     )
     if shown is not None:
         print(f"patchwright mcp: bearer token (shown once): {shown}", file=sys.stderr)

@@ -44,6 +44,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from patchwright._records import field, record
 from patchwright.adapters.limits import DEFAULT_MAX_INPUT_MB, mb_to_bytes
+from patchwright.adapters.mcp_server import DISCONNECTED
 
 __all__ = [
     "ENDPOINT_PATH",
@@ -143,6 +144,7 @@ def http_access(
     environ: dict[str, str] | None = None,
     idle_minutes: float = DEFAULT_IDLE_MINUTES,
     sessions_per_client: int = DEFAULT_SESSIONS_PER_CLIENT,
+    body_seconds: float = BODY_SECONDS,
 ) -> tuple[HttpAccess, str | None]:
     """The access rules for serving on ``host``, and a generated token to show once.
 
@@ -160,6 +162,10 @@ def http_access(
     if sessions_per_client < 1:
         raise ValueError(
             f"--max-sessions-per-client takes a positive number (got {sessions_per_client})"
+        )
+    if not 0 < body_seconds < float("inf"):
+        raise ValueError(
+            f"--body-timeout takes a positive number of seconds (got {body_seconds:g})"
         )
     import os
 
@@ -181,7 +187,7 @@ def http_access(
             )
     access = HttpAccess(
         tuple(allow_origins), given, mb_to_bytes(max_message_mb), idle_minutes * 60,
-        sessions_per_client,
+        sessions_per_client, body_seconds,
     )  # fmt: skip
     return access, shown
 
@@ -212,8 +218,6 @@ class HttpGuard:
             return
         headers = Headers(scope=scope)
         refusal = self._refusal(headers)
-        if refusal is None:
-            refusal = self.sessions.refusal(headers.get(_SESSION_HEADER), _client(scope))
         if refusal is not None:
             await _refuse(refusal, scope, receive, send)
             return
@@ -225,7 +229,12 @@ class HttpGuard:
             )
             await _refuse((408, text, {"Connection": "close"}), scope, receive, send)
             return
-        await self.sessions.serve(self.app, scope, _replay(body, receive), send)
+        # refused only now, its body read: the connection stays usable for the next one
+        refusal = self.sessions.refusal(headers.get(_SESSION_HEADER), _client(scope))
+        if refusal is not None:
+            await _refuse(refusal, scope, _replay(body, receive), send)
+            return
+        await self.sessions.serve(self.app, scope, _replay(body, receive, scope), send)
 
     def _refusal(self, headers: Headers) -> tuple[int, str, dict[str, str]] | None:
         if self.hosts is not None and headers.get("host") not in self.hosts:
@@ -278,14 +287,23 @@ async def _whole_body(receive: Receive, seconds: float, limit: int) -> list[Mess
     return None
 
 
-def _replay(messages: list[Message], receive: Receive) -> Receive:
-    """A ``receive`` that gives ``messages`` first, then what ``receive`` gives."""
+def _replay(messages: list[Message], receive: Receive, scope: Scope | None = None) -> Receive:
+    """A ``receive`` that gives ``messages`` first, then what ``receive`` gives.
+
+    With ``scope``, the client's disconnection is noted in it (``DISCONNECTED``, an
+    event the tool calls of this request watch: a write waiting for approval withdraws
+    its proposal when the client that asked for it is gone).
+    """
     queue = list(messages)
+    gone = anyio.Event()
+    if scope is not None:
+        scope[DISCONNECTED] = gone
 
     async def replayed() -> Message:
-        if queue:
-            return queue.pop(0)
-        return await receive()
+        message = queue.pop(0) if queue else await receive()
+        if message["type"] == "http.disconnect":
+            gone.set()
+        return message
 
     return replayed
 

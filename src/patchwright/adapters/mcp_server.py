@@ -59,6 +59,7 @@ from patchwright.workspace import calling_as
 from patchwright.workspace.approval import Caller, calling
 
 __all__ = [
+    "DISCONNECTED",
     "GRANTED",
     "PROGRESS_SECONDS",
     "SERVER_NAME",
@@ -84,6 +85,9 @@ SERVER_NAME = "patchwright"
 WORKERS = 64
 #: Seconds between progress notifications while a write waits for approval.
 PROGRESS_SECONDS = 5.0
+#: The key of an HTTP request's ASGI scope under which the transport keeps an event set
+#: once the client disconnected (mcp_http.py): the calls of that request are told.
+DISCONNECTED = "patchwright.disconnected"
 # seconds a stopping server waits for its calls to answer (a write waiting for
 # approval answers within one poll of the proposal store)
 _STOP_GRACE = 5.0
@@ -243,6 +247,13 @@ def caller_of(ctx: _Context) -> tuple[str, str]:
 _T = TypeVar("_T")
 
 
+def _disconnected(ctx: _Context | None) -> bool:
+    """Whether the client that sent this request over HTTP has gone away."""
+    scope = getattr(getattr(ctx, "request", None), "scope", None)
+    gone = scope.get(DISCONNECTED) if isinstance(scope, dict) else None
+    return isinstance(gone, anyio.Event) and gone.is_set()
+
+
 def _in_call(caller: Caller, function: Callable[..., _T], *args: Any) -> _T:
     with calling(caller):
         return function(*args)
@@ -256,6 +267,8 @@ async def _watch(ctx: _Context, caller: Caller, finished: anyio.Event) -> None:
     try:
         while True:
             await anyio.sleep(0.25)
+            if _disconnected(ctx):
+                caller.leave("the client disconnected")
             since = caller.waiting_since
             if since is None:
                 continue

@@ -92,7 +92,14 @@ def _is_root(path: str) -> bool:
 
 def with_next_step(ws: Workspace, err: PatchwrightError, path: str) -> PatchwrightError:
     """``err`` with a next step for a path that names no file: the nearest existing
-    paths for a missing one, the entries for a folder; returns ``err``."""
+    paths for a missing one, the entries for a folder; returns ``err``.
+
+    Raises:
+        PatchwrightError: ``io_error`` when the file is missing because the workspace
+            folder itself was removed or replaced (:meth:`Workspace.check_root`).
+    """
+    if err.code in (ErrorCode.FILE_NOT_FOUND, ErrorCode.NOT_A_FILE):
+        ws.check_root()
     if err.code is ErrorCode.FILE_NOT_FOUND:
         near = ws.nearest(posix_path(path))
         if near:

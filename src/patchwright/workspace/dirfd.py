@@ -107,6 +107,16 @@ class Anchors:
             return
         self._fds[root] = os.open(root, os.O_RDONLY | _O_DIRECTORY | _O_CLOEXEC)
 
+    def deleted(self, root: str) -> bool:
+        """Whether the held folder ``root`` has been deleted (it has no name any more)."""
+        fd = self._fds.get(posixpath.normpath(root))
+        if fd is None:
+            return False
+        try:
+            return os.fstat(fd).st_nlink == 0
+        except OSError:
+            return True
+
     def _anchor_of(self, path: str) -> tuple[str, int] | None:
         best: tuple[str, int] | None = None
         for root, fd in self._fds.items():

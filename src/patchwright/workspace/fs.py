@@ -129,6 +129,10 @@ class FileSystem(Protocol):
         """Hold the folder ``path`` (real, existing) open; reach every path below it
         from that descriptor, folder by folder, never through a symlink."""
 
+    def root_deleted(self, path: str) -> bool:
+        """Whether the folder ``path`` held by :meth:`hold_root` has since been deleted
+        (whatever now stands at its path)."""
+
     def keeping_folders(self) -> AbstractContextManager[None]:
         """A block in which this thread reaches each folder below a held root once and
         keeps its descriptor for every later call (dirfd.py); closed when it ends."""
@@ -367,6 +371,10 @@ class OsFileSystem:
     def hold_root(self, path: str) -> None:
         """See :meth:`FileSystem.hold_root`."""
         self._anchors.hold(path)
+
+    def root_deleted(self, path: str) -> bool:
+        """See :meth:`FileSystem.root_deleted`."""
+        return self._anchors.deleted(path)
 
     def keeping_folders(self) -> AbstractContextManager[None]:
         """See :meth:`FileSystem.keeping_folders`."""

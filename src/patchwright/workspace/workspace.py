@@ -107,6 +107,7 @@ class Workspace:
         self._fs: FileSystem = fs if fs is not None else OsFileSystem()
         self._gate = ModeGate(mode)
         real_root = _existing_folder(self._fs, os.fspath(root))
+        self._root_identity = _folder_identity(real_root)
         base = os.fspath(state_dir) if state_dir is not None else state_base()
         # real, so that a state folder inside the root is reached without a symlink
         base = self._fs.realpath(os.path.abspath(os.path.expanduser(base)))
@@ -387,13 +388,41 @@ class Workspace:
         with self._on_disk():
             return self._ctx.recovery.recover_all()
 
+    def check_root(self) -> None:
+        """Raise ``io_error`` naming the cause when the root folder this workspace opened
+        was removed or replaced since (a folder deleted and made again, a checkout
+        moved): its files are no longer those at the root's path, and only a new
+        workspace (a restarted server) reaches them.
+
+        Raises:
+            PatchwrightError: ``io_error`` with ``details["root_replaced"]``.
+        """
+        root = self._sandbox.root
+        # a folder made anew may get the old one's inode: the held one's link count tells
+        if _folder_identity(root) == self._root_identity and not self._fs.root_deleted(root):
+            return
+        raise PatchwrightError(
+            ErrorCode.IO_ERROR,
+            f"The workspace folder {root} was removed or replaced after it was opened; "
+            "nothing was read or written.",
+            "Ask the user to restart the server (or open the workspace again) on the "
+            "folder as it is now.",
+            details={"root_replaced": True},
+        )
+
     @contextmanager
     def _on_disk(self) -> Iterator[None]:
-        """No ``OSError`` leaves the facade (see module docstring)."""
+        """No ``OSError`` leaves the facade (see module docstring); a failure caused by a
+        removed or replaced root says so (:meth:`check_root`)."""
         try:
             with self._sandbox.guard():
                 yield
+        except PatchwrightError as err:
+            if err.code in _ROOT_SYMPTOMS:
+                self.check_root()
+            raise
         except OSError as exc:
+            self.check_root()
             where = f" ({exc.filename})" if exc.filename else ""
             raise PatchwrightError(
                 ErrorCode.IO_ERROR,
@@ -402,6 +431,28 @@ class Workspace:
                 "Check the folder's permissions and free space, then retry.",
                 details={"errno": exc.errno},
             ) from exc
+
+
+# refusals that a removed or replaced root folder causes (then named as such)
+_ROOT_SYMPTOMS = (
+    ErrorCode.FILE_NOT_FOUND, ErrorCode.IO_ERROR, ErrorCode.NOT_A_FILE,
+    ErrorCode.PATH_OUTSIDE_ROOT, ErrorCode.STALE,
+)  # fmt: skip
+
+
+def _folder_identity(path: str) -> tuple[int, int] | None:
+    """The device and inode of the folder at ``path`` (``None``: no folder there).
+
+    Looked up by its path from the file system's top, not through the folder the
+    workspace holds open (which would find the old folder again).
+    """
+    import stat
+
+    try:
+        found = os.lstat(path)
+    except OSError:
+        return None
+    return (found.st_dev, found.st_ino) if stat.S_ISDIR(found.st_mode) else None
 
 
 def _existing_folder(fs: FileSystem, root: str) -> str:
