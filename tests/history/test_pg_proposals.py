@@ -137,3 +137,52 @@ def test_reads_by_id_stay_in_the_callers_workspace(fleet: tuple[Workspace, Works
     # the person's fleet view asks for it by name; the owner reads it as always
     assert agent.history.get(done.batch_id, anywhere=True)["id"] == done.batch_id
     assert "+token = 2" in person.history.get(file_id)["diff"]
+
+
+def test_pending_and_approve_from_another_machine_in_a_shell(
+    pg_url: str, make_root: Callable[[str], Path], tmp_path: Path
+) -> None:
+    import json
+    import os
+    import subprocess
+    import sys
+
+    agent_root, person_root = make_root("agent"), make_root("person")
+    (agent_root / "a.txt").write_bytes(b"one\n")
+    child = str(Path(__file__).parents[1] / "workspace" / "ws_child.py")
+    env = {**os.environ, "PATCHWRIGHT_HISTORY_URL": pg_url}
+    # the agent's server on machine 1: proposes a change to a.txt and waits
+    agent = subprocess.Popen(
+        [sys.executable, child, "propose", str(agent_root), str(tmp_path / "state-1")],
+        env=env, stdout=subprocess.PIPE, text=True,
+    )  # fmt: skip
+
+    def cli(*args: str) -> subprocess.CompletedProcess[str]:
+        person = {**env, "PATCHWRIGHT_STATE_DIR": str(tmp_path / "state-2")}
+        return subprocess.run(
+            [sys.executable, "-m", "patchwright", *args, "--root", str(person_root)],
+            env=person, capture_output=True, text=True, timeout=120, check=False,
+        )  # fmt: skip
+
+    try:
+        deadline, listed = time.monotonic() + 60, []
+        while not listed and time.monotonic() < deadline:
+            listed = json.loads(cli("pending", "--json").stdout)
+        [proposal] = listed
+        assert proposal["workspace"] == str(agent_root.resolve())
+        shown = cli("pending", "--color", "never").stdout
+        assert proposal["id"] in shown and f"{proposal['machine']}:{agent_root.resolve()}" in shown
+        approved = cli("approve", proposal["id"])
+        assert approved.returncode == 0, approved.stderr
+        assert approved.stdout.startswith(f"Applied {proposal['id']} as batch b-")
+        assert agent.stdout is not None
+        assert agent.stdout.readline().startswith("applied ")  # the agent's call got it
+        assert agent.wait(timeout=60) == 0
+    finally:
+        if agent.poll() is None:
+            agent.kill()
+            agent.wait()
+        if agent.stdout is not None:
+            agent.stdout.close()
+    assert (agent_root / "a.txt").read_bytes() == b"one\nA"  # written on machine 1
+    assert not (person_root / "a.txt").exists()
