@@ -7,7 +7,7 @@ const TOKEN = document.querySelector('meta[name="pw-token"]').content;
 const POLL_MS = 1500;
 // file lists longer than this are folded behind their count
 const PATHS_SHOWN = 3;
-const state = { open: null, batchesKey: "", pendingKey: "", shared: false };
+const state = { open: null, batchesKey: "", pendingKey: "", shared: false, batches: {} };
 const $ = (sel) => document.querySelector(sel);
 
 function esc(text) {
@@ -112,6 +112,7 @@ async function refreshBatches() {
   if (key === state.batchesKey) return;
   state.batchesKey = key;
   state.shared = data.shared;
+  state.batches = Object.fromEntries(data.batches.map((b) => [b.id, b]));
   $("#fleet-label").hidden = !data.shared;
   $("#machine-label").hidden = !data.shared;
   $("#fleet-note").hidden = !(data.shared && $("#fleet").checked);
@@ -267,8 +268,9 @@ $("#batches tbody").addEventListener("click", async (event) => {
   if (!row) return;
   const id = row.dataset.id;
   if (event.target.classList.contains("undo")) {
-    const files = row.querySelectorAll(".paths").length ? row.querySelector(".paths").textContent : "";
-    if (!confirm(`Undo ${id}? This writes the files back as they were before it.\n${files.trim()}`)) return;
+    const paths = (state.batches[id] || { paths: [] }).paths;
+    const files = paths.slice(0, 10).join("\n") + (paths.length > 10 ? `\n… ${paths.length - 10} more` : "");
+    if (!confirm(`Undo ${id}? This writes its files back as they were before it:\n${files}`)) return;
     event.target.disabled = true;
     const result = await act(`Undoing ${id}`, `/api/batches/${encodeURIComponent(id)}/undo`);
     if (result) status(`Undid ${id} as ${result.batch_id}.`);
