@@ -1,9 +1,10 @@
 """What the review page shows, read through the workspace's public history methods.
 
 :class:`ReviewData` turns history batches and pending proposals into JSON-ready
-summaries (time, session, tool, files, lines added and removed, the batch's description
-and its changes' descriptions), filters them by file, session and time, and renders one
-batch's or proposal's diff as HTML. A batch never changes once recorded, apart from who
+summaries (time, client and session, tool, files, lines added and removed, the batch's
+description, the answer its call gave and its changes' descriptions), filters them
+(:class:`Filters`, which ``patchwright log`` uses too) by file, client or session,
+machine, status and time, and renders one batch's or proposal's diff as HTML. A batch never changes once recorded, apart from who
 undid it and the answer noted once its call answered, so its full record is read once
 and kept (the answer taken from each listing).
 """
@@ -22,7 +23,6 @@ from patchwright.workspace import Workspace
 
 #: The newest batches the page lists (filters apply within them).
 LIST_LIMIT = 500
-
 
 #: Batch statuses a filter may ask for: not undone, undone, an undo itself.
 STATUSES = ("active", "undone", "undo")
