@@ -289,3 +289,33 @@ def test_one_ctrl_c_stops_the_http_server_and_tells_the_waiting_call(
         "nothing was written."
     )
     assert person.proposals.store.by_status(None)[0].status == "withdrawn"
+
+
+def test_a_write_waiting_for_approval_holds_up_no_other_session(root: Path, state: Path) -> None:
+    person = _person(root, state)
+    (root / "other.py").write_text("y = 1\n")
+
+    async def scenario(url: str) -> list[str]:
+        events: list[str] = []
+        async with (
+            Client(url, mode="legacy", read_timeout_seconds=TIMEOUT) as waiting,
+            Client(url, mode="legacy", read_timeout_seconds=TIMEOUT) as other,
+            anyio.create_task_group() as tg,
+        ):
+
+            async def propose() -> None:
+                result = await waiting.call_tool("edit_file", EDIT)
+                events.append(_text(result).split(":")[0])
+
+            tg.start_soon(propose)
+            proposal = await anyio.to_thread.run_sync(_proposal, person)
+            for _ in range(3):  # another session's calls are answered meanwhile
+                read = await other.call_tool("read_file", {"path": "other.py"})
+                assert not read.is_error, _text(read)
+                events.append("read")
+            await anyio.to_thread.run_sync(person.proposals.reject, proposal.id, "not now")
+        return events
+
+    with _http_server(root, state, "--approve", "--approve-timeout", "120") as (url, _):
+        events = anyio.run(scenario, url)
+    assert events == ["read", "read", "read", "Rejected by the user"]

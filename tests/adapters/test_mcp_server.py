@@ -273,3 +273,26 @@ def test_batches_name_the_client_and_its_session(root: Path, env: dict[str, str]
     session = batch["meta"]["session"]
     assert session and not session.startswith("mcp-")  # the HTTP session, not the process
     assert batch["answer"] == made["text"]  # what the model was answered
+
+
+def test_one_ctrl_c_stops_a_server_started_on_a_terminal(root: Path, env: dict[str, str]) -> None:
+    import pty
+
+    terminal, side = pty.openpty()  # standard input is a terminal, as when run by hand
+    process = subprocess.Popen(
+        [*SERVER, "--root", str(root)], stdin=side, stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE, env={**os.environ, **env}, text=True,
+    )  # fmt: skip
+    os.close(side)
+    try:
+        assert process.stderr is not None
+        assert "serving" in process.stderr.readline()
+        process.send_signal(signal.SIGINT)
+        _, err = process.communicate(timeout=30)
+    finally:
+        if process.poll() is None:  # pragma: no cover - only when the stop fails
+            process.kill()
+            process.communicate()
+        os.close(terminal)
+    assert process.returncode == 0, err
+    assert "Fatal Python error" not in err and "Traceback" not in err

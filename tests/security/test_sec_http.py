@@ -305,3 +305,13 @@ def test_a_request_body_that_never_arrives_whole_times_out(tmp_path: Path) -> No
         assert received.startswith(b"HTTP/1.1 408 ")
         assert b"did not arrive within 1 s" in received
         assert time.monotonic() - started < TIMEOUT
+
+
+def test_a_connection_whose_headers_never_end_is_closed(tmp_path: Path) -> None:
+    with _server(tmp_path, "127.0.0.1") as served:
+        started = time.monotonic()
+        with socket.create_connection(("127.0.0.1", served.port), timeout=TIMEOUT) as slow:
+            slow.sendall(b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n")  # and nothing more
+            assert slow.recv(1024) == b""  # closed by the server (HEADER_SECONDS), no answer
+        assert time.monotonic() - started < TIMEOUT
+        assert served.post({}) == 200  # the server goes on serving

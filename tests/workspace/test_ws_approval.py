@@ -280,7 +280,10 @@ def test_a_proposal_whose_server_was_killed_cannot_be_approved(
         _stop(agent)  # the agent's server is killed while its write waits
     with pytest.raises(PatchwrightError, match="can no longer be approved") as info:
         person.proposals.approve(proposal.id)
-    assert "has stopped" in info.value.message and "Nothing was written" in info.value.message
+    assert f"(process {agent.pid} on " in info.value.message
+    assert info.value.message.endswith(
+        "has stopped, so its agent was told it failed. Nothing was written."
+    )
     assert person.proposals.get(proposal.id).status == "orphaned"
     assert person.proposals.pending() == []
     assert (root / "a.txt").read_bytes() == b"one\n"

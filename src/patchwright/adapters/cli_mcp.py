@@ -200,9 +200,12 @@ def _serve(
     server = build_server(toolbox)
     summary = f"{len(toolbox.specs())} tools on {toolbox.workspace.root} ({toolbox.workspace.mode})"
     if endpoint is None:
-        print(f"patchwright mcp: serving {summary} over stdio", file=sys.stderr, flush=True)
-        with contextlib.suppress(KeyboardInterrupt):
-            anyio.run(serve_stdio, server, limit)
+
+        def serving() -> None:  # once Ctrl-C is handled: no traceback from here on
+            print(f"patchwright mcp: serving {summary} over stdio", file=sys.stderr, flush=True)
+
+        with contextlib.suppress(KeyboardInterrupt):  # a Ctrl-C while starting
+            anyio.run(serve_stdio, server, limit, serving)
         return 0
     from patchwright.adapters.mcp_http import bind, serve_http
 

@@ -15,8 +15,11 @@ it allows):
   ``--token generate`` to print a fresh one once); every request must then carry
   ``Authorization: Bearer TOKEN`` (401 otherwise). On loopback a given token is enforced.
 * Size: the body limit is ``--max-message-mb`` (413 beyond it, before it is read whole).
-* Time: a request body must arrive whole within :data:`BODY_SECONDS` (408 otherwise), so
-  slow clients cannot hold connections open for ever.
+* Time: a request's headers must arrive whole within :data:`HEADER_SECONDS` of its first
+  byte (or of the connection, for one that sends nothing; the connection is closed
+  otherwise), its body within :data:`BODY_SECONDS` (408), so slow clients cannot hold
+  connections, and their descriptors, for ever; the server also raises its own limit
+  of open descriptors to the system's (:func:`more_descriptors`).
 * Sessions: a session with no request in flight for ``--session-idle-minutes`` (default
   :data:`DEFAULT_IDLE_MINUTES`) is closed (its ID then answers 404 and the client opens
   a new one), and one client address holds at most ``--max-sessions-per-client``
@@ -27,6 +30,7 @@ it allows):
 
 from __future__ import annotations
 
+import contextlib
 import hmac
 import ipaddress
 import secrets
@@ -72,6 +76,8 @@ DEFAULT_IDLE_MINUTES = 10.0
 DEFAULT_SESSIONS_PER_CLIENT = 32
 #: Seconds a request body has to arrive whole.
 BODY_SECONDS = 30.0
+#: Seconds a request's headers have to arrive whole.
+HEADER_SECONDS = 10.0
 _SESSION_HEADER = "mcp-session-id"
 
 
@@ -380,6 +386,67 @@ class SessionBook:
         self._last.pop(sid, None)
 
 
+def more_descriptors() -> None:
+    """Raise this process's limit of open descriptors to the hard limit the system
+    allows (often 1,024 soft against 500,000 hard): each client connection holds one."""
+    try:
+        import resource
+    except ImportError:  # not on POSIX
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard == resource.RLIM_INFINITY or hard > soft:
+        wanted = hard if hard != resource.RLIM_INFINITY else max(soft, 1 << 16)
+        with contextlib.suppress(ValueError, OSError):  # refused: the soft limit stays
+            resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+
+
+def _timed_protocol() -> Any:
+    """uvicorn's httptools protocol with a deadline for a request's headers (see module
+    docstring); ``"auto"`` (no deadline) where httptools is missing."""
+    try:
+        from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+    except ImportError:  # pragma: no cover - httptools is a dependency
+        return "auto"
+
+    class TimedHttpToolsProtocol(HttpToolsProtocol):
+        """Closes a connection whose request headers take longer than HEADER_SECONDS."""
+
+        _header_timer: Any = None
+
+        def connection_made(self, transport: Any) -> None:
+            super().connection_made(transport)
+            self._arm()
+
+        def on_message_begin(self) -> None:
+            super().on_message_begin()
+            self._arm()
+
+        def on_headers_complete(self) -> None:
+            self._disarm()
+            super().on_headers_complete()
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            self._disarm()
+            super().connection_lost(exc)
+
+        def _arm(self) -> None:
+            self._disarm()
+            self._header_timer = self.loop.call_later(HEADER_SECONDS, self._too_slow)
+
+        def _disarm(self) -> None:
+            if self._header_timer is not None:
+                self._header_timer.cancel()
+                self._header_timer = None
+
+        def _too_slow(self) -> None:
+            self._header_timer = None
+            idle = self.cycle is None or self.cycle.response_complete
+            if idle and not self.transport.is_closing():  # never cut an answer short
+                self.transport.close()
+
+    return TimedHttpToolsProtocol
+
+
 async def serve_http(
     server: Server[Any],
     sock: socket.socket,
@@ -408,11 +475,13 @@ async def serve_http(
         # the guard checks Host and Origin itself, against this server's own address
         transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False),
     )
+    more_descriptors()
     config = uvicorn.Config(
         HttpGuard(app, access, host, port),
         log_level="warning",
         access_log=False,
         timeout_graceful_shutdown=_GRACE_SECONDS,
+        http=_timed_protocol(),
     )
     web = uvicorn.Server(config)
 

@@ -16,12 +16,13 @@ from __future__ import annotations
 import os
 import stat
 import sys
-from collections.abc import AsyncIterable, Iterator
+from collections.abc import AsyncIterable, Callable, Iterator
 from contextlib import contextmanager
 from types import TracebackType
 from typing import Any
 
 import anyio
+import anyio.abc
 import mcp_types
 from mcp.server import Server
 from mcp.shared.message import SessionMessage
@@ -31,7 +32,11 @@ from patchwright.adapters.limits import oversized_line
 __all__ = ["Answers", "Requests", "WireReader", "WireWriter", "claimed_stdout", "serve_stdio"]
 
 
-async def serve_stdio(server: Server[Any], max_message_bytes: int | None = None) -> None:
+async def serve_stdio(
+    server: Server[Any],
+    max_message_bytes: int | None = None,
+    on_ready: Callable[[], None] | None = None,
+) -> None:
     """Serve one client over standard input and output until it disconnects.
 
     A message longer than ``max_message_bytes`` (default: limits.DEFAULT_MAX_INPUT_MB) is
@@ -43,6 +48,7 @@ async def serve_stdio(server: Server[Any], max_message_bytes: int | None = None)
     SIGINT (Ctrl-C) or SIGTERM stops the server at once and cleanly: the calls in flight
     are told first (a write waiting for approval withdraws its proposal and answers
     so; see :func:`~patchwright.adapters.mcp_server.stop_calls`), then serving ends.
+    ``on_ready`` is called once both are handled (the server's status line).
     """
     from patchwright.adapters.limits import DEFAULT_MAX_INPUT_MB, limited_stdin, mb_to_bytes
 
@@ -57,18 +63,26 @@ async def serve_stdio(server: Server[Any], max_message_bytes: int | None = None)
         requests, answers = Requests(lines), Answers(WireWriter(wire))
         async with anyio.create_task_group() as tg:
             if sys.platform != "win32":
-                tg.start_soon(_stop_on_signal, server, tg.cancel_scope)
+                await tg.start(_stop_on_signal, server, tg.cancel_scope)
+            if on_ready is not None:
+                on_ready()
             await server.run(requests, answers, server.create_initialization_options())
             tg.cancel_scope.cancel()
 
 
-async def _stop_on_signal(server: Server[Any], scope: anyio.CancelScope) -> None:
+async def _stop_on_signal(
+    server: Server[Any],
+    scope: anyio.CancelScope,
+    *,
+    task_status: anyio.abc.TaskStatus[None] = anyio.TASK_STATUS_IGNORED,
+) -> None:
     """On SIGINT or SIGTERM: tell the calls in flight, then end serving."""
     import signal
 
     from patchwright.adapters.mcp_server import stop_calls
 
     with anyio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
+        task_status.started()
         async for _ in signals:
             await stop_calls(server)
             scope.cancel()

@@ -298,16 +298,33 @@ class ProposalStore:
             )
 
 
+def _this_host() -> str:
+    """This machine as holders name it: its host name, and on Linux its process-ID
+    namespace (two containers sharing a host name and a state folder still cannot look
+    up each other's processes)."""
+    try:
+        namespace = f"#{os.stat('/proc/self/ns/pid').st_ino}"
+    except OSError:
+        namespace = ""
+    return f"{socket.gethostname()}{namespace}"
+
+
 def this_process() -> str:
     """This process as a proposal records its waiter or approver: ``host:pid``."""
-    return f"{socket.gethostname()}:{os.getpid()}"
+    return f"{_this_host()}:{os.getpid()}"
+
+
+def _shown(holder: str) -> str:
+    """A holder for people: ``process PID on HOST``."""
+    host, _, pid = holder.rpartition(":")
+    return f"process {pid} on {host.split('#')[0]}"
 
 
 def process_gone(holder: str) -> bool:
     """Whether the process ``holder`` (``host:pid``) is known to have ended: only a
     process of this machine can be looked up (another machine's is never "gone")."""
     host, _, pid = holder.rpartition(":")
-    if host != socket.gethostname() or not pid.isdigit():
+    if host != _this_host() or not pid.isdigit():
         return False
     try:
         os.kill(int(pid), 0)
@@ -327,12 +344,12 @@ def caller_gone(proposal: Proposal, now: float | None = None) -> tuple[str, str]
     if not proposal.waiter:
         return None
     if process_gone(proposal.waiter):
-        return "orphaned", f"the server that proposed it (process {proposal.waiter}) has stopped"
+        return "orphaned", f"the server that proposed it ({_shown(proposal.waiter)}) has stopped"
     beat = proposal.waiter_beat
     if beat is not None and now - beat > ORPHANED_AFTER:
         return (
             "orphaned",
-            f"the server that proposed it ({proposal.waiter}) has not been heard from "
+            f"the server that proposed it ({_shown(proposal.waiter)}) has not been heard from "
             f"for {now - beat:.0f} s",
         )
     return None
@@ -575,7 +592,8 @@ def settle_interrupted(store: ProposalStore, ctx: CommitContext, proposal: Propo
             reason="written, but not recorded in the history: the approving process "
             "stopped first",
         )  # fmt: skip
-    stopped = f"the approval by {proposal.approver or 'another process'} stopped before it wrote"
+    who = _shown(proposal.approver) if proposal.approver else "another process"
+    stopped = f"the approval by {who} stopped before it wrote"
     if caller_gone(proposal) is None:
         return store.move(
             proposal.id, source="approving", target="pending",
@@ -591,7 +609,7 @@ def _approver_gone(proposal: Proposal) -> bool:
         if process_gone(proposal.approver):
             return True
         host = proposal.approver.rpartition(":")[0]
-        if host == socket.gethostname():
+        if host == _this_host():
             return False  # alive on this machine: still writing
     started = proposal.approver_at
     return started is None or time.time() - started > APPROVING_STUCK_AFTER
