@@ -4,9 +4,10 @@
 summaries (time, client and session, tool, files, lines added and removed, the batch's
 description, the answer its call gave and its changes' descriptions), filters them
 (:class:`Filters`, which ``patchwright log`` uses too) by file, client or session,
-machine, status and time, and renders one batch's or proposal's diff as HTML. A batch never changes once recorded, apart from who
-undid it and the answer noted once its call answered, so its full record is read once
-and kept (the answer taken from each listing).
+machine, status and time, and renders one batch's or proposal's diff as HTML. A batch
+never changes once recorded, apart from who undid it and the answer noted once its call
+answered, so its full record is read once and kept (the answer taken from each
+listing).
 """
 
 from __future__ import annotations
