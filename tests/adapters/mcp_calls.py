@@ -12,10 +12,12 @@ from typing import Any
 import anyio
 from mcp import Client, StdioServerParameters
 from mcp.client.stdio import stdio_client
-from mcp.types import CallToolResult, TextContent
+from mcp.types import CallToolResult, Implementation, TextContent
 
 # seconds a call may take, approval included
 CALL_TIMEOUT = 120
+#: The ``clientInfo`` the calls send (recorded with their batches and proposals).
+CLIENT = Implementation(name="test-agent", version="1.0")
 
 
 class McpCall(threading.Thread):
@@ -38,8 +40,9 @@ class McpCall(threading.Thread):
         async def call() -> None:
             with open(os.devnull, "w") as log:
                 client = Client(
-                    stdio_client(self.params, errlog=log), read_timeout_seconds=CALL_TIMEOUT
-                )
+                    stdio_client(self.params, errlog=log), read_timeout_seconds=CALL_TIMEOUT,
+                    client_info=CLIENT,
+                )  # fmt: skip
                 async with client:
                     self.result = await client.call_tool(self.name, self.args)
 

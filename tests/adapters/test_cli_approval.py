@@ -73,10 +73,18 @@ def test_approve_and_reject_waiting_mcp_calls_from_the_shell(
     )
     [proposal] = pending(root, env)
     assert proposal["id"].startswith("p-") and proposal["status"] == "pending"
-    assert proposal["tool"] == "edit_file" and proposal["session"].startswith("mcp-")
+    # who proposed it: the client's clientInfo, and the server's session
+    assert proposal["tool"] == "edit_file" and proposal["session"].startswith("test-agent 1.0 mcp-")
     assert proposal["files"][0]["path"] == "a.txt" and "+2" in proposal["files"][0]["diff"]
     human = cli("pending", "--root", str(root), env=env)
     assert proposal["id"] in human.stdout and "a.txt" in human.stdout
+    assert "-two\n+2\n" in human.stdout  # each proposal with its diff
+    coloured = cli("pending", "--root", str(root), "--color", "always", env=env)
+    assert "\x1b[" in coloured.stdout and "+2" in coloured.stdout
+    shown = cli("show", proposal["id"], "--root", str(root), env=env)
+    assert shown.returncode == 0, shown.stderr
+    assert shown.stdout.startswith(f"proposal {proposal['id']}  ")
+    assert " pending " in shown.stdout.splitlines()[0] and "-two\n+2\n" in shown.stdout
     assert (root / "a.txt").read_text() == "one\ntwo\n"
     approved = cli("approve", proposal["id"], "--root", str(root), env=env)
     assert approved.returncode == 0, approved.stderr
@@ -157,3 +165,32 @@ def test_review_prints_one_url_with_its_token(root: Path, env: dict[str, str]) -
         proc.terminate()
         assert proc.wait(TIMEOUT) is not None
         stdout.close()
+
+
+def test_log_filters(root: Path, env: dict[str, str]) -> None:
+    from patchwright.workspace import FileChange, Workspace
+
+    ws = Workspace(root, state_dir=env["PATCHWRIGHT_STATE_DIR"], session="alice")
+    first = ws.commit([FileChange("a.txt", b"one\n2\n", diff="")], tool="edit_file").batch_id
+    other = Workspace(root, state_dir=env["PATCHWRIGHT_STATE_DIR"], session="bob")
+    second = other.commit([FileChange("b.txt", b"b\n", diff="")], tool="write_file").batch_id
+    undo = ws.undo(first).batch_id
+
+    def ids(*filters: str) -> list[str]:
+        out = cli("log", "--root", str(root), "--json", *filters, env=env)
+        assert out.returncode == 0, out.stderr
+        return [b["id"] for b in json.loads(out.stdout)]
+
+    assert ids() == [undo, second, first]
+    assert ids("--file", "B.TXT") == [second]
+    assert ids("--session", "ali") == [undo, first]
+    assert ids("--status", "undone") == [first]
+    assert ids("--status", "active") == [second]
+    assert ids("--status", "undo") == [undo]
+    assert ids("--since", "1h") == [undo, second, first]
+    assert ids("--until", "2000-01-01") == []
+    assert ids("--session", "bob", "-n", "1") == [second]
+    bad = cli("log", "--root", str(root), "--since", "yesterday", env=env)
+    assert bad.returncode == 2 and "--since must be an ISO 8601 time" in bad.stderr
+    text = cli("log", "--root", str(root), "--file", "nothing", env=env)
+    assert text.stdout == "No changes that match recorded for this workspace.\n"

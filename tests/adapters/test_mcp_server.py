@@ -308,6 +308,31 @@ def test_http_restricted_mode_refuses_writes(root: Path, env: dict[str, str]) ->
     assert (root / "app.py").read_text() == APP
 
 
+def test_batches_name_the_client_and_its_session(root: Path, env: dict[str, str]) -> None:
+    from mcp.types import Implementation
+
+    from patchwright.workspace import Workspace
+
+    made: dict[str, str] = {}
+
+    async def edit(url: str) -> None:
+        agent = Implementation(name="test-agent", version="1.0")
+        async with Client(url, mode="legacy", client_info=agent, read_timeout_seconds=TIMEOUT) as c:
+            done = await _call(c, "patch", {"path": "app.py", "patches": [
+                {"operation": "replace", "oldText": '"world"', "newText": '"you"'}]})  # fmt: skip
+            assert not done.is_error, _text(done)
+            made["batch_id"] = done.structured_content["data"]["batch_id"]
+            made["text"] = _text(done)
+
+    with _http_server(root, env, *SPEC) as (url, _):
+        anyio.run(edit, url)
+    batch = Workspace(root, state_dir=env["PATCHWRIGHT_STATE_DIR"]).history.get(made["batch_id"])
+    assert batch["meta"]["client"] == "test-agent 1.0"
+    session = batch["meta"]["session"]
+    assert session and not session.startswith("mcp-")  # the HTTP session, not the process
+    assert batch["answer"] == made["text"]  # what the model was answered
+
+
 def test_one_ctrl_c_stops_a_server_started_on_a_terminal(root: Path, env: dict[str, str]) -> None:
     import pty
 

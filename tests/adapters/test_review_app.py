@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
-from patchwright.adapters.review.app import COOKIE, HEADER, build_app
+from patchwright.adapters.review.app import HEADER, build_app, cookie_name
 from patchwright.model import ToolResult
 from patchwright.tools import Toolbox
 from patchwright.workspace import Workspace
@@ -55,10 +55,29 @@ def test_the_token_is_required(ws: Workspace) -> None:
     assert page.status_code == 200
     assert f'content="{TOKEN}"' in page.text
     # the cookie set by the first visit lets the page's own requests through
-    assert c.cookies.get(COOKIE) == TOKEN
+    assert c.cookies.get(cookie_name(80)) == TOKEN  # the test client's port
     assert c.get("/api/batches").status_code == 200
     # but a change needs the header, which another site's page cannot send
     assert c.post("/api/batches/b-00000000/undo").status_code == 403
+
+
+def test_the_page_cannot_be_framed_and_its_cookie_stays_with_its_port(ws: Workspace) -> None:
+    c = TestClient(build_app(ws, TOKEN, hosts=("127.0.0.1",)), base_url="http://127.0.0.1:8123")
+    for answer in (
+        c.get(f"/?token={TOKEN}"),
+        c.get("/api/batches", headers={HEADER: TOKEN}),
+        c.get("/"),  # refused answers too
+    ):
+        assert answer.headers["content-security-policy"] == "frame-ancestors 'none'"
+        assert answer.headers["x-frame-options"] == "DENY"
+    cookie = c.get(f"/?token={TOKEN}").headers["set-cookie"]
+    name, attributes = cookie.split("=", 1)[0], cookie.lower()
+    assert name == "patchwright_review_8123"
+    assert "httponly" in attributes and "samesite=strict" in attributes
+    # a page on another port of the same host does not take this cookie for its own
+    other = TestClient(build_app(ws, TOKEN, hosts=("127.0.0.1",)), base_url="http://127.0.0.1:9000")
+    other.cookies.set(name, TOKEN)
+    assert other.get("/api/batches").status_code == 401
 
 
 def test_unknown_host_names_are_refused(ws: Workspace) -> None:
@@ -203,3 +222,21 @@ def test_proposals_are_approved_and_rejected_from_the_page(
     assert client.get("/api/proposals").json()["proposals"] == []
     late = client.post(f"/api/proposals/{proposal['id']}/approve")
     assert late.status_code == 409 and "no longer waiting" in late.json()["error"]["message"]
+
+
+def test_a_batch_shows_its_client_session_and_the_answer(client: TestClient, ws: Workspace) -> None:
+    from patchwright.workspace import calling_as
+
+    with calling_as("Claude Code 2.1", "5f0c"):
+        result = edit(ws, "app.py", '"hello"', '"hi"')
+    [summary] = client.get("/api/batches").json()["batches"]
+    assert (summary["client"], summary["session"]) == ("Claude Code 2.1", "5f0c")
+    assert summary["answer"] == result.text and summary["here"] is True
+    assert summary["changes"] == []  # not "Edit 1": the answer says what was done
+    opened = client.get(f"/api/batches/{result.data['batch_id']}").json()
+    assert (opened["client"], opened["session"], opened["answer"]) == (
+        "Claude Code 2.1", "5f0c", result.text,
+    )  # fmt: skip
+    assert [b["id"] for b in client.get("/api/batches?session=claude").json()["batches"]] == [
+        result.data["batch_id"]
+    ]

@@ -113,6 +113,8 @@ def test_review_page_in_chromium(
     _require_browser()
     from playwright.sync_api import expect, sync_playwright
 
+    expect.set_options(timeout=TIMEOUT * 1000)  # a busy machine starts a server slowly
+
     ok, text = McpCall(root, env, "edit_file", _edit('"Hello, "', '"Hi, "')).outcome()
     assert ok, text
     with sync_playwright() as pw:
@@ -133,13 +135,17 @@ def test_review_page_in_chromium(
 
 
 def _see_and_undo(page: Any, root: Path, expect: Any) -> None:
-    row = page.locator("#batches tbody tr").first
+    asked: list[str] = []
+    page.on("dialog", lambda dialog: (asked.append(dialog.message), dialog.accept()))
+    row = page.locator("#batches tbody tr.batch").first
     expect(row).to_contain_text("app.py")
     expect(row).to_contain_text("edit_file")
     expect(row).to_contain_text("+1")
     expect(row).to_contain_text("-1")
     row.click()
-    diff = page.locator("#diff")
+    diff = page.locator("#batches tr.diff-row .diff-open")  # opened under the row clicked
+    expect(diff).to_be_in_viewport()
+    assert row.evaluate("tr => tr.nextElementSibling.classList.contains('diff-row')")
     expect(diff.locator("tr.add")).to_contain_text('"Hi, "')
     expect(diff.locator("tr.del")).to_contain_text('"Hello, "')
     expect(diff.locator("span.k").first).to_have_text("def")  # pygments' colours
@@ -149,10 +155,11 @@ def _see_and_undo(page: Any, root: Path, expect: Any) -> None:
     page.fill("#filter-file", "README")
     expect(page.locator("#empty")).to_be_visible()
     page.fill("#filter-file", "app")
-    expect(page.locator("#batches tbody tr")).to_have_count(1)
+    expect(page.locator("#batches tbody tr.batch")).to_have_count(1)
     row.locator("button.undo").click()
     expect(page.locator("#status")).to_contain_text("Undid")
-    expect(page.locator("#batches tbody tr")).to_have_count(2)
+    assert len(asked) == 1 and asked[0].startswith("Undo b-")  # asked before acting
+    expect(page.locator("#batches tbody tr.batch")).to_have_count(2)
     expect(page.locator("#batches tbody tr.reverted")).to_have_count(1)
     assert (root / "app.py").read_text() == APP
 
@@ -167,7 +174,7 @@ def _approve_and_reject(
     expect(card).to_have_count(1)  # appeared without a reload
     expect(card).to_contain_text("app.py")
     card.locator("button.show").click()
-    expect(page.locator("#diff tr.add")).to_contain_text("Greet someone.")
+    expect(page.locator("#pending .proposal + .diff-open tr.add")).to_contain_text("Greet someone.")
     shot = os.environ.get("PATCHWRIGHT_SCREENSHOT") or str(tmp_path / "review.png")
     page.screenshot(path=shot, full_page=True)
     assert Path(shot).stat().st_size > 10_000
@@ -177,7 +184,7 @@ def _approve_and_reject(
     assert ok, text
     assert "Greet someone." in (root / "app.py").read_text()
     expect(page.locator("#pending .proposal")).to_have_count(0)
-    expect(page.locator("#batches tbody tr")).to_have_count(3)
+    expect(page.locator("#batches tbody tr.batch")).to_have_count(3)
 
     before = (root / "README.md").read_text()
     waiting = McpCall(root, env, "edit_file", _edit("small", "tiny", "README.md"), "--approve")
@@ -190,3 +197,45 @@ def _approve_and_reject(
     assert "Rejected by the user: keep the wording" in text
     assert (root / "README.md").read_text() == before
     expect(page.locator("#pending-section")).to_be_hidden()
+
+
+def test_a_link_opens_its_batch_and_undo_asks_first(
+    root: Path, env: dict[str, str], review_url: str, tmp_path: Path
+) -> None:
+    _require_browser()
+    from playwright.sync_api import expect, sync_playwright
+
+    expect.set_options(timeout=TIMEOUT * 1000)  # a busy machine starts a server slowly
+
+    from patchwright.workspace import FileChange, Workspace
+
+    ws = Workspace(root, state_dir=env["PATCHWRIGHT_STATE_DIR"])
+    many = [FileChange(f"gen/f{n}.txt", b"x\n", diff=f"@@ -0,0 +1 @@\n+x{n}\n") for n in range(12)]
+    wide = ws.commit(many, tool="generate", label="twelve files").batch_id
+    for n in range(40):  # enough rows that the first batch is far below the fold
+        ws.commit([FileChange(f"n{n}.txt", b"x\n", diff="+x\n")], tool="t", label=f"n{n}")
+    with sync_playwright() as pw:
+        context = pw.chromium.launch_persistent_context(
+            str(tmp_path / "chromium-profile"), executable_path=CHROMIUM, headless=True,
+            args=CHROMIUM_ARGS, viewport={"width": 1280, "height": 700},
+        )  # fmt: skip
+        context.set_default_timeout(TIMEOUT * 1000)
+        try:
+            page = context.new_page()
+            page.goto(f"{review_url}#{wide}")  # a deep link: no click
+            box = page.locator(f"#row-{wide} + tr.diff-row .diff-open")
+            expect(box.locator("tr.add").first).to_contain_text("x0")
+            expect(box).to_be_in_viewport()
+            files = page.locator(f"#row-{wide} details.files")
+            expect(files.locator("summary")).to_have_text("12 files")  # folded
+            expect(files).not_to_have_attribute("open", "")
+
+            asked: list[str] = []
+            page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))
+            page.locator(f"#row-{wide} button.undo").click()
+            expect(page.locator(f"#row-{wide} button.undo")).to_be_enabled()
+            assert asked and asked[0].startswith(f"Undo {wide}?")
+            assert (root / "gen" / "f0.txt").exists()  # declined: nothing undone
+            assert ws.history.get(wide)["reverted_by"] is None
+        finally:
+            context.close()

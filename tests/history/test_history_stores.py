@@ -88,9 +88,11 @@ def test_listing_is_per_workspace_unless_all(
     b = two.commit([FileChange("y", b"2")]).batch_id
     assert [x["id"] for x in one.history.list_batches()] == [a]
     assert [x["id"] for x in two.history.list_batches()] == [b]
-    if kind == "postgres":  # one shared store: every batch is visible from anywhere
+    if kind == "postgres":  # one shared store: every batch is listed for people
         assert [x["id"] for x in one.history.list_batches(all_workspaces=True)] == [b, a]
-        assert one.history.get(b)["workspace"] == str(two.root)
+        assert one.history.get(b, anywhere=True)["workspace"] == str(two.root)
+        with pytest.raises(PatchwrightError, match="of this workspace has the ID"):
+            one.history.get(b)  # by ID, a workspace reads its own records only
         with pytest.raises(PatchwrightError) as info:
             one.undo(b)
         assert info.value.code == ErrorCode.HISTORY and str(two.root) in info.value.message

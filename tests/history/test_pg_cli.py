@@ -54,7 +54,13 @@ def test_log_show_undo_across_two_machines(pg_url: str, tmp_path: Path) -> None:
     own = json.loads(cli("log", "--root", str(root1), "--json", state=one, url=pg_url).stdout)
     assert [b["id"] for b in own] == [first]
 
-    shown = cli("show", second, state=one, url=pg_url)  # any batch, from any machine
+    # by ID, a workspace reads only its own batches; the fleet view is asked for by name
+    hidden = cli("show", second, "--root", str(root1), state=one, url=pg_url)
+    assert hidden.returncode == 1 and "+B" not in hidden.stdout + hidden.stderr
+    assert f"No batch, file patch or change of this workspace has the ID {second!r}" in (
+        hidden.stderr
+    )
+    shown = cli("show", second, "--all-workspaces", state=one, url=pg_url)
     assert shown.returncode == 0 and "+B" in shown.stdout and machine_two in shown.stdout
 
     elsewhere = cli("undo", second, "--root", str(root2), state=one, url=pg_url)
@@ -95,7 +101,10 @@ def test_migrate_command_and_first_use(pg_url: str, tmp_path: Path) -> None:
     every = [m.version for m in MIGRATIONS]
     assert (report["applied"], report["versions"]) == (every, every)
     assert "pwtest@" in report["store"]
-    assert tables() == {"schema_migrations", "batches", "files", "changes", "blobs", "deltas"}
+    assert tables() == {
+        "schema_migrations", "batches", "files", "changes", "blobs", "deltas", "proposals",
+        "proposal_contents",
+    }  # fmt: skip
     again = cli("history", "migrate", state=tmp_path / "s", url=pg_url)
     assert again.returncode == 0, again.stderr
     assert f"schema version {LATEST} (nothing to apply)" in again.stdout

@@ -22,7 +22,7 @@ def test_a_store_missing_one_version_is_migrated_again(tmp_path: Path) -> None:
     assert first.migrate() == sorted(SCHEMA_VERSIONS)
     first.close()
     with sqlite3.connect(database) as db:  # as if the newest migration had never run
-        db.execute("ALTER TABLE deltas DROP COLUMN regions")  # what version 5 added
+        db.execute("ALTER TABLE batches DROP COLUMN answer")  # what version 7 added
         db.execute("DELETE FROM schema_migrations WHERE version = ?", (LATEST,))
     db.close()
     second = SQLiteBackend(database, scope)

@@ -217,6 +217,33 @@ def test_a_caller_that_stops_waiting_closes_its_proposal(
     assert (root / "a.txt").read_bytes() == b"one\r\ntwo\r\n"
 
 
+@pytest.mark.parametrize("kind", ["undo", "edit"])
+def test_an_approved_write_never_goes_through_a_symlink_swapped_in(
+    pair: tuple[Workspace, Workspace], root: Path, kind: str
+) -> None:
+    agent, person = pair
+    (root / "d").mkdir()
+    (root / "d" / "a.txt").write_bytes(b"v1\n")
+    done = person.commit([FileChange("d/a.txt", b"v2\n", diff="-v1\n+v2\n")], tool="edit_file")
+    if kind == "undo":
+        waiting = Waiting(lambda: agent.undo(done.batch_id))
+    else:
+        edit = FileChange("d/a.txt", b"v3\n", expected_sha256=sha256_hex(b"v2\n"), diff="")
+        waiting = Waiting(lambda: agent.commit([edit], tool="edit_file"))
+    proposal = next_pending(person)
+    # the folder is swapped for an in-root symlink to a copy: same content, other file
+    (root / "d").rename(root / "real")
+    (root / "d").symlink_to("real")
+    with pytest.raises(PatchwrightError) as info:
+        person.proposals.approve(proposal.id)
+    assert info.value.code is ErrorCode.STALE
+    waiting.join()
+    assert isinstance(waiting.error, PatchwrightError)
+    assert (root / "real" / "a.txt").read_bytes() == b"v2\n"  # nothing written through it
+    assert (root / "d").is_symlink()
+    assert person.proposals.get(proposal.id).status == "stale"
+
+
 def _child(*args: object) -> subprocess.Popen[str]:
     return subprocess.Popen(
         [sys.executable, CHILD_PATH, *map(str, args)], stdout=subprocess.PIPE, text=True
@@ -291,6 +318,9 @@ def test_a_cancelled_caller_withdraws_its_proposal(
 
     waiting = Waiting(propose)
     proposal = next_pending(person)
+    deadline = time.monotonic() + 30  # listed a moment before the caller is told its ID
+    while caller.waiting_since is None and time.monotonic() < deadline:
+        time.sleep(0.01)
     assert caller.proposal_id == proposal.id and caller.waiting_since is not None
     caller.leave("the client cancelled the call")
     waiting.join()

@@ -28,8 +28,15 @@ def _root(parser: argparse.ArgumentParser) -> None:
 
 def configure_pending(parser: argparse.ArgumentParser) -> None:
     """Arguments of ``patchwright pending``."""
+    from patchwright.adapters.terminal import COLOR_CHOICES
+
     _root(parser)
     parser.add_argument("--json", action="store_true", help="print a JSON list of objects")
+    parser.add_argument(
+        "--color", choices=COLOR_CHOICES, default="auto",
+        help="colour the diffs (default auto: on a terminal, unless NO_COLOR is set)",
+    )  # fmt: skip
+    parser.add_argument("--no-diff", action="store_true", help="list the proposals without diffs")
 
 
 def configure_approve(parser: argparse.ArgumentParser) -> None:
@@ -62,23 +69,42 @@ def _open(root: str, command: str) -> Workspace | None:
 
 
 def run_pending(args: argparse.Namespace) -> int:
-    """List the proposals waiting for a decision, oldest first."""
+    """List the proposals waiting for a decision, oldest first, each with its diff.
+
+    With a shared history these are every machine's; a proposal of another workspace
+    is shown with the machine and folder that made it (approving it has that machine's
+    waiting server write it).
+    """
+    from patchwright.adapters.terminal import use_color, write_diff
+    from patchwright.model import PatchwrightError
+
     ws = _open(args.root, "pending")
     if ws is None:
         return 2
-    pending = ws.proposals.pending()
+    try:
+        decisions = ws.proposals
+        pending = decisions.pending()
+    except PatchwrightError as err:
+        print(err.render(), file=sys.stderr)
+        return 1
     if args.json:
         print(json.dumps([p.to_dict() for p in pending], indent=2))
         return 0
     if not pending:
         print(f"No changes wait for approval in {quote_name(str(ws.root))}.")
+    color = use_color(args.color, sys.stdout)
     for p in pending:
         # a label or a name can neither erase nor add a line of this listing
         files = ", ".join(quote_name(f["path"]) for f in p.files)
         who = f" [{visible(p.session)}]" if p.session else ""
-        print(f"{p.id}  {p.created_at}  {visible(p.tool or '-')}{who}  {files}")
+        here = decisions.store.is_here(p)
+        where = "" if here else f"  {quote_name(p.machine)}:{quote_name(p.workspace)}"
+        print(f"{p.id}  {p.created_at}  {visible(p.tool or '-')}{who}{where}  {files}")
         if p.label:
             print(f"    {visible(p.label)}")
+        if not args.no_diff:
+            for f in p.files:
+                write_diff(f.get("diff") or "", sys.stdout, color=color)
     return 0
 
 

@@ -60,6 +60,7 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from patchwright import __version__
 from patchwright.model import ErrorCode, PatchwrightError, ToolResult
 from patchwright.tools import Session, Toolbox, ToolSpec, mcp_tool
+from patchwright.workspace import calling_as
 from patchwright.workspace.approval import Caller, calling
 
 __all__ = [
@@ -70,6 +71,7 @@ __all__ = [
     "WORKERS",
     "build_server",
     "call_result",
+    "caller_of",
     "instructions",
     "session_id",
     "stop_calls",
@@ -172,6 +174,13 @@ class _ToolService:
     async def call_tool(
         self, ctx: _Context, params: types.CallToolRequestParams
     ) -> dict[str, Any] | types.InputRequiredResult:
+        # the batches and proposals of this call name its client and session
+        with calling_as(*caller_of(ctx)):
+            return await self._call_tool(ctx, params)
+
+    async def _call_tool(
+        self, ctx: _Context, params: types.CallToolRequestParams
+    ) -> dict[str, Any] | types.InputRequiredResult:
         try:
             call = functools.partial(self._toolbox.call, session=self._session(ctx))
             result = await self._run(ctx, call, params.name, params.arguments)
@@ -237,6 +246,17 @@ class _ToolService:
         if failure is not None:
             raise failure
         return result
+
+
+def caller_of(ctx: _Context) -> tuple[str, str]:
+    """The client of a call (``clientInfo``'s name and version) and its session (the HTTP
+    ``mcp-session-id``), each empty when the client did not say."""
+    params = ctx.session.client_params
+    info = params.client_info if params is not None else None
+    client = f"{info.name} {info.version}".strip() if info is not None else ""
+    headers = getattr(ctx.request, "headers", None)
+    session = str(headers.get("mcp-session-id") or "") if headers is not None else ""
+    return client, session
 
 
 _T = TypeVar("_T")

@@ -163,7 +163,22 @@ class Toolbox:
             return _failure(spec, internal)
         if spec.hooks.succeeded is not None:
             spec.hooks.succeeded(result)
+        self._note_answer(result)
         return result
+
+    def _note_answer(self, result: ToolResult) -> None:
+        """Keep the text the model is answered beside the batch the call made (shown by
+        ``patchwright review`` and ``show``); a history that cannot take it is logged,
+        the edit being done already."""
+        batch_id = result.data.get("batch_id")
+        if not isinstance(batch_id, str) or result.data.get("dry_run") is True:
+            return
+        if not self.workspace.keeps_history:
+            return
+        try:
+            self.workspace.history.note_answer(batch_id, result.text)
+        except PatchwrightError as err:
+            log.warning("the answer of batch %s was not recorded: %s", batch_id, err.message)
 
     def _run(
         self, spec: ToolSpec, arguments: Mapping[str, Any] | str | None, session: Session

@@ -63,6 +63,7 @@ _EXPORTS: dict[str, str] = {
     "default_state_dir": "patchwright.workspace.state",
     "DEFAULT_MAX_FILE_BYTES": _WORKSPACE,
     "Workspace": _WORKSPACE,
+    "calling_as": _WORKSPACE,
 }
 
 __all__ = [
@@ -84,6 +85,7 @@ __all__ = [
     "Proposal",
     "Proposals",
     "Workspace",
+    "calling_as",
     "default_state_dir",
     "sha256_hex",
 ]
@@ -105,6 +107,6 @@ if TYPE_CHECKING:  # pragma: no cover - static view of the lazy exports
         sha256_hex,
     )
     from patchwright.workspace.state import default_state_dir
-    from patchwright.workspace.workspace import DEFAULT_MAX_FILE_BYTES, Workspace
+    from patchwright.workspace.workspace import DEFAULT_MAX_FILE_BYTES, Workspace, calling_as
 else:  # mypy reads the imports above, so it flags an unknown name
     __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, globals())

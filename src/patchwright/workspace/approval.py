@@ -7,16 +7,23 @@ commit. :meth:`Approval.submit` instead:
 1. checks the commit as a dry run (paths, sizes, SHA256 preconditions), so a request
    that could never apply is refused at once, not proposed;
 2. stores it as a pending proposal (``p-`` and eight hex digits) in the workspace's
-   state folder, with each file's SHA256 at that moment and its diff;
+   history store, beside its batches, with each file's SHA256 at that moment and its
+   diff, and the machine and workspace proposing it;
 3. waits, polling the store, until a person decides (any process may: the CLI's
    ``patchwright approve`` / ``reject``, or the review page) or the time-out passes.
 
 The caller then gets the commit record ("applied"), or a ``rejected`` error carrying
 the person's reason, or an ``approval_timeout`` error: nothing written. Approving
-(:meth:`Proposals.approve`) commits the stored changes in the approver's process, each
-file pinned to the SHA256 it had when proposed, so a file changed meanwhile makes the
-proposal ``stale`` and nothing is written. Status changes are single SQL updates
-guarded by the current status, so a late approval and a time-out cannot both win.
+(:meth:`Proposals.approve`) commits the stored changes in the approver's process when
+the proposal is of the approver's own workspace, each file pinned to the SHA256 it had
+when proposed, so a file changed meanwhile makes the proposal ``stale`` and nothing is
+written. With a shared (PostgreSQL) history a person may decide on any machine's
+proposal, but a machine writes only its own workspace's files: approving another's
+proposal sets its status to ``approved``, and the server waiting for it takes it up
+and writes it in its own process (:func:`write_proposal` in both cases). Writing never
+follows a symlink: the path written is the path shown. Status changes are single SQL
+updates guarded by the current status, so a late approval and a time-out cannot both
+win.
 
 A proposal is approvable only while its caller waits for it. The caller of the tool
 call (an MCP request) is a :class:`Caller`, set around the call with :func:`calling`:
@@ -33,6 +40,7 @@ in the history), ``pending`` again (its caller still waits), or ``failed``.
 
 Statuses: ``pending`` → ``approving`` → ``applied`` | ``stale`` | ``failed``
 (or back to ``pending`` after an interrupted approval);
+``pending`` → ``approved`` (decided on another machine) → ``approving`` → ...;
 ``pending`` → ``rejected`` | ``timed_out`` | ``withdrawn`` | ``orphaned``.
 """
 
@@ -42,17 +50,18 @@ import contextvars
 import json
 import os
 import socket
-import sqlite3
 import threading
 import time
 from collections.abc import Iterator, Sequence
-from contextlib import closing, contextmanager
+from contextlib import contextmanager, suppress
 from typing import Any
 
 from patchwright._records import asdict, record, replace
 from patchwright.model.errors import ErrorCode, PatchwrightError
 from patchwright.workspace.commit import BatchInfo, CommitContext, run_commit
 from patchwright.workspace.gate import DEFAULT_APPROVAL_TIMEOUT, ModeGate
+from patchwright.workspace.history import History
+from patchwright.workspace.history.backend import Row
 from patchwright.workspace.records import (
     ChangeRecord,
     CommitRecord,
@@ -78,31 +87,26 @@ APPROVING_STUCK_AFTER = 300.0
 # that write to end (it holds the file locks, whose own time-out bounds it)
 _APPLYING_GRACE = 120.0
 
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS proposals (
-    seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE, created_at TEXT NOT NULL,
-    status TEXT NOT NULL, session TEXT NOT NULL, tool TEXT NOT NULL, label TEXT NOT NULL,
-    batch TEXT NOT NULL, files TEXT NOT NULL, reason TEXT NOT NULL DEFAULT '',
-    batch_id TEXT, decided_at TEXT, waiter TEXT NOT NULL DEFAULT '', waiter_beat REAL,
-    expires_at REAL, approver TEXT NOT NULL DEFAULT '', approver_at REAL);
-CREATE TABLE IF NOT EXISTS proposal_contents (
-    proposal_id TEXT NOT NULL REFERENCES proposals(id) ON DELETE CASCADE,
-    position INTEGER NOT NULL, data BLOB, PRIMARY KEY (proposal_id, position));
-CREATE INDEX IF NOT EXISTS proposals_status ON proposals(status);
-"""
 _COLUMNS = (
     "id, created_at, status, session, tool, label, files, reason, batch_id, decided_at, "
-    "waiter, waiter_beat, expires_at, approver, approver_at"
+    "waiter, waiter_beat, expires_at, approver, approver_at, machine, workspace"
 )
-# columns added after the first release: added to an older store when it opens
-_ADDED_COLUMNS = {
-    "waiter": "TEXT NOT NULL DEFAULT ''", "waiter_beat": "REAL", "expires_at": "REAL",
-    "approver": "TEXT NOT NULL DEFAULT ''", "approver_at": "REAL",
-}  # fmt: skip
+#: How long an approval given on another machine waits for the proposing server to take
+#: it up (it looks every ``poll`` seconds) before handing it back as ``pending``.
+HANDOVER_TIMEOUT = 30.0
 
 
 def _history_error(message: str, hint: str, **details: Any) -> PatchwrightError:
     return PatchwrightError(ErrorCode.HISTORY, message, hint, details=details)
+
+
+def history_needed() -> PatchwrightError:
+    """The refusal of approval mode in a workspace that keeps no history."""
+    return _history_error(
+        "Approval mode needs the workspace history (approved changes are recorded there, "
+        "and proposals are kept in its store).",
+        "Open the workspace with history=True.",
+    )
 
 
 @record(frozen=True)
@@ -125,6 +129,7 @@ class Proposal:
         expires_at: when the caller stops waiting (seconds since the epoch).
         approver: the process writing an approved proposal (``host:pid``).
         approver_at: when it started (seconds since the epoch).
+        machine / workspace: where it was proposed (and so where it is written).
     """
 
     id: str
@@ -142,6 +147,8 @@ class Proposal:
     expires_at: float | None = None
     approver: str = ""
     approver_at: float | None = None
+    machine: str = ""
+    workspace: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready view."""
@@ -150,38 +157,26 @@ class Proposal:
 
 
 class ProposalStore:
-    """Proposals in their own SQLite file in the workspace's state folder.
+    """Proposals in the workspace's history store, beside its batches.
+
+    In a SQLite history that is the workspace's own database; in a shared PostgreSQL
+    history every machine's and workspace's proposals are in one table, each with the
+    ``machine`` and ``workspace`` that proposed it: listing shows them all (a person
+    decides on the whole fleet), and :meth:`is_here` tells which ones this workspace
+    writes itself.
 
     Args:
-        database: the SQLite file (created on first use).
-        timeout: how long to wait for another writer, in seconds.
+        history: the workspace's history (its backend and place are used).
     """
 
-    def __init__(self, database: str | os.PathLike[str], *, timeout: float = 30.0) -> None:
-        self.database = os.fspath(database)
-        self.timeout = timeout
-        with self._connect() as db:
-            db.execute("PRAGMA journal_mode=WAL")
-            db.executescript(_SCHEMA)
-            known = {row["name"] for row in db.execute("PRAGMA table_info(proposals)")}
-            for name, declaration in _ADDED_COLUMNS.items():
-                if name not in known:
-                    db.execute(f"ALTER TABLE proposals ADD COLUMN {name} {declaration}")
+    def __init__(self, history: History) -> None:
+        self.history = history
+        self.backend = history.backend
+        self.scope = history.scope
 
-    @contextmanager
-    def _connect(self) -> Iterator[sqlite3.Connection]:
-        try:
-            os.makedirs(os.path.dirname(self.database), exist_ok=True)
-            with closing(sqlite3.connect(self.database, timeout=self.timeout)) as db:
-                db.row_factory = sqlite3.Row
-                db.execute("PRAGMA foreign_keys=ON")
-                with db:
-                    yield db
-        except sqlite3.Error as exc:
-            raise _history_error(
-                f"The proposal store {self.database} failed: {exc}.",
-                "Check that the state folder is writable (PATCHWRIGHT_STATE_DIR).",
-            ) from exc
+    def is_here(self, proposal: Proposal) -> bool:
+        """Whether ``proposal`` was made by this workspace on this machine."""
+        return (proposal.machine, proposal.workspace) == (self.scope.machine, self.scope.workspace)
 
     def add(
         self,
@@ -201,63 +196,62 @@ class ProposalStore:
                      "meta": info.meta, "reverts": info.reverts},
             "changes": [_change_json(c) for c in changes],
         }  # fmt: skip
-        with self._connect() as db:
+        with self.backend.transaction(write=True) as tx:
             proposal_id = new_id("p")
-            while db.execute("SELECT 1 FROM proposals WHERE id=?", (proposal_id,)).fetchone():
+            while tx.rows("SELECT 1 AS taken FROM proposals WHERE id=?", (proposal_id,)):
                 proposal_id = new_id("p")
-            db.execute(
+            tx.run(
                 "INSERT INTO proposals (id, created_at, status, session, tool, label, batch, "
-                "files, waiter, waiter_beat, expires_at) "
-                "VALUES (?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?)",
+                "files, waiter, waiter_beat, expires_at, machine, workspace) "
+                "VALUES (?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (proposal_id, utc_now(), session, info.tool, info.label, json.dumps(batch),
-                 json.dumps(files), waiter, time.time() if waiter else None, expires_at),
+                 json.dumps(files), waiter, time.time() if waiter else None, expires_at,
+                 self.scope.machine, self.scope.workspace),
             )  # fmt: skip
-            db.executemany(
+            tx.run_many(
                 "INSERT INTO proposal_contents (proposal_id, position, data) VALUES (?, ?, ?)",
                 [(proposal_id, i, c.data) for i, c in enumerate(changes)],
             )
         return self.get(proposal_id)
 
     def get(self, proposal_id: str) -> Proposal:
-        """One proposal by ID.
+        """One proposal by ID (of any machine and workspace of a shared store).
 
         Raises:
             PatchwrightError: ``history`` when no proposal has that ID.
         """
-        with self._connect() as db:
-            row = db.execute(
-                f"SELECT {_COLUMNS} FROM proposals WHERE id=?", (proposal_id,)
-            ).fetchone()
-        if row is None:
+        with self.backend.transaction(write=False) as tx:
+            rows = tx.rows(f"SELECT {_COLUMNS} FROM proposals WHERE id=?", (proposal_id,))
+        if not rows:
             raise _history_error(
                 f"No proposal has the ID {proposal_id!r}.",
                 "List the waiting proposals with 'patchwright pending'; their IDs start with 'p-'.",
                 id=proposal_id,
             )
-        return _proposal(row)
+        return _proposal(rows[0])
 
     def by_status(self, status: str | None = "pending", limit: int = 200) -> list[Proposal]:
         """Proposals with ``status`` (every status when ``None``), oldest first."""
         where, params = ("WHERE status=?", [status]) if status else ("", [])
-        with self._connect() as db:
-            rows = db.execute(
+        with self.backend.transaction(write=False) as tx:
+            rows = tx.rows(
                 f"SELECT {_COLUMNS} FROM proposals {where} ORDER BY seq DESC LIMIT ?",
                 [*params, limit],
-            ).fetchall()
+            )
         return [_proposal(r) for r in reversed(rows)]
 
     def request(self, proposal_id: str) -> tuple[list[FileChange], BatchInfo]:
         """The stored changes and batch description of a proposal."""
-        with self._connect() as db:
-            row = db.execute("SELECT batch FROM proposals WHERE id=?", (proposal_id,)).fetchone()
-            contents = db.execute(
+        with self.backend.transaction(write=False) as tx:
+            rows = tx.rows("SELECT batch FROM proposals WHERE id=?", (proposal_id,))
+            contents = tx.rows(
                 "SELECT position, data FROM proposal_contents WHERE proposal_id=? "
                 "ORDER BY position",
                 (proposal_id,),
-            ).fetchall()
-        if row is None:
+            )
+        if not rows:
             self.get(proposal_id)  # raises the error naming the ID
-        batch = json.loads(row["batch"])
+        batch = json.loads(rows[0]["batch"])
         data = {r["position"]: r["data"] for r in contents}
         changes = [
             _change_from_json(c, None if data.get(i) is None else bytes(data[i]))
@@ -284,22 +278,22 @@ class ProposalStore:
         when it started.
         """
         decided = utc_now() if target in FINAL_STATUSES else None
-        with self._connect() as db:
-            cursor = db.execute(
+        with self.backend.transaction(write=True) as tx:
+            won = tx.count(
                 "UPDATE proposals SET status=?, reason=?, batch_id=?, decided_at=?, "
                 "approver=COALESCE(?, approver), approver_at=COALESCE(?, approver_at) "
                 "WHERE id=? AND status=?",
                 (target, reason, batch_id, decided, approver,
                  None if approver is None else time.time(), proposal_id, source),
             )  # fmt: skip
-            return cursor.rowcount == 1
+        return won == 1
 
     def beat(self, proposal_id: str) -> None:
         """Record that the process waiting for ``proposal_id`` is alive (now)."""
-        with self._connect() as db:
-            db.execute(
+        with self.backend.transaction(write=True) as tx:
+            tx.run(
                 "UPDATE proposals SET waiter_beat=? WHERE id=? AND status IN "
-                "('pending', 'approving')",
+                "('pending', 'approved', 'approving')",
                 (time.time(), proposal_id),
             )
 
@@ -434,10 +428,7 @@ class Approval:
         poll: float = 0.1,
     ) -> None:
         if ctx.history is None:
-            raise _history_error(
-                "Approval mode needs the workspace history (approved changes are recorded there).",
-                "Open the workspace with history=True.",
-            )
+            raise history_needed()
         if not timeout > 0:
             raise PatchwrightError(
                 ErrorCode.INVALID_REQUEST,
@@ -464,7 +455,7 @@ class Approval:
         ]  # fmt: skip
         caller = current_caller()
         proposal = self.store.add(
-            changes, info, files, self.session,
+            changes, info, files, _who(info.meta) or self.session,
             waiter=this_process(), expires_at=time.time() + self.timeout,
         )  # fmt: skip
         if caller is not None:
@@ -489,15 +480,19 @@ class Approval:
             current = self.store.get(proposal_id)
             if current.status in FINAL_STATUSES:
                 return current
+            undecided = current.status in ("pending", "approved")
+            if undecided and caller is not None and caller.gone:
+                reason = caller.reason or "the caller left"
+                if self.store.move(
+                    proposal_id, source=current.status, target="withdrawn", reason=reason
+                ):
+                    return self.store.get(proposal_id)
+                continue  # decided at this very moment: read the decision
+            if current.status == "approved":  # approved on another machine: write it here
+                self._take(proposal_id)
+                continue
             now = time.monotonic()
             if current.status == "pending":
-                if caller is not None and caller.gone:
-                    reason = caller.reason or "the caller left"
-                    if self.store.move(
-                        proposal_id, source="pending", target="withdrawn", reason=reason
-                    ):
-                        return self.store.get(proposal_id)
-                    continue  # decided at this very moment: read the decision
                 if now >= deadline:
                     if self.store.move(proposal_id, source="pending", target="timed_out"):
                         return self.store.get(proposal_id)
@@ -514,6 +509,15 @@ class Approval:
                 caller.pause(self.poll)
             else:
                 time.sleep(self.poll)
+
+    def _take(self, proposal_id: str) -> None:
+        """Write a proposal approved elsewhere, in this process; the outcome is recorded
+        in the store (read by the loop), so a refusal here is not raised."""
+        if self.store.move(
+            proposal_id, source="approved", target="approving", approver=this_process()
+        ):
+            with suppress(PatchwrightError):
+                write_proposal(self.store, self.ctx, proposal_id)
 
     def _outcome(self, proposal: Proposal, draft: CommitRecord) -> CommitRecord:
         if proposal.status == "applied" and proposal.batch_id is not None:
@@ -646,19 +650,37 @@ class Proposals:
         store: the proposal store.
         ctx: the commit context of the workspace that writes an approved proposal.
         gate: that workspace's mode gate (restricted mode refuses approving).
+        handover: seconds to wait for another machine's server to take up an approval.
+        poll: seconds between looks at the store meanwhile.
     """
 
-    def __init__(self, store: ProposalStore, ctx: CommitContext, gate: ModeGate) -> None:
+    def __init__(
+        self,
+        store: ProposalStore,
+        ctx: CommitContext,
+        gate: ModeGate,
+        *,
+        handover: float = HANDOVER_TIMEOUT,
+        poll: float = 0.1,
+    ) -> None:
         self.store, self.ctx, self.gate = store, ctx, gate
+        self.handover, self.poll = handover, poll
 
     def pending(self) -> list[Proposal]:
-        """The proposals waiting for a decision, oldest first.
+        """The proposals waiting for a decision (every machine's, in a shared history),
+        oldest first.
 
         Proposals nobody waits for any more are closed first (``orphaned`` or
-        ``timed_out``), and interrupted approvals settled (see the module docstring).
+        ``timed_out``), and this workspace's interrupted approvals settled (see the
+        module docstring; another workspace's are settled by its own server).
         """
         for proposal in self.store.by_status("approving"):
-            settle_interrupted(self.store, self.ctx, proposal)
+            if self.store.is_here(proposal):
+                settle_interrupted(self.store, self.ctx, proposal)
+        for proposal in self.store.by_status("approved"):  # nobody there to take it up
+            gone = caller_gone(proposal)
+            if gone is not None:
+                self.store.move(proposal.id, source="approved", target=gone[0], reason=gone[1])
         waiting = []
         for proposal in self.store.by_status("pending"):
             gone = caller_gone(proposal)
@@ -675,57 +697,72 @@ class Proposals:
     def approve(self, proposal_id: str) -> CommitRecord:
         """Write a pending proposal, each file checked against its SHA256 when proposed.
 
+        A proposal of this workspace is written here. One made by another machine or
+        workspace of a shared history is written there, by the server waiting for it:
+        its status becomes ``approved``, that server writes it, and this call waits
+        (:data:`HANDOVER_TIMEOUT`) for the outcome.
+
         Raises:
             PatchwrightError: ``restricted``; ``history`` for an unknown ID, one that is
-                no longer pending, or one whose caller is gone (then closed as
-                ``orphaned`` or ``timed_out``); ``stale`` when a file changed since it
-                was proposed (the proposal is then closed as stale); other commit
-                refusals.
+                no longer pending, one whose caller is gone (then closed as
+                ``orphaned`` or ``timed_out``), or when the proposing server did not
+                take it up; ``stale`` when a file changed since it was proposed (the
+                proposal is then closed as stale); other commit refusals.
         """
+        proposal = self.store.get(proposal_id)
+        if not self.store.is_here(proposal):
+            return self._approve_elsewhere(proposal)
         with self.gate.operation(writing=True):
-            self._refuse_unwaited(self.store.get(proposal_id))
+            self._refuse_unwaited(proposal)
             self._claim(proposal_id, "approving", approver=this_process())
-            try:
-                changes, info = self.store.request(proposal_id)
-                proposal = self.store.get(proposal_id)
-                pinned = [_pin(c, f) for c, f in zip(changes, proposal.files, strict=True)]
-                # the batch names its proposal: an approval interrupted after the commit
-                # is then known as applied (settle_interrupted)
-                info = replace(info, meta={**info.meta, "proposal": proposal_id})
-                record = run_commit(self.ctx, pinned, info, dry_run=False)
-            except PatchwrightError as err:
-                status = (
-                    "stale" if err.code in (ErrorCode.STALE, ErrorCode.FILE_EXISTS) else "failed"
-                )
-                self.store.move(proposal_id, source="approving", target=status, reason=err.message)
-                if status == "stale":
-                    raise PatchwrightError(
-                        ErrorCode.STALE,
-                        f"Proposal {proposal_id} is stale: {err.message}",
-                        "Reject it or let it go; the agent has been told to redo the edit.",
-                        path=err.path,
-                        details={"proposal_id": proposal_id},
-                    ) from err
-                raise
-            except BaseException as exc:
-                # interrupted (Ctrl-C) or failed unexpectedly: back to the caller if it
-                # still waits, closed with the reason if not; the commit itself is
-                # all-or-nothing
-                reason = f"the approval was interrupted ({type(exc).__name__}) before it wrote"
-                if caller_gone(self.store.get(proposal_id)) is None:
-                    self.store.move(
-                        proposal_id, source="approving", target="pending",
-                        reason=f"{reason}; it can be approved again",
+            return write_proposal(self.store, self.ctx, proposal_id)
+
+    def _approve_elsewhere(self, proposal: Proposal) -> CommitRecord:
+        proposal_id = proposal.id
+        with self.gate.operation(writing=True):  # restricted mode refuses this too
+            self._refuse_unwaited(proposal)
+            self._claim(proposal_id, "approved")
+        deadline = time.monotonic() + self.handover
+        while True:
+            current = self.store.get(proposal_id)
+            if current.status in FINAL_STATUSES:
+                break
+            now = time.monotonic()
+            if current.status == "approved" and now >= deadline:
+                if self.store.move(proposal_id, source="approved", target="pending"):
+                    raise _history_error(
+                        f"Proposal {proposal_id} was made in {current.workspace} on machine "
+                        f"{current.machine!r}, and the server waiting for it there did not "
+                        f"take the approval within {self.handover:g} s; it is pending again.",
+                        "Check that the agent's server there is still running, then approve "
+                        "again (or reject it).",
+                        id=proposal_id, machine=current.machine, workspace=current.workspace,
                     )  # fmt: skip
-                else:
-                    self.store.move(
-                        proposal_id, source="approving", target="failed", reason=f"{reason}."
-                    )
-                raise
-            self.store.move(
-                proposal_id, source="approving", target="applied", batch_id=record.batch_id
+                continue  # taken up at this very moment
+            if now >= deadline + _APPLYING_GRACE:
+                raise _history_error(
+                    f"Proposal {proposal_id} is being written on machine {current.machine!r}, "
+                    "and writing it had not finished when this call stopped waiting.",
+                    "Look at 'patchwright pending' or the history in a moment.",
+                    id=proposal_id,
+                )
+            time.sleep(self.poll)
+        if current.status == "applied" and current.batch_id is not None:
+            assert self.ctx.history is not None  # approval needs the history
+            return self.ctx.history.load(current.batch_id, anywhere=True)[0]
+        if current.status == "stale":
+            raise PatchwrightError(
+                ErrorCode.STALE,
+                f"Proposal {proposal_id} is stale: {current.reason}",
+                "Reject it or let it go; the agent has been told to redo the edit.",
+                details={"proposal_id": proposal_id},
             )
-            return record
+        raise _history_error(
+            f"Proposal {proposal_id} was approved but not written: it is {current.status}"
+            + (f" ({current.reason})." if current.reason else "."),
+            "List the waiting proposals with 'patchwright pending'.",
+            id=proposal_id, status=current.status,
+        )  # fmt: skip
 
     def _refuse_unwaited(self, proposal: Proposal) -> None:
         """Close and refuse a pending proposal nobody waits for any more."""
@@ -779,6 +816,69 @@ class Proposals:
             )
 
 
+def write_proposal(store: ProposalStore, ctx: CommitContext, proposal_id: str) -> CommitRecord:
+    """Commit a proposal this process has moved to ``approving``, then record the outcome.
+
+    Each file is pinned to its SHA256 when proposed. ``ctx`` is the workspace's commit
+    context that never follows a symlink (as undo's): the path written is the path the
+    person saw, and a symlink swapped in on it since is refused, not written through.
+
+    Raises:
+        PatchwrightError: ``stale`` when a file changed since it was proposed (or a
+            symlink now stands on its path); other commit refusals.
+    """
+    try:
+        changes, info = store.request(proposal_id)
+        proposal = store.get(proposal_id)
+        pinned = [_pin(c, f) for c, f in zip(changes, proposal.files, strict=True)]
+        # the batch names its proposal: an approval interrupted after the commit is
+        # then known as applied (settle_interrupted)
+        info = replace(info, meta={**info.meta, "proposal": proposal_id})
+        record = run_commit(ctx, pinned, info, dry_run=False)
+    except PatchwrightError as err:
+        status = "stale" if err.code in _STALE_CODES else "failed"
+        store.move(proposal_id, source="approving", target=status, reason=err.message)
+        if status == "stale":
+            raise PatchwrightError(
+                ErrorCode.STALE,
+                f"Proposal {proposal_id} is stale: {err.message}",
+                "Reject it or let it go; the agent has been told to redo the edit.",
+                path=err.path,
+                details={"proposal_id": proposal_id},
+            ) from err
+        raise
+    except BaseException as exc:
+        # interrupted (Ctrl-C) or failed unexpectedly: back to the caller if it still
+        # waits, closed with the reason if not; the commit itself is all-or-nothing
+        reason = f"the approval was interrupted ({type(exc).__name__}) before it wrote"
+        if caller_gone(store.get(proposal_id)) is None:
+            store.move(
+                proposal_id, source="approving", target="pending",
+                reason=f"{reason}; it can be approved again",
+            )  # fmt: skip
+        else:
+            store.move(proposal_id, source="approving", target="failed", reason=f"{reason}.")
+        raise
+    store.move(proposal_id, source="approving", target="applied", batch_id=record.batch_id)
+    return record
+
+
+# what makes an approved proposal stale: its file changed, or is no longer a plain file
+# on a path without symlinks
+_STALE_CODES = (
+    ErrorCode.STALE,
+    ErrorCode.FILE_EXISTS,
+    ErrorCode.NOT_A_FILE,
+    ErrorCode.PATH_OUTSIDE_ROOT,
+)
+
+
+def _who(meta: dict[str, Any]) -> str:
+    """The proposer as shown: its client (MCP ``clientInfo``) and session, from the batch's
+    meta (see :func:`~patchwright.workspace.workspace.calling_as`)."""
+    return " ".join(str(meta[k]) for k in ("client", "session") if meta.get(k))
+
+
 def _pin(change: FileChange, proposed: dict[str, Any]) -> FileChange:
     """``change`` checked against the state its file had when proposed."""
     before = proposed.get("before_sha256")
@@ -806,10 +906,10 @@ def _change_from_json(data: dict[str, Any], content: bytes | None) -> FileChange
     return FileChange(data=content, changes=records, **data)
 
 
-def _proposal(row: sqlite3.Row) -> Proposal:
+def _proposal(row: Row) -> Proposal:
     return Proposal(
         row["id"], row["created_at"], row["status"], row["session"], row["tool"], row["label"],
         json.loads(row["files"]), row["reason"], row["batch_id"], row["decided_at"],
         row["waiter"], row["waiter_beat"], row["expires_at"], row["approver"],
-        row["approver_at"],
+        row["approver_at"], row["machine"], row["workspace"],
     )  # fmt: skip

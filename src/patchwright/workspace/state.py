@@ -13,7 +13,6 @@ is of the real root path), holding::
     history.sqlite3   the history store (unless a shared one is configured)
     blobs/            large history contents (see history/contents.py)
     history-forget/   batches to delete from an unreachable shared history
-    proposals.sqlite3 changes waiting for approval (see approval.py)
     journal/          unfinished commits (see journal.py)
     locks/            lock files, 256 shared by all paths (never in the user's tree)
     root.txt          the root path, for people browsing the folder
@@ -66,11 +65,6 @@ class StatePaths:
     def database(self) -> str:
         """The SQLite history store."""
         return os.path.join(self.folder, "history.sqlite3")
-
-    @property
-    def proposals(self) -> str:
-        """The SQLite store of proposals waiting for approval."""
-        return os.path.join(self.folder, "proposals.sqlite3")
 
     @property
     def journal(self) -> str:

@@ -44,7 +44,9 @@ def select_batch(history: History, batch_id: str | None) -> CommitRecord:
             "Pass the batch_id returned by the edit you want to undo.",
             field="batch_id",
         )
-    history.check_local(history.get(batch_id))  # undo only where the workspace is
+    # undo only where the workspace is: a batch recorded elsewhere is refused naming its
+    # machine and folder (never its contents)
+    history.check_local(history.get(batch_id, anywhere=True))
     record, reverted_by = history.load(batch_id)
     if reverted_by is not None:
         raise PatchwrightError(

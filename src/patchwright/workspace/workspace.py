@@ -19,6 +19,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
+from contextvars import ContextVar
 
 from patchwright._records import replace
 from patchwright.model.errors import ErrorCode, PatchwrightError
@@ -49,6 +50,22 @@ if TYPE_CHECKING:
 
 #: Default largest file the workspace reads or writes: 16 MiB.
 DEFAULT_MAX_FILE_BYTES = 16 * 1024 * 1024
+
+# who makes the current call: set by a server around each call (calling_as), read by
+# the commits and proposals it makes
+_WHO: ContextVar[tuple[tuple[str, str], ...]] = ContextVar("patchwright_who", default=())
+
+
+@contextmanager
+def calling_as(client: str = "", session: str = "") -> Iterator[None]:
+    """Record ``client`` (a program's name and version, e.g. from MCP ``clientInfo``)
+    and ``session`` (its connection) with every batch and proposal made inside this
+    block, in this thread or task; ``session`` then stands for the workspace's own."""
+    token = _WHO.set(tuple((k, v) for k, v in (("client", client), ("session", session)) if v))
+    try:
+        yield
+    finally:
+        _WHO.reset(token)
 
 
 class Workspace:
@@ -350,13 +367,18 @@ class Workspace:
             PatchwrightError: ``restricted``; sandbox refusals; ``invalid_request``;
                 ``stale``; ``file_not_found``; ``file_exists``; ``lock_timeout``; ``io_error``.
         """
-        stamp = {"session": self.session} if self.session else {}
-        info = BatchInfo(tool, label, key, {**stamp, **(meta or {})})
+        info = BatchInfo(tool, label, key, {**self._stamp(), **(meta or {})})
         if self._approval is not None and not dry_run:
             self.ensure_writable()  # waits for the decision outside the mode gate
             return self._approval.submit(changes, info)
         with self._gate.operation(writing=not dry_run), self._on_disk():
             return run_commit(self._ctx, changes, info, dry_run=dry_run)
+
+    def _stamp(self) -> dict[str, str]:
+        """Who writes, for the batch's ``meta``: the session, and the client and its
+        session when a server said so (:func:`calling_as`)."""
+        stamp = {"session": self.session} if self.session else {}
+        return {**stamp, **dict(_WHO.get())}
 
     def undo(self, batch_id: str | None = None) -> CommitRecord:
         """Revert a batch (default: the newest not yet undone) as a new recorded batch.
@@ -371,8 +393,9 @@ class Workspace:
             store = self.history
             record = select_batch(store, batch_id)
             changes = inverse_changes(store, record)
-            stamp = {"session": self.session} if self.session else {}
-            info = BatchInfo("undo", f"Undo {record.batch_id}", None, stamp, record.batch_id)
+            info = BatchInfo(
+                "undo", f"Undo {record.batch_id}", None, self._stamp(), record.batch_id
+            )
             if self._approval is not None:
                 return self._approval.submit(changes, info)
             try:
@@ -390,17 +413,25 @@ class Workspace:
             PatchwrightError: ``history`` without a history; ``invalid_request`` for a
                 time-out that is not positive.
         """
-        from patchwright.workspace.approval import Approval, ProposalStore
+        from patchwright.workspace.approval import Approval, ProposalStore, history_needed
 
-        store = ProposalStore(self._state.proposals)
-        self._approval = Approval(store, self._ctx, timeout=timeout, session=self.session)
+        if self._ctx.history is None:
+            raise history_needed()
+        store = ProposalStore(self._ctx.history)
+        # a proposal is written as shown: never through a symlink (undo's context)
+        self._approval = Approval(store, self._undo_ctx, timeout=timeout, session=self.session)
 
     @property
     def proposals(self) -> Proposals:
-        """The proposals of this workspace: list, approve, reject."""
+        """The proposals in this workspace's history store (with a shared history, every
+        machine's): list, approve, reject.
+
+        Raises:
+            PatchwrightError: ``history`` when the workspace keeps no history.
+        """
         from patchwright.workspace.approval import Proposals, ProposalStore
 
-        return Proposals(ProposalStore(self._state.proposals), self._ctx, self._gate)
+        return Proposals(ProposalStore(self.history), self._undo_ctx, self._gate)
 
     def recover(self) -> list[str]:
         """Roll back commits left unfinished by crashed processes; returns their batch IDs."""

@@ -4,7 +4,7 @@ Routes::
 
     GET  /                               the page (plain HTML, CSS and JavaScript)
     GET  /static/{name}                  app.js, style.css; /static/pygments.css
-    GET  /api/batches?file=&session=&since=&until=
+    GET  /api/batches?file=&session=&since=&until=&machine=&status=&scope=fleet
     GET  /api/batches/{id}?view=unified|split
     POST /api/batches/{id}/undo          the same checks as ``patchwright undo``
     GET  /api/proposals
@@ -20,6 +20,15 @@ another site cannot set, so a link elsewhere cannot undo or approve. The ``Host`
 header must name the address served (a loopback name on loopback), which defeats DNS
 rebinding. Handlers are plain functions, so starlette runs them in worker threads: an
 undo waiting for a file lock never blocks the event loop.
+
+Every answer forbids framing (``Content-Security-Policy: frame-ancestors 'none'`` and
+``X-Frame-Options: DENY``), so another page cannot show the buttons under its own. The
+cookie is ``HttpOnly`` and ``SameSite=Strict``, and its name carries the port served:
+browsers send a host's cookies to every port of it, and two review pages (or a page and
+another server) on one host must not take each other's token for their own.
+
+``scope=fleet`` lists every workspace and machine of a shared history: the page is for
+people, who may look at the whole fleet, where an agent reads only its own workspace.
 """
 
 from __future__ import annotations
@@ -43,6 +52,13 @@ from patchwright.model import ErrorCode, PatchwrightError
 from patchwright.workspace import Workspace
 
 COOKIE = "patchwright_review"
+#: Headers sent with every answer: the page may not be framed by any other page.
+SECURITY_HEADERS = {
+    "Content-Security-Policy": "frame-ancestors 'none'",
+    "X-Frame-Options": "DENY",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+}
 HEADER = "X-Patchwright-Token"
 LOOPBACK_NAMES = ("127.0.0.1", "localhost", "::1")
 _STATIC = {"app.js": "text/javascript", "style.css": "text/css"}
@@ -58,6 +74,16 @@ _STATUS = {
 def new_token() -> str:
     """A fresh random token (32 bytes, URL-safe)."""
     return secrets.token_urlsafe(32)
+
+
+def cookie_name(port: int | None) -> str:
+    """The token cookie's name for a page served on ``port``."""
+    return f"{COOKIE}_{port}" if port else COOKIE
+
+
+def _port(request: Request) -> int | None:
+    server = request.scope.get("server")
+    return int(server[1]) if server and server[1] is not None else None
 
 
 def _static(name: str) -> str:
@@ -89,11 +115,19 @@ class _Guard(BaseHTTPMiddleware):
     async def dispatch(
         self, request: Request, call_next: Callable[[Request], Awaitable[Response]]
     ) -> Response:
+        response = await self._checked(request, call_next)
+        response.headers.update(SECURITY_HEADERS)
+        return response
+
+    async def _checked(
+        self, request: Request, call_next: Callable[[Request], Awaitable[Response]]
+    ) -> Response:
         host = (request.headers.get("host") or "").rsplit(":", 1)[0].strip("[]")
         if self.hosts and host not in self.hosts:
             return PlainTextResponse("Unknown host name.", status_code=403)
+        cookie = cookie_name(_port(request))
         header = request.headers.get(HEADER, "")
-        offered = header or request.query_params.get("token") or request.cookies.get(COOKIE, "")
+        offered = header or request.query_params.get("token") or request.cookies.get(cookie, "")
         if not offered:
             return PlainTextResponse(
                 "This page needs the token: open the URL 'patchwright review' printed.",
@@ -107,7 +141,7 @@ class _Guard(BaseHTTPMiddleware):
             return PlainTextResponse(f"Changes need the {HEADER} header.", status_code=403)
         response = await call_next(request)
         if request.query_params.get("token"):
-            response.set_cookie(COOKIE, self.token, httponly=True, samesite="strict")
+            response.set_cookie(cookie, self.token, httponly=True, samesite="strict", path="/")
         return response
 
 
@@ -136,8 +170,9 @@ def build_app(workspace: Workspace, token: str, *, hosts: tuple[str, ...] = ()) 
         try:
             filters = Filters.from_query(dict(request.query_params))
         except ValueError as exc:
-            return _bad(str(exc), "since/until")
-        return _answer(lambda: data.batches(filters))
+            return _bad(str(exc), str(exc).split(" ", 1)[0])
+        fleet = request.query_params.get("scope") == "fleet"
+        return _answer(lambda: data.batches(filters, fleet=fleet))
 
     def batch(request: Request) -> Response:
         return _answer(lambda: data.batch_html(request.path_params["id"], _view(request)))

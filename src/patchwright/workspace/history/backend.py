@@ -31,7 +31,7 @@ else:
 #: The version of every schema migration (migrations.py checks that the two agree). A
 #: store that has them all needs nothing more: opening one decides so without importing
 #: the migrations, which only a new or older store needs (start-up time of a command).
-SCHEMA_VERSIONS = frozenset({1, 2, 3, 4, 5})
+SCHEMA_VERSIONS = frozenset({1, 2, 3, 4, 5, 6, 7})
 
 
 @record(frozen=True)
@@ -60,6 +60,9 @@ class Tx(Protocol):
 
     def run_many(self, sql: str, params: Sequence[Sequence[Any]]) -> None:
         """Run a statement once per parameter tuple."""
+
+    def count(self, sql: str, params: Sequence[Any] = ()) -> int:
+        """Run an ``UPDATE`` or ``DELETE``; the number of rows it changed."""
 
 
 class Backend(Protocol):
@@ -100,7 +103,7 @@ def history_error(message: str, hint: str = "", **details: Any) -> PatchwrightEr
     return PatchwrightError(ErrorCode.HISTORY, message, hint, details=details)
 
 
-_PG_CONSTRAINT = re.compile(r"(batches|files|changes)_(id|reverts)_key")
+_PG_CONSTRAINT = re.compile(r"(batches|files|changes|proposals)_(id|reverts)_key")
 
 
 def unique_column(constraint: str) -> str:

@@ -16,9 +16,14 @@ it (``backfill``). Version 3 adds the table of contents kept as deltas (contents
 Version 4 drops the index of version 2 from SQLite stores: one database holds one
 workspace, whose queries never select by place, and every commit wrote one page of it.
 Version 5 lets a delta replace several ranges of its base (``deltas.regions``; rows
-without it are the one-range deltas of version 3, still read as they are).
+without it are the one-range deltas of version 3, still read as they are). Version 6
+keeps the proposals of approval mode beside the batches (approval.py), with the machine
+and workspace that proposed each, so a shared store shows every machine's waiting
+writes; a SQLite store's proposals were kept in their own file before. Version 7 keeps
+the text the model was answered for each batch (``batches.answer``, written once the
+call that made it has answered; empty for batches made outside a tool call).
 
-To add a table (for instance pending proposals), append a migration with the next
+To add a table, append a migration with the next
 version; never edit one that has shipped.
 """
 
@@ -109,6 +114,21 @@ _DELTAS = (
     "prefix {integer} NOT NULL, suffix {integer} NOT NULL, middle {blob} NOT NULL)"
 )
 
+_PROPOSALS = (
+    """CREATE TABLE proposals (
+    seq {serial}, id TEXT NOT NULL CONSTRAINT proposals_id_key UNIQUE,
+    created_at TEXT NOT NULL, status TEXT NOT NULL, session TEXT NOT NULL, tool TEXT NOT NULL,
+    label TEXT NOT NULL, batch TEXT NOT NULL, files TEXT NOT NULL,
+    reason TEXT NOT NULL DEFAULT '', batch_id TEXT, decided_at TEXT,
+    waiter TEXT NOT NULL DEFAULT '', waiter_beat {real}, expires_at {real},
+    approver TEXT NOT NULL DEFAULT '', approver_at {real},
+    machine TEXT NOT NULL, workspace TEXT NOT NULL)""",
+    """CREATE TABLE proposal_contents (
+    proposal_id TEXT NOT NULL REFERENCES proposals(id) ON DELETE CASCADE,
+    position INTEGER NOT NULL, data {blob}, PRIMARY KEY (proposal_id, position))""",
+    "CREATE INDEX proposals_status ON proposals(status, seq)",
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "batches, files, changes and contents", _SQLITE_V1, _POSTGRES_V1),
     Migration(
@@ -135,6 +155,28 @@ MIGRATIONS: tuple[Migration, ...] = (
         "contents kept as changes of several ranges of the content they replaced",
         ("ALTER TABLE deltas ADD COLUMN regions BLOB",),
         ("ALTER TABLE deltas ADD COLUMN regions BYTEA",),
+    ),
+    Migration(
+        6,
+        "proposals waiting for approval, with the machine and workspace that made them",
+        tuple(
+            s.format(serial="INTEGER PRIMARY KEY AUTOINCREMENT", blob="BLOB", real="REAL")
+            for s in _PROPOSALS
+        ),
+        tuple(
+            s.format(
+                serial="BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY",
+                blob="BYTEA",
+                real="DOUBLE PRECISION",
+            )
+            for s in _PROPOSALS
+        ),
+    ),
+    Migration(
+        7,
+        "the text the model was answered for each batch",
+        ("ALTER TABLE batches ADD COLUMN answer TEXT",),
+        ("ALTER TABLE batches ADD COLUMN answer TEXT",),
     ),
 )
 

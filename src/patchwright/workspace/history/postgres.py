@@ -83,8 +83,9 @@ def redact(url: str) -> str:
 
 
 class _PostgresTx:
-    def __init__(self, cursor: psycopg.Cursor[Row]) -> None:
+    def __init__(self, cursor: psycopg.Cursor[Row], pipeline: psycopg.Pipeline | None) -> None:
         self.cursor = cursor
+        self.pipeline = pipeline
 
     def rows(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
         # A cursor of its own: in pipeline mode (write transactions) a cursor keeps the
@@ -101,6 +102,15 @@ class _PostgresTx:
     def run_many(self, sql: str, params: Sequence[Sequence[Any]]) -> None:
         if params:
             self.cursor.executemany(_dialect(sql), params)
+
+    def count(self, sql: str, params: Sequence[Any] = ()) -> int:
+        # a cursor of its own, as for ``rows``; in pipeline mode the count is known only
+        # once the statement's result is in, which a sync of the pipeline waits for
+        with self.cursor.connection.cursor() as cursor:
+            cursor.execute(_dialect(sql), params)
+            if self.pipeline is not None:
+                self.pipeline.sync()
+            return int(cursor.rowcount)
 
 
 def _dialect(sql: str) -> str:
@@ -166,13 +176,14 @@ class PostgresBackend:
                 self._ensure_migrated(conn)
                 try:
                     with ExitStack() as stack:
+                        pipeline = None
                         if write:
                             # one round trip for the batch's statements (a read inside
                             # waits for its result) and one for the commit
-                            stack.enter_context(conn.pipeline())
+                            pipeline = stack.enter_context(conn.pipeline())
                             stack.enter_context(conn.transaction())
                         cursor = stack.enter_context(conn.cursor(row_factory=dict_row))
-                        yield _PostgresTx(cursor)
+                        yield _PostgresTx(cursor, pipeline)
                 finally:
                     _LAST_USE[conn] = time.monotonic()
         except psycopg.errors.UniqueViolation as exc:

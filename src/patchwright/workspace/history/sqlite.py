@@ -57,6 +57,9 @@ class _SQLiteTx:
     def run_many(self, sql: str, params: Sequence[Sequence[Any]]) -> None:
         self.db.executemany(sql, params)
 
+    def count(self, sql: str, params: Sequence[Any] = ()) -> int:
+        return int(self.db.execute(sql, params).rowcount)
+
 
 class SQLiteBackend:
     """The history database of one workspace (see module docstring).

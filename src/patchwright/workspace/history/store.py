@@ -3,7 +3,7 @@
 Tables (see migrations.py)::
 
     batches(seq, id, created_at, tool, label, key, meta, reverts UNIQUE,
-            machine, workspace, session)
+            machine, workspace, session, answer)
     files(seq, id, batch_id, position, path, move_from, action, key, label,
           before_sha256, after_sha256, before_mode, after_mode, diff, meta)
     changes(seq, id, file_id, batch_id, position, key, description, op,
@@ -15,10 +15,11 @@ random and checked against the store before use (one query for the IDs of severa
 commits, see :meth:`History.fresh_ids`).
 ``reverts`` is unique, so a batch can be undone once even when two processes try at the
 same instant. :meth:`History.get` answers spec 001's ``get_patch_change``: a batch, a
-file patch or a change by ID, as a JSON-ready dict, from any workspace and machine of
-the store. Listing and "the latest batch to undo" are of this workspace on this machine
-unless asked for all; undo itself is refused for a batch recorded elsewhere
-(:meth:`History.check_local`). One :class:`History` is safe to share between threads.
+file patch or a change by ID, as a JSON-ready dict, of this workspace on this machine
+(every workspace's only when asked, for the fleet views people use). Listing and "the
+latest batch to undo" are of this workspace on this machine unless asked for all; undo
+itself is refused for a batch recorded elsewhere (:meth:`History.check_local`). One
+:class:`History` is safe to share between threads.
 """
 
 from __future__ import annotations
@@ -55,6 +56,8 @@ _COMPOUND_TERMS = 50
 _SPARE_IDS = {"b": 32, "f": 32, "c": 32}
 _ID_TABLES = {"b": "batches", "f": "files", "c": "changes"}
 _BATCH_COLUMNS = "id, created_at, tool, label, key, meta, reverts, machine, workspace, session"
+# what a read of a batch returns: its columns and, once the call answered, the answer
+_BATCH_READ = _BATCH_COLUMNS + ", answer"
 _FILE_COLUMNS = (
     "id, batch_id, path, move_from, action, key, label, before_sha256, after_sha256, "
     "before_mode, after_mode, diff, meta"
@@ -241,6 +244,16 @@ class History:
                 raise
             self.deferred.add(batch_id)
 
+    def note_answer(self, batch_id: str, text: str) -> None:
+        """Keep ``text``, what the model was answered by the call that made ``batch_id``
+        (once: a batch has one answer; a batch of another workspace is left alone)."""
+        where, params = self._here()
+        with self._transaction(write=True) as tx:
+            tx.run(
+                f"UPDATE batches SET answer=? WHERE id=? AND answer IS NULL AND {where}",
+                [text, batch_id, *params],
+            )
+
     # reading ---------------------------------------------------------------------------------
     def _here(self) -> tuple[str, list[Any]]:
         """The condition selecting this workspace's batches in a shared store."""
@@ -259,37 +272,55 @@ class History:
         where, params = ("1=1", []) if all_workspaces else self._here()
         with self._transaction(write=False) as tx:
             rows = tx.rows(
-                f"SELECT {_BATCH_COLUMNS} FROM batches WHERE {where} "
+                f"SELECT {_BATCH_READ} FROM batches WHERE {where} "
                 "ORDER BY seq DESC LIMIT ? OFFSET ?",
                 [*params, limit, offset],
             )
             return _brief_batches(tx, rows)
 
-    def get(self, item_id: str) -> dict[str, Any]:
+    def get(self, item_id: str, *, anywhere: bool = False) -> dict[str, Any]:
         """A batch (``b-``), file patch (``f-``) or change (``c-``) by ID, as a dict.
 
+        In a shared store, only a record of this workspace on this machine is found,
+        unless ``anywhere`` (the fleet views for people: ``review``, ``log
+        --all-workspaces``): an agent never reads the diffs of files it was not given.
+
         Raises:
-            PatchwrightError: ``history`` when no record has that ID.
+            PatchwrightError: ``history`` when no record (of this workspace) has that ID.
         """
         table = _ID_TABLES.get(item_id[:1]) if item_id[1:2] == "-" else None
         if table is not None:
-            columns = {"batches": _BATCH_COLUMNS, "files": _FILE_COLUMNS}.get(table)
+            columns = {"batches": _BATCH_READ, "files": _FILE_COLUMNS}.get(table)
             with self._transaction(write=False) as tx:
                 found = tx.rows(
                     f"SELECT {columns or _CHANGE_COLUMNS} FROM {table} WHERE id=?", (item_id,)
                 )
+                if found and not (anywhere or self._is_here(tx, found[0])):
+                    found = []
                 if found and table == "batches":
                     return _batch_dict(tx, found[0])
                 if found and table == "files":
                     return _file_dict(tx, found[0])
                 if found:
                     return _change_dict(tx, found[0])
+        elsewhere = " of this workspace" if self.shared and not anywhere else ""
         raise history_error(
-            f"No batch, file patch or change has the ID {item_id!r}.",
+            f"No batch, file patch or change{elsewhere} has the ID {item_id!r}.",
             "Use an ID returned by an earlier edit: batch IDs start with 'b-', file patch "
             "IDs with 'f-', change IDs with 'c-'.",
             id=item_id,
         )
+
+    def _is_here(self, tx: Tx, row: Row) -> bool:
+        """Whether a record's batch is this workspace's (always so in a private store)."""
+        if not self.shared:
+            return True
+        if "machine" in row:  # a batch row
+            place = [row]
+        else:
+            place = tx.rows("SELECT machine, workspace FROM batches WHERE id=?", (row["batch_id"],))
+        here = (self.scope.machine, self.scope.workspace)
+        return bool(place) and (place[0]["machine"], place[0]["workspace"]) == here
 
     def content(self, sha256: str | None) -> bytes | None:
         """A stored before/after content by its SHA256 (``None`` in, ``None`` out)."""
@@ -322,9 +353,10 @@ class History:
             self.contents.store(tx, {sha: data}, (), {})
         return sha
 
-    def load(self, batch_id: str) -> tuple[CommitRecord, str | None]:
-        """A batch as a :class:`CommitRecord`, plus the ID of the batch that undid it."""
-        data = self.get(batch_id)
+    def load(self, batch_id: str, *, anywhere: bool = False) -> tuple[CommitRecord, str | None]:
+        """A batch as a :class:`CommitRecord`, plus the ID of the batch that undid it
+        (``anywhere`` as for :meth:`get`)."""
+        data = self.get(batch_id, anywhere=anywhere)
         if data["kind"] != "batch":
             raise history_error(
                 f"{batch_id!r} is a {data['kind']} ID, not a batch ID.", batch_id=batch_id
