@@ -20,7 +20,7 @@ from typing import Any
 from patchwright._records import record
 from patchwright.adapters.diffstat import count
 from patchwright.adapters.review.render import files_html
-from patchwright.model.quoting import quote_name, visible
+from patchwright.model.quoting import quote_name, visible, visible_lines
 from patchwright.workspace import Workspace
 
 #: The newest batches the page lists (filters apply within them).
@@ -213,7 +213,7 @@ class ReviewData:
             "client": visible(client) if client else client,
             "session": visible(session) if session else session,
             "label": visible(brief["label"] or ""),
-            "answer": visible(brief.get("answer") or ""),
+            "answer": visible_lines(brief.get("answer") or ""),
             "changes": [visible(d) for d in descriptions],
             "paths": [quote_name(f["path"]) for f in brief["files"]],
             "added": added,
@@ -234,7 +234,7 @@ class ReviewData:
             "html": files_html(full["files"], view),
             "client": visible(client) if client else client,
             "session": visible(session) if session else session,
-            "answer": visible(full.get("answer") or ""),
+            "answer": visible_lines(full.get("answer") or ""),
         }  # fmt: skip
 
     def proposals(self) -> list[dict[str, Any]]:
