@@ -5,11 +5,8 @@ from __future__ import annotations
 
 import json
 import os
-import queue
-import signal
 import subprocess
 import sys
-import threading
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -17,11 +14,11 @@ from contextlib import contextmanager
 
 import openai
 import pytest
+from served import served
 
 from patchwright.adapters.apply_server import RequestError, parse_prompt
 
 TIMEOUT = 60.0
-SERVER = [sys.executable, "-m", "patchwright", "apply-server", "--listen", "127.0.0.1:0"]
 
 ORIGINAL = (
     "import os\n\n\n"
@@ -54,34 +51,9 @@ def _message(code: str, update: str) -> str:
 
 @contextmanager
 def _server(*args: str) -> Iterator[str]:
-    process = subprocess.Popen(
-        [*SERVER, *args],
-        env={k: v for k, v in os.environ.items() if k != "PATCHWRIGHT_MCP_TOKEN"},
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    lines: queue.Queue[str] = queue.Queue()
-    assert process.stderr is not None
-    stderr = process.stderr
-    reader = threading.Thread(target=lambda: [lines.put(line) for line in stderr], daemon=True)
-    reader.start()
-    try:
-        line = ""
-        while "http://" not in line:
-            line = lines.get(timeout=TIMEOUT)
-        yield line[line.index("http://") :].split()[0]
-    finally:
-        if process.poll() is None:
-            process.send_signal(signal.SIGTERM)
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:  # pragma: no cover - only when shutdown hangs
-            process.kill()
-            process.wait()
-        reader.join(timeout=5)
-        stderr.close()
+    env = {k: v for k, v in os.environ.items() if k != "PATCHWRIGHT_MCP_TOKEN"}
+    with served(["apply-server", "--listen", "127.0.0.1:0", *args], env) as (url, _):
+        yield url
 
 
 @pytest.fixture(scope="module")

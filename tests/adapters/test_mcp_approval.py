@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import os
 import queue
-import re
 import signal
 import subprocess
 import sys
@@ -27,6 +26,7 @@ import anyio
 import pytest
 from mcp import Client
 from mcp.types import TextContent
+from served import served
 
 from patchwright.model import PatchwrightError
 from patchwright.workspace import Proposal, Workspace
@@ -83,31 +83,9 @@ def _env(state: Path) -> dict[str, str]:
 def _http_server(
     root: Path, state: Path, *args: str
 ) -> Iterator[tuple[str, subprocess.Popen[str]]]:
-    process = subprocess.Popen(
-        [*SERVER, "--root", str(root), "--http", "127.0.0.1:0", *args],
-        env=_env(state), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE, text=True,
-    )  # fmt: skip
-    assert process.stderr is not None
-    stderr = process.stderr
-    lines: queue.Queue[str] = queue.Queue()
-    reader = threading.Thread(target=lambda: [lines.put(line) for line in stderr], daemon=True)
-    reader.start()
-    try:
-        line = ""
-        while "http://" not in line:
-            line = lines.get(timeout=TIMEOUT)
-        yield re.findall(r"http://\S+/mcp", line)[0], process
-    finally:
-        if process.poll() is None:
-            process.send_signal(signal.SIGTERM)
-        try:
-            process.wait(timeout=30)
-        except subprocess.TimeoutExpired:  # pragma: no cover - only when shutdown hangs
-            process.kill()
-            process.wait()
-        reader.join(timeout=5)
-        stderr.close()
+    argv = ["mcp", "--root", str(root), "--http", "127.0.0.1:0", *args]
+    with served(argv, _env(state)) as (url, process):
+        yield url, process
 
 
 def _text(result: Any) -> str:

@@ -10,11 +10,9 @@ server is stopped at the end of its test.
 from __future__ import annotations
 
 import os
-import queue
 import signal
 import subprocess
 import sys
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -25,6 +23,7 @@ import pytest
 from mcp import Client, StdioServerParameters
 from mcp.client.stdio import stdio_client
 from mcp.types import CallToolResult, TextContent
+from served import served
 
 from patchwright.tools import PRESETS, input_schema, select_specs
 from patchwright.workspace import RESTRICTED_MESSAGE
@@ -176,34 +175,9 @@ def test_stdio_restricted_mode_and_tool_selection_over_the_handshake(
 def _http_server(
     root: Path, env: dict[str, str], *args: str
 ) -> Iterator[tuple[str, subprocess.Popen[str]]]:
-    process = subprocess.Popen(
-        [*SERVER, "--root", str(root), "--http", "127.0.0.1:0", *args],
-        env={**os.environ, **env},
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    lines: queue.Queue[str] = queue.Queue()
-    assert process.stderr is not None
-    stderr = process.stderr
-    reader = threading.Thread(target=lambda: [lines.put(line) for line in stderr], daemon=True)
-    reader.start()
-    try:
-        url = ""
-        while "http://" not in url:
-            url = lines.get(timeout=TIMEOUT)
-        yield url[url.index("http://") :].split()[0], process
-    finally:
-        if process.poll() is None:
-            process.send_signal(signal.SIGTERM)
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:  # pragma: no cover - only when shutdown hangs
-            process.kill()
-            process.wait()
-        reader.join(timeout=5)
-        stderr.close()
+    argv = ["mcp", "--root", str(root), "--http", "127.0.0.1:0", *args]
+    with served(argv, {**os.environ, **env}, stop_timeout=10) as (url, process):
+        yield url, process
 
 
 def test_http_gives_each_client_session_its_own_session(root: Path, env: dict[str, str]) -> None:

@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import json
 import os
-import queue
-import signal
 import subprocess
 import sys
 import threading
@@ -24,6 +22,7 @@ from typing import Any
 import anyio
 from mcp import Client
 from mcp.types import TextContent
+from served import served
 
 FILES = ("shared_a.py", "shared_b.py")
 MCP_SESSIONS, MCP_EDITS = 8, 45
@@ -45,31 +44,9 @@ def _edit(index: int, who: str) -> dict[str, Any]:
 
 @contextmanager
 def _http_server(root: Path, env: dict[str, str]) -> Iterator[str]:
-    process = subprocess.Popen(
-        [sys.executable, "-m", "patchwright", "mcp", "--root", str(root), "--http",
-         "127.0.0.1:0", "--preset", "default"],
-        env={**os.environ, **env}, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE, text=True,
-    )  # fmt: skip
-    lines: queue.Queue[str] = queue.Queue()
-    assert process.stderr is not None
-    stderr = process.stderr
-    reader = threading.Thread(target=lambda: [lines.put(line) for line in stderr], daemon=True)
-    reader.start()
-    try:
-        url = ""
-        while "http://" not in url:
-            url = lines.get(timeout=TIMEOUT)
-        yield url[url.index("http://") :].split()[0]
-    finally:
-        process.send_signal(signal.SIGTERM)
-        try:
-            process.wait(timeout=30)
-        except subprocess.TimeoutExpired:  # pragma: no cover - only when shutdown hangs
-            process.kill()
-            process.wait()
-        reader.join(timeout=5)
-        stderr.close()
+    argv = ["mcp", "--root", str(root), "--http", "127.0.0.1:0", "--preset", "default"]
+    with served(argv, {**os.environ, **env}) as (url, _):
+        yield url
 
 
 def _mcp_sessions(url: str, outcomes: dict[int, tuple[bool, str]]) -> None:
