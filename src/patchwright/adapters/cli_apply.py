@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from patchwright.adapters.cli_options import add_encoding
 from patchwright.model.errors import PatchwrightError
 from patchwright.model.quoting import quote_name, visible_lines
 
@@ -63,13 +64,7 @@ def configure_apply(parser: argparse.ArgumentParser) -> None:
         help="syntax check of changed files that have a parser: warn about errors the "
         "patch introduces (default), reject the patch, or off",
     )
-    parser.add_argument(
-        "--encoding",
-        default=None,
-        metavar="NAME",
-        help="encoding of the patch and files that are neither UTF-8 nor UTF-16, e.g. "
-        "cp1252, shift_jis, gbk (default: detected)",
-    )
+    add_encoding(parser, of="the patch and files")
     parser.add_argument("--dry-run", action="store_true", help="check only; write nothing")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument(

@@ -26,6 +26,7 @@ import os
 import sys
 from typing import TYPE_CHECKING
 
+from patchwright.adapters.cli_options import add_encoding
 from patchwright.adapters.cli_tools import add_selection, toolbox_options
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -56,13 +57,7 @@ def configure_mcp(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="record no history (faster edits; undo and get_patch_change then refuse)",
     )
-    parser.add_argument(
-        "--encoding",
-        default=None,
-        metavar="NAME",
-        help="encoding of files that are neither UTF-8 nor UTF-16, e.g. cp1252, shift_jis, "
-        "gbk (default: detected)",
-    )
+    add_encoding(parser)
     parser.add_argument(
         "--approve",
         action="store_true",

@@ -24,6 +24,8 @@ import json
 import sys
 from typing import TYPE_CHECKING, Any
 
+from patchwright.adapters.cli_options import add_encoding
+
 if TYPE_CHECKING:  # pragma: no cover
     from patchwright.model import PatchwrightError
 
@@ -80,13 +82,7 @@ def configure_call(parser: argparse.ArgumentParser) -> None:
         choices=["restricted", "unrestricted"],
         help="restricted refuses every write",
     )
-    parser.add_argument(
-        "--encoding",
-        default=None,
-        metavar="NAME",
-        help="encoding of files that are neither UTF-8 nor UTF-16, e.g. cp1252, shift_jis, "
-        "gbk (default: detected)",
-    )
+    add_encoding(parser)
     parser.add_argument(
         "--syntax",
         default="warn",
