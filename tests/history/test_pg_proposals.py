@@ -7,37 +7,16 @@ two hosts, each with its own workspace folder.
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from patchwright.model import ErrorCode, PatchwrightError
 from patchwright.tools import Toolbox
 from patchwright.workspace import FileChange, Proposal, Workspace, sha256_hex
-
-
-class Waiting:
-    """A commit running in a thread (an agent's server waiting for approval)."""
-
-    def __init__(self, call: Callable[[], Any]) -> None:
-        self.result: Any = None
-        self.error: BaseException | None = None
-        self.thread = threading.Thread(target=self._run, args=(call,), daemon=True)
-        self.thread.start()
-
-    def _run(self, call: Callable[[], Any]) -> None:
-        try:
-            self.result = call()
-        except BaseException as exc:
-            self.error = exc
-
-    def join(self) -> None:
-        self.thread.join(60)
-        assert not self.thread.is_alive(), "the waiting commit never returned"
+from waiting import Waiting
 
 
 def next_pending(ws: Workspace) -> Proposal:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import subprocess
 import sys
-import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -17,26 +16,7 @@ from patchwright.model import ErrorCode, PatchwrightError
 from patchwright.workspace import FileChange, Proposal, Workspace, sha256_hex
 from patchwright.workspace.approval import Caller, calling
 from patchwright.workspace.commit import BatchInfo
-
-
-class Waiting:
-    """A commit running in a thread, and what it returned or raised."""
-
-    def __init__(self, call: Callable[[], Any]) -> None:
-        self.result: Any = None
-        self.error: BaseException | None = None
-        self.thread = threading.Thread(target=self._run, args=(call,), daemon=True)
-        self.thread.start()
-
-    def _run(self, call: Callable[[], Any]) -> None:
-        try:
-            self.result = call()
-        except BaseException as exc:
-            self.error = exc
-
-    def join(self) -> None:
-        self.thread.join(60)
-        assert not self.thread.is_alive(), "the waiting commit never returned"
+from waiting import Waiting
 
 
 def next_pending(ws: Workspace, known: int = 0) -> Proposal:
