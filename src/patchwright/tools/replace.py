@@ -56,7 +56,7 @@ from patchwright.tools.reads import (
     seen_version,
     stale_note,
 )
-from patchwright.tools.writing import PlannedWrite, commit_writes
+from patchwright.tools.writing import PlannedWrite, commit_writes, racing
 from patchwright.workspace import ChangeRecord
 
 OPTIONS = MatchOptions(mode="tolerant")
@@ -146,25 +146,9 @@ def replace_strings(
             new text when the file's encoding cannot hold it; ``conflict`` when a change
             since the agent's read overlaps the edit; path and workspace refusals.
     """
-    return _racing(
-        lambda: _replace_once(ctx, path, items, fields, path_field, read_first, encoding)
+    return racing(
+        ctx, lambda: _replace_once(ctx, path, items, fields, path_field, read_first, encoding)
     )
-
-
-#: How often an edit is made again on the file another writer changed between this
-#: call's read and its commit (each try is a whole read, plan and commit).
-RACE_TRIES = 8
-
-
-def _racing(attempt: Callable[[], ToolResult]) -> ToolResult:
-    """``attempt()``, made again when its commit found the file changed meanwhile."""
-    for tries in range(RACE_TRIES):
-        try:
-            return attempt()
-        except PatchwrightError as err:
-            if err.code is not ErrorCode.STALE or tries == RACE_TRIES - 1:
-                raise
-    raise AssertionError("unreachable")  # the loop returns or raises
 
 
 def _replace_once(
@@ -469,10 +453,11 @@ def write_whole(
             it; ``conflict`` when a change since the agent's read overlaps the write's;
             path and workspace refusals.
     """
-    return _racing(
+    return racing(
+        ctx,
         lambda: _write_once(
             ctx, path, content, path_field, must_not_exist, read_first, content_field
-        )
+        ),
     )
 
 
@@ -550,7 +535,7 @@ def insert_lines(
             ``text_field`` when the file's encoding cannot hold ``text``; ``conflict`` when
             a change since the agent's read overlaps the insertion; path refusals.
     """
-    return _racing(lambda: _insert_once(ctx, path, after_line, text, line_field, text_field))
+    return racing(ctx, lambda: _insert_once(ctx, path, after_line, text, line_field, text_field))
 
 
 def _insert_once(
@@ -625,7 +610,6 @@ __all__ = [
     "EXACT_RUNGS",
     "NEAR_MISS_FLOOR",
     "OPTIONS",
-    "RACE_TRIES",
     "RUNG_WORDS",
     "Fields",
     "Replacement",

@@ -17,7 +17,7 @@ also never follows a symlink (a path that no longer holds a regular file is a
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from contextvars import ContextVar
 
@@ -373,6 +373,25 @@ class Workspace:
             return self._approval.submit(changes, info)
         with self._gate.operation(writing=not dry_run), self._on_disk():
             return run_commit(self._ctx, changes, info, dry_run=dry_run)
+
+    @contextmanager
+    def exclusive(self, paths: Iterable[str]) -> Iterator[None]:
+        """Hold the write locks of ``paths`` from a tool's read to its commit, so no
+        other writer (thread or process) changes them in between; a commit inside the
+        ``with`` body takes them again without waiting. A tool that lost the race to
+        other writers several times reads, plans and commits under it once more.
+
+        In approval mode it holds nothing: a proposal waits for a person, and holding
+        the files that long would stop every other writer of them.
+
+        Raises:
+            PatchwrightError: ``lock_timeout`` naming a path whose lock stayed busy.
+        """
+        if self._approval is not None:
+            yield
+            return
+        with self._ctx.locks.hold(paths):
+            yield
 
     def _stamp(self) -> dict[str, str]:
         """Who writes, for the batch's ``meta``: the session, and the client and its

@@ -30,9 +30,10 @@ from patchwright.tools.context import ToolContext
 from patchwright.tools.descriptions import load as description
 from patchwright.tools.files import Loaded, encoding_step, load, with_next_step
 from patchwright.tools.reads import remember_written
-from patchwright.tools.replace import RACE_TRIES, readings
+from patchwright.tools.replace import readings
 from patchwright.tools.spec import WRITES, ToolSpec
 from patchwright.tools.validation import missing_field
+from patchwright.tools.writing import racing
 
 
 def apply(ctx: ToolContext, patch: str, *, format: str = "auto", mode: str = "fuzzy",
@@ -44,8 +45,11 @@ def apply(ctx: ToolContext, patch: str, *, format: str = "auto", mode: str = "fu
     Raises:
         PatchwrightError: the refusal, in spec 002's form; nothing was written.
     """
-    for _ in range(RACE_TRIES):
-        report = apply_patch_text(
+    # a file another writer changed between the plan's read and the commit: the patch
+    # is located again on what that writer left (its context says where)
+    report = racing(
+        ctx,
+        lambda: apply_patch_text(
             patch,
             workspace=ctx.workspace,
             format=format,
@@ -54,11 +58,9 @@ def apply(ctx: ToolContext, patch: str, *, format: str = "auto", mode: str = "fu
             syntax=ctx.syntax_policy,
             path=path,
             encoding=encoding,
-        )
-        # a file another writer changed between the plan's read and the commit: the
-        # patch is located again on what that writer left (its context says where)
-        if report.error is None or report.error.code is not ErrorCode.STALE:
-            break
+        ),
+        lambda report: report.error,
+    )
     if report.error is not None:
         err = report.error
         if err.code is ErrorCode.FILE_NOT_FOUND and err.path:
