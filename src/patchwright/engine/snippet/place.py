@@ -16,6 +16,7 @@ import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from difflib import SequenceMatcher
+from itertools import pairwise
 
 from patchwright._records import record, replace
 from patchwright.engine.diff import matcher_opcodes
@@ -224,8 +225,26 @@ def place_run(
     with a marker there, its new first (last) lines are inserted next to its context.
 
     Returns ``None`` when neither end stands anywhere in the window; a placement with
-    ``others`` > 0 when several fit (the first of them is given).
+    ``others`` > 0 when several fit (the first of them is given). A run whose ends fit
+    several places is placed by its inner lines when they settle it
+    (:func:`_by_rewrite`).
     """
+    placed = _by_ends(keys, run, lo, hi, open_top=open_top, open_bottom=open_bottom)
+    if placed is not None and placed.others:
+        return _by_rewrite(keys, run, lo, hi) or placed
+    return placed
+
+
+def _by_ends(
+    keys: Keys,
+    run: Sequence[str],
+    lo: int,
+    hi: int,
+    *,
+    open_top: bool,
+    open_bottom: bool,
+) -> Placement | None:
+    """:func:`place_run` by the run's ends alone."""
     size = len(run)
     if all(is_blank(line) for line in run) and hi > lo:
         # blank lines say nothing about where they go
@@ -407,6 +426,21 @@ def _one_sided(keys: Keys, run: Sequence[str], best: Pair, others: Sequence[Pair
     model meant a farther place, the new lines would be rewrites of those lines, and
     the nearest reading would keep the old version beside the new one)."""
     h, _, t, _ = best
+    new = _rewritten_only(keys, run, best)
+    if new is None:
+        return False
+    for oh, _, ot, _ in others:
+        beyond = [*keys.lines[min(oh, h) : h], *keys.lines[t : max(ot, t)]]
+        if any(_telling([line]) and any(_similar(line, n) for n in new) for line in beyond):
+            return False
+    return True
+
+
+def _rewritten_only(keys: Keys, run: Sequence[str], pair: Pair) -> list[str] | None:
+    """The telling new lines of a reading of a run, when every telling file line it
+    drops is rewritten by one of the new lines that take its place; ``None`` when it
+    drops a line that says something and is not rewritten there."""
+    h, _, t, _ = pair
     span = [line.strip() for line in keys.lines[h:t]]
     new: list[str] = []
     for tag, i1, i2, j1, j2 in matcher_opcodes(span, [line.strip() for line in run]):
@@ -415,11 +449,98 @@ def _one_sided(keys: Keys, run: Sequence[str], best: Pair, others: Sequence[Pair
         added = [line for line in run[j1:j2] if _telling([line])]
         if any(_telling([gone]) and not any(_similar(gone, n) for n in added)
                for gone in span[i1:i2]):  # fmt: skip
-            return False  # it drops a line that says something, not a rewrite of it
+            return None
         new.extend(added)
-    for oh, _, ot, _ in others:
-        beyond = [*keys.lines[min(oh, h) : h], *keys.lines[t : max(ot, t)]]
-        if any(_telling([line]) and any(_similar(line, n) for n in new) for line in beyond):
+    return new
+
+
+#: How alike (rapidfuzz's ratio, 0-100) a new line of a run and a file line must be for
+#: the new line to read as that line rewritten (a version bumped, a word corrected).
+REWRITTEN = 80.0
+
+#: How alike no other line of the window may be: a rewrite points at one line only.
+ALIKE = 60.0
+
+# New lines of a run looked up as rewrites at most (each is compared with the window).
+_MAX_REWRITES = 8
+
+
+def _rewrites(keys: Keys, run: Sequence[str], lo: int, hi: int) -> list[tuple[int, int]]:
+    """(run line, file line) pairs: telling lines of the run that stand nowhere in the
+    window but read as one line of it rewritten, and as no other line of it."""
+    from rapidfuzz import fuzz, process  # only for runs in doubt: slow to import
+
+    window: list[str] | None = None
+    found: list[tuple[int, int]] = []
+    looked = 0
+    for j, line in enumerate(run):
+        if looked >= _MAX_REWRITES:
+            break
+        if not _telling([line]) or keys.positions(line, lo, hi):
+            continue
+        looked += 1
+        if window is None:
+            window = [text.strip() for text in keys.lines[lo:hi]]
+        hits = process.extract(line.strip(), window, scorer=fuzz.ratio, score_cutoff=ALIKE, limit=2)
+        if len(hits) == 1 and hits[0][1] >= REWRITTEN:
+            found.append((j, lo + hits[0][2]))
+    return found
+
+
+def _by_rewrite(keys: Keys, run: Sequence[str], lo: int, hi: int) -> Placement | None:
+    """The one reading of a run whose ends fit several places that its inner lines
+    settle: new lines that each read as one window line rewritten (and as no other)
+    point at the lines the run replaces. Taken only when exactly one reading replaces
+    every such line with its rewrite, drops no line unshown and drops only telling
+    lines its new lines rewrite; ``None`` otherwise (the run stays in doubt).
+
+    A model that meant to add those new lines elsewhere would leave, beside them, a
+    line they are near copies of; one that meant to rewrite the line shows it here.
+    """
+    size = len(run)
+    head = find_end(keys, run, lo, hi, tail=False)
+    tail = find_end(keys, run, lo, hi, tail=True)
+    if not head.length or not tail.length or head.length == size:
+        return None
+    anchors = _rewrites(keys, run, lo, hi)
+    # in order: the run's lines stand in the file's order
+    if not anchors or any(i1 >= i2 for (_, i1), (_, i2) in pairwise(anchors)):
+        return None
+    near, _, _ = _pairs(head, tail, size)
+    around = [
+        (h, hk, t, tk)
+        for h, hk, t, tk in near
+        if all(h + hk <= i < t - tk and hk <= j < size - tk for j, i in anchors)
+    ]
+    fits = [p for p in around if _score(keys, run, p) == 0 and _only_new(keys, run, p, lo, hi)]
+    if len(fits) != 1:
+        return None
+    if len(around) > 1 and not _all_rewrites(keys, run, fits[0]):
+        # a wider reading around the same lines drops more: the new lines it reads as
+        # added here may as well replace the lines it drops (the old text left beside)
+        return None
+    h, hk, t, tk = fits[0]
+    return Placement(h, t, _looser(head.rung, tail.rung), hk, tk)
+
+
+def _only_new(keys: Keys, run: Sequence[str], pair: Pair, lo: int, hi: int) -> bool:
+    """Whether a reading of a run drops only telling lines its new lines rewrite, and
+    its telling new lines stand nowhere in the window (one that does may be context
+    read at the wrong place: the reading would then be too short)."""
+    new = _rewritten_only(keys, run, pair)
+    return new is not None and not any(keys.positions(line, lo, hi) for line in new)
+
+
+def _all_rewrites(keys: Keys, run: Sequence[str], pair: Pair) -> bool:
+    """Whether every telling new line of a reading takes the place of a file line it
+    reads as a version of (no line is only added)."""
+    h, _, t, _ = pair
+    span = [line.strip() for line in keys.lines[h:t]]
+    for tag, i1, i2, j1, j2 in matcher_opcodes(span, [line.strip() for line in run]):
+        if tag != "equal" and any(
+            _telling([line]) and not any(_similar(line, gone) for gone in span[i1:i2])
+            for line in run[j1:j2]
+        ):
             return False
     return True
 
