@@ -16,7 +16,6 @@ import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from difflib import SequenceMatcher
-from itertools import pairwise
 
 from patchwright._records import record, replace
 from patchwright.engine.diff import matcher_opcodes
@@ -427,7 +426,7 @@ def _one_sided(keys: Keys, run: Sequence[str], best: Pair, others: Sequence[Pair
     the nearest reading would keep the old version beside the new one)."""
     h, _, t, _ = best
     new = _rewritten_only(keys, run, best)
-    if new is None:
+    if new is None or _inserts_elsewhere(keys, run, 0, len(keys.lines), best):
         return False
     for oh, _, ot, _ in others:
         beyond = [*keys.lines[min(oh, h) : h], *keys.lines[t : max(ot, t)]]
@@ -458,20 +457,24 @@ def _rewritten_only(keys: Keys, run: Sequence[str], pair: Pair) -> list[str] | N
 #: the new line to read as that line rewritten (a version bumped, a word corrected).
 REWRITTEN = 80.0
 
-#: How alike no other line of the window may be: a rewrite points at one line only.
-ALIKE = 60.0
+#: How much less alike than the closest one another file line must be not to count as
+#: what the new line may rewrite as well (lines as alike are all candidates).
+MARGIN = 20.0
 
 # New lines of a run looked up as rewrites at most (each is compared with the window).
 _MAX_REWRITES = 8
 
 
-def _rewrites(keys: Keys, run: Sequence[str], lo: int, hi: int) -> list[tuple[int, int]]:
-    """(run line, file line) pairs: telling lines of the run that stand nowhere in the
-    window but read as one line of it rewritten, and as no other line of it."""
+def _rewrites(
+    keys: Keys, run: Sequence[str], lo: int, hi: int
+) -> list[tuple[int, tuple[int, ...]]]:
+    """For the telling lines of the run that stand nowhere in the window but read as a
+    line of it rewritten: the run line, and every window line it may rewrite (as alike
+    as the closest one, give or take :data:`MARGIN`)."""
     from rapidfuzz import fuzz, process  # only for runs in doubt: slow to import
 
     window: list[str] | None = None
-    found: list[tuple[int, int]] = []
+    found: list[tuple[int, tuple[int, ...]]] = []
     looked = 0
     for j, line in enumerate(run):
         if looked >= _MAX_REWRITES:
@@ -481,18 +484,24 @@ def _rewrites(keys: Keys, run: Sequence[str], lo: int, hi: int) -> list[tuple[in
         looked += 1
         if window is None:
             window = [text.strip() for text in keys.lines[lo:hi]]
-        hits = process.extract(line.strip(), window, scorer=fuzz.ratio, score_cutoff=ALIKE, limit=2)
-        if len(hits) == 1 and hits[0][1] >= REWRITTEN:
-            found.append((j, lo + hits[0][2]))
+        hits = process.extract(
+            line.strip(), window, scorer=fuzz.ratio, score_cutoff=REWRITTEN - MARGIN, limit=None
+        )
+        best = max((score for _, score, _ in hits), default=0.0)
+        if best >= REWRITTEN:
+            found.append(
+                (j, tuple(sorted(lo + i for _, score, i in hits if score >= best - MARGIN)))
+            )
     return found
 
 
 def _by_rewrite(keys: Keys, run: Sequence[str], lo: int, hi: int) -> Placement | None:
     """The one reading of a run whose ends fit several places that its inner lines
-    settle: new lines that each read as one window line rewritten (and as no other)
-    point at the lines the run replaces. Taken only when exactly one reading replaces
-    every such line with its rewrite, drops no line unshown and drops only telling
-    lines its new lines rewrite; ``None`` otherwise (the run stays in doubt).
+    settle: new lines that read as window lines rewritten point at the lines the run
+    replaces. Taken only when exactly one reading replaces, for each such new line, a
+    line it may rewrite, drops no line unshown, drops only telling lines its new lines
+    rewrite, and shows as new no line that stands in the window; ``None`` otherwise
+    (the run stays in doubt).
 
     A model that meant to add those new lines elsewhere would leave, beside them, a
     line they are near copies of; one that meant to rewrite the line shows it here.
@@ -503,17 +512,20 @@ def _by_rewrite(keys: Keys, run: Sequence[str], lo: int, hi: int) -> Placement |
     if not head.length or not tail.length or head.length == size:
         return None
     anchors = _rewrites(keys, run, lo, hi)
-    # in order: the run's lines stand in the file's order
-    if not anchors or any(i1 >= i2 for (_, i1), (_, i2) in pairwise(anchors)):
+    if not anchors:
         return None
     near, _, _ = _pairs(head, tail, size)
     around = [
         (h, hk, t, tk)
         for h, hk, t, tk in near
-        if all(h + hk <= i < t - tk and hk <= j < size - tk for j, i in anchors)
+        if all(
+            hk <= j < size - tk and any(h + hk <= i < t - tk for i in lines) for j, lines in anchors
+        )
     ]
     fits = [p for p in around if _score(keys, run, p) == 0 and _only_new(keys, run, p, lo, hi)]
     if len(fits) != 1:
+        return None
+    if _inserts_elsewhere(keys, run, lo, hi, fits[0]):
         return None
     if len(around) > 1 and not _all_rewrites(keys, run, fits[0]):
         # a wider reading around the same lines drops more: the new lines it reads as
@@ -543,6 +555,29 @@ def _all_rewrites(keys: Keys, run: Sequence[str], pair: Pair) -> bool:
         ):
             return False
     return True
+
+
+def _inserts_elsewhere(keys: Keys, run: Sequence[str], lo: int, hi: int, pair: Pair) -> bool:
+    """Whether the run, read at ``pair`` as rewriting lines of the file, also reads as
+    only adding lines elsewhere in ``[lo, hi)``: its first lines and its last lines
+    (a telling one among them) stand right next to each other there, its lines between
+    new. A block added beside a near copy of itself (a sibling function) reads both
+    ways; its new lines may end in lines ("}", a blank) that repeat the file's."""
+    h, _, t, _ = pair
+    span = [line.strip() for line in keys.lines[h:t]]
+    ops = matcher_opcodes(span, [line.strip() for line in run])
+    if not any(tag != "equal" and _telling(span[i1:i2]) for tag, i1, i2, _, _ in ops):
+        return False  # it drops no telling line: it adds lines there as well
+    lines, size = keys.lines, len(run)
+    for x in keys.positions(run[0], lo, hi):
+        a = _extent(keys, run, Rung.EXACT, x, lo, hi, 1)
+        for b in range(1, min(ENOUGH, size - a - 1) + 1):
+            end = x + a + b
+            if end > hi or (x, end) == (h, t) or not _telling(run[:a] + run[size - b :]):
+                continue
+            if all(lines[x + a + k].strip() == run[size - b + k].strip() for k in range(b)):
+                return True
+    return False
 
 
 def _score(keys: Keys, run: Sequence[str], pair: tuple[int, int, int, int]) -> int:
