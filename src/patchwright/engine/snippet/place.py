@@ -573,7 +573,7 @@ def _inserts_elsewhere(keys: Keys, run: Sequence[str], lo: int, hi: int, pair: P
         a = _extent(keys, run, Rung.EXACT, x, lo, hi, 1)
         for b in range(1, min(ENOUGH, size - a - 1) + 1):
             end = x + a + b
-            if end > hi or (x, end) == (h, t) or not _telling(run[:a] + run[size - b :]):
+            if end > hi or (x, end) == (h, t) or not _telling([*run[:a], *run[size - b :]]):
                 continue
             if all(lines[x + a + k].strip() == run[size - b + k].strip() for k in range(b)):
                 return True
