@@ -34,7 +34,14 @@ from patchwright.engine.diff import matcher_opcodes
 from patchwright.engine.index import LineIndex
 from patchwright.engine.normalize import leading
 from patchwright.engine.snippet.markers import Piece, Snippet, parse_snippet
-from patchwright.engine.snippet.place import MAX_DELETED, Keys, Placement, place_run, split_reading
+from patchwright.engine.snippet.place import (
+    MAX_DELETED,
+    MAX_SPLITS,
+    Keys,
+    Placement,
+    place_run,
+    split_reading,
+)
 from patchwright.engine.snippet.refuse import Doubt, refusal
 from patchwright.engine.snippet.report import (
     DELETED,
@@ -84,9 +91,34 @@ def merge_snippet_file(file: TextFile, snippet: str, *, path: str | None = None)
     slips = Slips.learn(file.lines, runs, places)
     merged, report, more = _build(file, parsed, runs, places, slips)
     doubts.extend(more)
+    doubts = [d for d in doubts if not _same_text(file, parsed, runs, places, slips, merged, d)]
     if doubts:
         raise refusal(file, merged, parsed, doubts, path)
     return SnippetMerge(merged, report)
+
+
+def _same_text(
+    file: TextFile,
+    parsed: Snippet,
+    runs: list[Piece],
+    places: list[Placement],
+    slips: Slips,
+    merged: TextFile,
+    doubt: Doubt,
+) -> bool:
+    """Whether a split doubt leaves no doubt about the result: every other reading of
+    the run (written around a deletion) merges to the very text the reading taken
+    gives (a run ending the file, with no marker below, that shows the lines between
+    its copies go either way)."""
+    if doubt.kind != "split" or not doubt.readings or len(doubt.readings) > MAX_SPLITS:
+        return False
+    at = runs.index(doubt.run)
+    for other in doubt.readings:
+        alternative = [*places[:at], other, *places[at + 1 :]]
+        text, _, _ = _build(file, parsed, runs, alternative, slips)
+        if text.lines != merged.lines or text.endings != merged.endings:
+            return False
+    return True
 
 
 def _neighbours(pieces: Sequence[Piece], run: Piece) -> tuple[bool, bool]:
@@ -137,8 +169,8 @@ def _place_all(
                 doubts.append(Doubt("several", run, lo, hi, where))
             elif not where.head and not where.tail and lo != hi:
                 doubts.append(Doubt("nowhere", run, lo, hi))
-            elif split_reading(keys, run.lines, lo, hi, where):
-                doubts.append(Doubt("split", run, lo, hi, where))
+            elif splits := split_reading(keys, run.lines, lo, hi, where):
+                doubts.append(Doubt("split", run, lo, hi, where, readings=tuple(splits)))
             placed[i] = where
             progress = True
             settle = False

@@ -594,11 +594,14 @@ def _solid(lines: Sequence[str]) -> bool:
     return sum(1 for line in lines if not is_blank(line)) >= 2
 
 
-def split_reading(keys: Keys, run: Sequence[str], lo: int, hi: int, chosen: Placement) -> bool:
-    """Whether ``run`` also reads as its head at one place and its tail further down,
-    the original lines between them deleted, other than ``chosen``: a solid head (two
+def split_reading(
+    keys: Keys, run: Sequence[str], lo: int, hi: int, chosen: Placement
+) -> list[Placement]:
+    """The readings of ``run`` as its head at one place and its tail further down, the
+    original lines between them deleted, other than ``chosen``: a solid head (two
     non-blank lines or more) and a solid tail, or any head and tail when the run changes
-    nothing where it stands (then it is there only to show a deletion).
+    nothing where it stands (then it is there only to show a deletion). At most
+    :data:`MAX_SPLITS` + 1 (more: many).
 
     A run shown next to a marker may have been written around a deletion (its head
     above the deleted lines, its tail below) or be the unchanged copy standing whole
@@ -607,6 +610,7 @@ def split_reading(keys: Keys, run: Sequence[str], lo: int, hi: int, chosen: Plac
     size = len(run)
     rung = chosen.rung
     pure = chosen.head == size and chosen.end - chosen.start == size
+    found: list[Placement] = []
     for h in keys.positions(run[0], lo, hi):
         reach = _extent(keys, run, rung, h, lo, hi, 1)
         for k in range(min(reach, size - 1), 0, -1):
@@ -616,5 +620,11 @@ def split_reading(keys: Keys, run: Sequence[str], lo: int, hi: int, chosen: Plac
             for m in keyed_matches(keys.index, tail, rung, h + k + 1):
                 end = m.start + len(tail)
                 if end <= hi and (h, end) != (chosen.start, chosen.end):
-                    return True
-    return False
+                    found.append(Placement(h, end, rung, k, size - k))
+                    if len(found) > MAX_SPLITS:
+                        return found
+    return found
+
+
+# Split readings of a run compared with the reading taken at most (more: in doubt).
+MAX_SPLITS = 4

@@ -40,6 +40,7 @@ class Doubt:
             the span whose lines would be deleted).
         place: the candidate placement taken, when there is one.
         count: for a deletion, the largest stretch of lines it would drop.
+        readings: for a split, the other readings of the run.
     """
 
     kind: str
@@ -48,6 +49,7 @@ class Doubt:
     hi: int
     place: Placement | None = None
     count: int = 0
+    readings: tuple[Placement, ...] = ()
 
     def sentence(self) -> str:
         """The doubt in words, naming snippet and file lines."""
