@@ -42,7 +42,7 @@ from patchwright.engine.snippet.place import (
     place_run,
     split_reading,
 )
-from patchwright.engine.snippet.refuse import Doubt, refusal
+from patchwright.engine.snippet.refuse import Doubt, lines_text, refusal
 from patchwright.engine.snippet.report import (
     DELETED,
     EDGE_KEPT,
@@ -489,15 +489,16 @@ def _warnings(runs: list[RunReport], gaps: list[GapReport]) -> tuple[str, ...]:
     for r in runs:
         if r.rung.recovered:
             out.append(
-                f"snippet lines {r.snippet_start}-{r.snippet_end}: context placed at file "
-                f"lines {r.file_start}-{r.file_end} by {r.rung.words}; the file's own "
-                "text was kept for it"
+                f"{lines_text('snippet', r.snippet_start, r.snippet_end)}: context placed "
+                f"at {lines_text('file', r.file_start, r.file_end)} by {r.rung.words}; the "
+                "file's own text was kept for it"
             )
     for g in gaps:
         if g.how == EDGE_KEPT and g.file_end >= g.file_start:
             side = "top" if g.file_start == 1 else "bottom"
             out.append(
-                f"no marker at the snippet's {side}: file lines {g.file_start}-{g.file_end} "
-                "were kept as they are"
+                f"no marker at the snippet's {side}: "
+                f"{lines_text('file', g.file_start, g.file_end)} "
+                f"{'was kept as it is' if g.file_end == g.file_start else 'were kept as they are'}"
             )
     return tuple(out)
