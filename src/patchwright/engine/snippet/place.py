@@ -357,7 +357,31 @@ def _short_readings(
     if len(heads) * len(tails) > _MAX_READINGS**2:
         return _MAX_READINGS
     need = 2 if lone else max(2, chosen.head, chosen.tail)
-    return len({(h, t) for h in heads for t in tails if need <= t - h <= size + MAX_DELETED})
+    return len(
+        {
+            (h, t)
+            for h in heads
+            for t in tails
+            if need <= t - h <= size + MAX_DELETED
+            and not _cuts_telling(keys, run, h, t, chosen.rung)
+        }
+    )
+
+
+def _cuts_telling(keys: Keys, run: Sequence[str], h: int, t: int, rung: Rung) -> bool:
+    """Whether reading a run at file lines ``[h, t)`` by its edge lines alone cuts off
+    an end that goes on matching the file there with a telling line: its head, read on
+    from ``h``, runs over the place of its last line (or its tail, read up from ``t``,
+    over the place of its first line), so that reading would add, as new lines, copies
+    of the very lines it stands before (a "next();" right above the file's "next();").
+    New lines that repeat the file that way are a "}" or a blank, not a telling line."""
+    size, room = len(run), t - h - 1
+    n = len(keys.lines)
+    a = _extent(keys, run, rung, h, 0, n, 1)
+    if a > room and _telling(run[room : min(a, size - 1)]):
+        return True
+    b = _extent(keys, run, rung, t - 1, 0, n, -1)
+    return b > room and bool(_telling(run[max(size - b, 1) : size - room]))
 
 
 def _nearest(
