@@ -272,7 +272,7 @@ def _by_ends(
             # (a reading settled by one-sided evidence has already weighed the places
             # its short end stands in)
             short = min(chosen.head, chosen.tail) < ENOUGH and not one_sided
-            if short and _short_readings(keys, run, head, tail, size, chosen) > 1:
+            if short and _short_readings(keys, run, head, tail, chosen, lo, hi) > 1:
                 # an end of a line or two: the run may as well stand where only its
                 # end lines do, the rest of what it shows being new lines
                 return replace(chosen, others=max(chosen.others, 1))
@@ -336,13 +336,18 @@ def _once(line: str, places: Sequence[int]) -> bool:
 
 
 def _short_readings(
-    keys: Keys, run: Sequence[str], head: End, tail: End, size: int, chosen: Placement
+    keys: Keys, run: Sequence[str], head: End, tail: End, chosen: Placement, lo: int, hi: int
 ) -> int:
     """How many (start, end) spans a run could cover when an end of fewer than
     :data:`ENOUGH` lines is taken by its edge line alone, wherever that line stands. An
     end of two telling lines or more keeps its own places, unless the other end has one
     telling line at most (then this one may have been read too long, over new lines
-    that repeat the file). Capped: many is many."""
+    that repeat the file). When the reading drops no line unshown, an end holding a
+    telling line that stands once in the window ``[lo, hi)`` stands where it was read
+    or further out (around a deletion): further
+    in, that line would be a new copy of a line the file has once, right beside copies
+    of its neighbours. Capped: many is many."""
+    size = len(run)
     lone = min(_telling(run[: chosen.head]), _telling(run[size - chosen.tail :])) < 2
     # A telling edge line that stands once is where the run is; then the other end, if
     # long enough and the reading drops no line unshown, keeps its own places (it was
@@ -354,6 +359,12 @@ def _short_readings(
     own_tails = chosen.tail >= 2 and (not lone or fixed_head)
     heads = head.at(chosen.head) if own_heads else head.anywhere
     tails = tail.at(chosen.tail) if own_tails else tail.anywhere
+    if settled and _pinned(keys, run[: chosen.head], lo, hi):
+        # not below: its telling line would be new there; above, the lines between
+        # its edge line and the telling one may be deleted
+        heads = tuple(h for h in heads if h <= chosen.start)
+    if settled and _pinned(keys, run[size - chosen.tail :], lo, hi):
+        tails = tuple(t for t in tails if t >= chosen.end)
     if len(heads) * len(tails) > _MAX_READINGS**2:
         return _MAX_READINGS
     need = 2 if lone else max(2, chosen.head, chosen.tail)
@@ -366,6 +377,12 @@ def _short_readings(
             and not _cuts_telling(keys, run, h, t, chosen.rung)
         }
     )
+
+
+def _pinned(keys: Keys, end: Sequence[str], lo: int, hi: int) -> bool:
+    """Whether a run's end, as read, holds a telling line that stands once in the
+    window (read there, exactly, beside the end's other lines)."""
+    return any(_telling([line]) and len(keys.positions(line, lo, hi)) == 1 for line in end)
 
 
 def _cuts_telling(keys: Keys, run: Sequence[str], h: int, t: int, rung: Rung) -> bool:
