@@ -18,7 +18,8 @@ Rules (the format is :mod:`patchwright.engine.snippet.markers`):
    last run) are kept, and the report says so; a run that opens (closes) with new lines
    there replaces at most :data:`MAX_EDGE_DELETED` unshown lines above (below) its
    context; a run that changes nothing where it stands shows that the lines beyond it
-   go (on one side only).
+   go (on one side only); a snippet with no marker and no line of the file replaces a
+   file of at most :data:`MAX_EDGE_DELETED` lines.
 5. Anything undecided (a run placed in several ways or nowhere, a run that also reads
    around a deletion, a large deletion, a new line right beside a marker, whitespace
    that may be a slip or a change) refuses the whole merge with the candidate result as
@@ -36,6 +37,7 @@ from patchwright.engine.normalize import leading
 from patchwright.engine.snippet.markers import Piece, Snippet, parse_snippet
 from patchwright.engine.snippet.place import (
     MAX_DELETED,
+    MAX_EDGE_DELETED,
     MAX_SPLITS,
     Keys,
     Placement,
@@ -167,7 +169,7 @@ def _place_all(
                     progress, settle = True, False
                     break
                 doubts.append(Doubt("several", run, lo, hi, where))
-            elif not where.head and not where.tail and lo != hi:
+            elif not where.head and not where.tail and lo != hi and where.start == where.end:
                 doubts.append(Doubt("nowhere", run, lo, hi))
             elif splits := split_reading(keys, run.lines, lo, hi, where):
                 doubts.append(Doubt("split", run, lo, hi, where, readings=tuple(splits)))
@@ -287,12 +289,6 @@ def _build(
     warnings = _warnings(run_reports, gaps)
     report = SnippetReport(tuple(run_reports), tuple(gaps), top, bottom, warnings)
     return file.with_lines(out, out_end), report, doubts
-
-
-#: Original lines a run opening (closing) the snippet with new lines, no marker there,
-#: may drop above (below) its context without showing what takes their place: the
-#: file's edge bounds them, but nothing in the snippet says the model saw them.
-MAX_EDGE_DELETED = 2
 
 
 def _open_edge_unshown(parsed: Snippet, run: Piece, place: Placement) -> int:

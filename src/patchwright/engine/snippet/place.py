@@ -30,6 +30,11 @@ from patchwright.model.reports import Rung
 #: alike and the merge refuses with the candidate.
 MAX_DELETED = 12
 
+#: Original lines a run opening (closing) the snippet with new lines, no marker there,
+#: may drop above (below) its context without showing what takes their place: the
+#: file's edge bounds them, but nothing in the snippet says the model saw them.
+MAX_EDGE_DELETED = 2
+
 #: The rungs that place a run's context, in ladder order (each looser than the last).
 RUNGS: tuple[Rung, ...] = tuple(KEYED)
 
@@ -223,14 +228,19 @@ def place_run(
     window above its head (below its tail) that it does not show are replaced by it;
     with a marker there, its new first (last) lines are inserted next to its context.
 
-    Returns ``None`` when neither end stands anywhere in the window; a placement with
-    ``others`` > 0 when several fit (the first of them is given). A run whose ends fit
+    Returns ``None`` when neither end stands anywhere in the window (but a run with no
+    marker on either side, the whole snippet, replaces a window of at most
+    :data:`MAX_EDGE_DELETED` lines: the new text of a file too short to show context
+    for); a placement with ``others`` > 0 when several fit (the first of them is
+    given). A run whose ends fit
     several places is placed by its inner lines when they settle it
     (:func:`_by_rewrite`).
     """
     placed = _by_ends(keys, run, lo, hi, open_top=open_top, open_bottom=open_bottom)
     if placed is not None and placed.others:
         return _by_rewrite(keys, run, lo, hi) or placed
+    if placed is None and open_top and open_bottom and hi - lo <= MAX_EDGE_DELETED:
+        return Placement(lo, hi, Rung.EXACT, 0, 0)
     return placed
 
 
