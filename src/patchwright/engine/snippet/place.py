@@ -271,7 +271,13 @@ def _by_ends(
         # a line or two places nothing). A tail further than the run's lines plus a
         # deletion the merge would accept is read only when no nearer one is (the merge
         # then refuses the deletion, showing it).
-        near, far, first_far = _pairs(head, tail, size)
+        near, far, first_far = _pairs(head, tail, run)
+        if near and not any(_score(keys, run, pair) == 0 for pair in near[:_MAX_PAIRS]):
+            # every reading drops a line unshown: one may not, with an end cut down to
+            # its telling edge line (what it gives up repeated by new lines)
+            cut = _pairs(head, tail, run, cut=True)[0]
+            if any(_score(keys, run, pair) == 0 for pair in cut[:_MAX_PAIRS]):
+                near = cut
         if near or far:
             one_sided = False
             if near:
@@ -311,11 +317,21 @@ def _by_ends(
 Pair = tuple[int, int, int, int]
 
 
-def _pairs(head: End, tail: End, size: int) -> tuple[list[Pair], int, Pair]:
+def _pairs(
+    head: End, tail: End, run: Sequence[str], *, cut: bool = False
+) -> tuple[list[Pair], int, Pair]:
     """The (head start, head length, tail end, tail length) readings of a run: those
     within its size plus :data:`MAX_DELETED` lines (near), how many further ones there
     are, and the first of those. Tails are looked up by position, not tried one by one
-    against every head (a "}" may stand hundreds of times)."""
+    against every head (a "}" may stand hundreds of times).
+
+    Where the ends overlap, each gives up what they share (new lines that repeat the
+    context) but keeps :data:`ENOUGH` lines of its own, or all it had; with ``cut``,
+    its edge line alone is enough when it is a telling line standing once and what the
+    end gives up holds no telling line (a "}" or a blank, which new lines repeat)."""
+    size = len(run)
+    once_head = cut and _once(run[0], head.anywhere)
+    once_tail = cut and _once(run[-1], tail.anywhere)
     tails = sorted(zip(tail.starts, tail.lengths))
     ends = [t for t, _ in tails]
     near: list[Pair] = []
@@ -324,8 +340,15 @@ def _pairs(head: End, tail: End, size: int) -> tuple[list[Pair], int, Pair]:
     for h, hk in zip(head.starts, head.lengths):
         reach = bisect_right(ends, h + size + MAX_DELETED)
         for t, tk in tails[bisect_right(ends, h + 1) : reach]:
-            if min(hk, t - h - 1) >= min(hk, ENOUGH) and min(tk, t - h - 1) >= min(tk, ENOUGH):
-                near.append((h, min(hk, t - h - 1), t, min(tk, t - h - 1)))
+            room = t - h - 1
+            keeps_head = min(hk, room) >= min(hk, ENOUGH) or (
+                once_head and _telling(run[min(hk, room) : hk]) == 0
+            )
+            keeps_tail = min(tk, room) >= min(tk, ENOUGH) or (
+                once_tail and _telling(run[size - tk : size - min(tk, room)]) == 0
+            )
+            if keeps_head and keeps_tail:
+                near.append((h, min(hk, room), t, min(tk, room)))
         if reach < len(tails):
             if not far:
                 t, tk = tails[reach]
@@ -565,7 +588,7 @@ def _by_rewrite(keys: Keys, run: Sequence[str], lo: int, hi: int) -> Placement |
     anchors = _rewrites(keys, run, lo, hi)
     if not anchors:
         return None
-    near, _, _ = _pairs(head, tail, size)
+    near, _, _ = _pairs(head, tail, run)
     around = [
         (h, hk, t, tk)
         for h, hk, t, tk in near
