@@ -7,7 +7,9 @@ matching ladder (:data:`patchwright.engine.rungs.KEYED`: exact, trailing whitesp
 indentation, punctuation; a loose rung only when the whole prefix is shifted alike, as
 the ladder asks of any block). A run's span runs from its head's first line to its
 tail's last line; a placement is unique when exactly one (head, tail) pair fits in the
-window its placed neighbours leave.
+window its placed neighbours leave, or when the run's inner lines settle it: new lines
+that read as window lines rewritten point at the lines the run replaces
+(:func:`_by_rewrite`).
 """
 
 from __future__ import annotations
