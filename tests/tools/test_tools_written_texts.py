@@ -14,7 +14,8 @@ from tests.tools.tool_helpers import ok, sha, write
 from patchwright.model import TextFile, split_lines
 from patchwright.tools import Session, Toolbox
 from patchwright.tools.files import load
-from patchwright.tools.guards import (
+from patchwright.tools.session import decodes_to_itself
+from patchwright.writing.guard import (
     _GENERATED_NAMES,
     _HEADER_LINES,
     _HEADER_MARKERS,
@@ -22,7 +23,6 @@ from patchwright.tools.guards import (
     _head_lines,
     generated_reason,
 )
-from patchwright.tools.session import decodes_to_itself
 
 
 def test_the_text_an_edit_wrote_is_kept_while_the_file_holds_it(

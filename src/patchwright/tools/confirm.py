@@ -28,7 +28,7 @@ from patchwright.model import ErrorCode, PatchwrightError, TextFile, ToolResult
 from patchwright.tools.context import ToolContext
 from patchwright.tools.files import Loaded, load
 from patchwright.tools.session import TAG_DIGITS
-from patchwright.tools.writing import PlannedWrite, commit_writes
+from patchwright.tools.writing import commit_writes, planned
 from patchwright.workspace import ChangeRecord
 
 __all__ = [
@@ -345,7 +345,7 @@ def apply_confirmed(ctx: ToolContext, token: str, field: str = "confirm") -> Too
     record_ = ChangeRecord(description=f"confirmed candidate at line {pending.line}",
                            op="replace", old_start=pending.line,
                            old_end=pending.line + lines)  # fmt: skip
-    plan = PlannedWrite(loaded, after, label=f"{ctx.tool} {loaded.path}", changes=[record_])
+    plan = planned(loaded, after, label=f"{ctx.tool} {loaded.path}", changes=[record_])
     outcome = commit_writes(ctx, [plan], label=plan.label)
     message = [f"Applied the confirmed candidate to {loaded.path} (line {pending.line})."]
     message += [f"  Warning: {w}" for w in outcome.warnings]

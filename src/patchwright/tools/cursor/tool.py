@@ -17,7 +17,7 @@ from patchwright.tools.descriptions import load as description
 from patchwright.tools.files import load
 from patchwright.tools.replace import write_whole
 from patchwright.tools.spec import WRITES, ToolSpec
-from patchwright.tools.writing import PlannedWrite, commit_writes
+from patchwright.tools.writing import commit_writes, planned
 
 _PATH_FIELD = "target_file"
 _SNIPPET_FIELD = "code_edit"
@@ -45,7 +45,7 @@ def run(ctx: ToolContext, req: CursorEditRequest) -> ToolResult:
         raise
     report = merged.report
     label = req.instructions.strip() or f"{ctx.tool} {loaded.path}"
-    plan = PlannedWrite(
+    plan = planned(
         loaded,
         merged.file,
         label=label,

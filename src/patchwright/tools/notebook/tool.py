@@ -38,7 +38,7 @@ from patchwright.tools.notebook.models import NotebookEditRequest
 from patchwright.tools.reads import remember_written
 from patchwright.tools.replace import already_applied, require_read
 from patchwright.tools.spec import WRITES, ToolSpec
-from patchwright.tools.writing import PlannedWrite, commit_writes
+from patchwright.tools.writing import commit_writes, planned
 from patchwright.workspace import ChangeRecord
 
 _FIELD = "notebook_path"
@@ -154,7 +154,7 @@ def run(ctx: ToolContext, req: NotebookEditRequest) -> ToolResult:
     label = f"{ctx.tool} {loaded.path}"
     record = ChangeRecord(description=sentence, op=mode,
                           meta={"cell": change.cell, "cell_id": change.cell_id})  # fmt: skip
-    outcome = commit_writes(ctx, [PlannedWrite(loaded, after, label=label, changes=[record])],
+    outcome = commit_writes(ctx, [planned(loaded, after, label=label, changes=[record])],
                             label=label)  # fmt: skip
     if outcome.record is not None:
         for written in outcome.record.files:

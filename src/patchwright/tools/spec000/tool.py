@@ -52,14 +52,14 @@ from patchwright.model import (
 from patchwright.tools.context import ToolContext
 from patchwright.tools.descriptions import load as description
 from patchwright.tools.files import Loaded, load
-from patchwright.tools.guards import check_token_limit
 from patchwright.tools.replace import already_applied
 from patchwright.tools.spec import WRITES, ToolSpec
 from patchwright.tools.spec000.models import PatchOperation, PatchRequest
 from patchwright.tools.spec000.report import PatchLine, render_result
 from patchwright.tools.spec000.text import missing_clipboard, reindent
-from patchwright.tools.writing import PlannedWrite, commit_writes
+from patchwright.tools.writing import commit_writes, planned
 from patchwright.workspace import ChangeRecord
+from patchwright.writing import check_token_limit
 
 OPTIONS = MatchOptions(mode="tolerant")
 EXACT_RUNGS = frozenset({"exact", "newline"})
@@ -265,7 +265,7 @@ def run(ctx: ToolContext, req: PatchRequest) -> ToolResult:
             raise _located(err, steps, loaded.path) from None
         after, reports = result.file, result.reports
     lines = _lines(steps, reports, staged)
-    plan = PlannedWrite(
+    plan = planned(
         loaded, after, label=f"patch {loaded.path}", changes=_records(lines),
         rungs=[r.rung for r in reports],
     )  # fmt: skip

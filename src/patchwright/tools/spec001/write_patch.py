@@ -50,8 +50,9 @@ from patchwright.tools.spec001.write_patch_models import (
     WritePatchRequest,
 )
 from patchwright.tools.spec001.write_patch_report import HOOKS, combined, render
-from patchwright.tools.writing import PlannedWrite, commit_writes
+from patchwright.tools.writing import commit_writes, planned
 from patchwright.workspace import ChangeRecord, sha256_hex
+from patchwright.writing import PlannedWrite
 
 EMPTY_SHA256 = sha256_hex(b"")
 
@@ -198,8 +199,8 @@ def run(ctx: ToolContext, req: WritePatchRequest) -> ToolResult:
             ) from None
         records = [_record(p.change, r) for p, r in zip(plan.placed, result.reports)]
         fp = plan.patch
-        write = PlannedWrite(plan.loaded, result.file, key=fp.fileKey, label=fp.fileLabel or "",
-                             changes=records)  # fmt: skip
+        write = planned(plan.loaded, result.file, key=fp.fileKey, label=fp.fileLabel or "",
+                       changes=records)  # fmt: skip
         if not write.changed:
             problems.append(_unchanged(plan))
         writes.append(write)

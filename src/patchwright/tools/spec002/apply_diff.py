@@ -40,7 +40,7 @@ from patchwright.tools.diff_report import failure, success
 from patchwright.tools.files import load, resolve
 from patchwright.tools.replace import already_applied
 from patchwright.tools.spec import WRITES, ToolSpec
-from patchwright.tools.writing import PlannedWrite, commit_writes
+from patchwright.tools.writing import commit_writes, planned
 from patchwright.workspace import ChangeRecord
 
 
@@ -199,7 +199,7 @@ def run(ctx: ToolContext, req: ApplyDiffRequest) -> ToolResult:
                      new_start=r.new_start, new_end=r.new_end, meta={"rung": r.rung})
         for r in reports
     ]  # fmt: skip
-    plan = PlannedWrite(
+    plan = planned(
         loaded, new, label=f"apply_diff {target}", changes=records, rungs=[r.rung for r in reports]
     )
     outcome = commit_writes(

@@ -21,7 +21,7 @@ from patchwright.tools.descriptions import load as description
 from patchwright.tools.files import load
 from patchwright.tools.replace import already_applied
 from patchwright.tools.spec import WRITES, ToolSpec
-from patchwright.tools.writing import PlannedWrite, commit_writes
+from patchwright.tools.writing import commit_writes, planned
 from patchwright.workspace import ChangeRecord
 
 STRING_PARAMS_MESSAGE = (
@@ -133,7 +133,7 @@ def run(ctx: ToolContext, req: EditLinesRequest) -> ToolResult:
     record = ChangeRecord(
         op="replace_lines", old_start=start, old_end=end, new_start=r.new_start, new_end=r.new_end
     )
-    plan = PlannedWrite(loaded, result.file, label=f"edit_lines {loaded.path}", changes=[record])
+    plan = planned(loaded, result.file, label=f"edit_lines {loaded.path}", changes=[record])
     outcome = commit_writes(ctx, [plan], label=f"edit_lines {loaded.path}")
     old = f"line {start}" if start == end else f"lines {start}-{end}"
     count = r.new_end - r.new_start + 1
