@@ -40,6 +40,7 @@ from patchwright.tools.replace import already_applied, require_read
 from patchwright.tools.spec import WRITES, ToolSpec
 from patchwright.tools.writing import commit_writes, planned
 from patchwright.workspace import ChangeRecord
+from patchwright.writing import racing
 
 _FIELD = "notebook_path"
 
@@ -118,6 +119,12 @@ def run(ctx: ToolContext, req: NotebookEditRequest) -> ToolResult:
             ``cell-N`` index names a cell of a notebook changed since it was read.
     """
     mode = _check(ctx, req)
+    # a notebook another writer changed between this call's read and its commit: the
+    # cell is found again on what that writer left
+    return racing(ctx.workspace, lambda: _run_once(ctx, req, mode))
+
+
+def _run_once(ctx: ToolContext, req: NotebookEditRequest, mode: str) -> ToolResult:
     loaded = load(ctx.workspace, req.notebook_path, field=_FIELD, session=ctx.session)
     require_read(ctx, loaded, _FIELD)
     assert loaded.text is not None

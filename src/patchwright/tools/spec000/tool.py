@@ -59,7 +59,7 @@ from patchwright.tools.spec000.report import PatchLine, render_result
 from patchwright.tools.spec000.text import missing_clipboard, reindent
 from patchwright.tools.writing import commit_writes, planned
 from patchwright.workspace import ChangeRecord
-from patchwright.writing import check_token_limit
+from patchwright.writing import check_token_limit, racing
 
 OPTIONS = MatchOptions(mode="tolerant")
 EXACT_RUNGS = frozenset({"exact", "newline"})
@@ -241,6 +241,12 @@ def run(ctx: ToolContext, req: PatchRequest) -> ToolResult:
     for i, op in enumerate(req.patches):
         _check_shape(i, op)
     _check_overwrite(req.patches)
+    # a file another writer changed between this call's read and its commit: the
+    # patches are located again on what that writer left
+    return racing(ctx.workspace, lambda: _run_once(ctx, req))
+
+
+def _run_once(ctx: ToolContext, req: PatchRequest) -> ToolResult:
     loaded = load(ctx.workspace, req.path, missing_ok=True)
     if not loaded.exists:
         _check_missing_file(loaded.path, req.patches)

@@ -52,7 +52,7 @@ from patchwright.tools.spec001.write_patch_models import (
 from patchwright.tools.spec001.write_patch_report import HOOKS, combined, render
 from patchwright.tools.writing import commit_writes, planned
 from patchwright.workspace import ChangeRecord, sha256_hex
-from patchwright.writing import PlannedWrite
+from patchwright.writing import PlannedWrite, racing
 
 EMPTY_SHA256 = sha256_hex(b"")
 
@@ -166,7 +166,12 @@ def _unchanged(plan: FilePlan) -> PatchwrightError:
 
 
 def run(ctx: ToolContext, req: WritePatchRequest) -> ToolResult:
-    """Validate, apply and commit the batch, all files or none."""
+    """Validate, apply and commit the batch, all files or none; planned again on the
+    files as they are when another writer changed one between the read and the commit."""
+    return racing(ctx.workspace, lambda: _run_once(ctx, req))
+
+
+def _run_once(ctx: ToolContext, req: WritePatchRequest) -> ToolResult:
     if not req.files:
         empty = PatchwrightError(
             ErrorCode.INVALID_REQUEST,

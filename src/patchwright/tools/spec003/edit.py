@@ -37,6 +37,7 @@ from patchwright.tools.spec003.snapshot import snapshot_spec
 from patchwright.tools.writing import commit_writes, planned
 from patchwright.workspace import ChangeRecord
 from patchwright.workspace.records import sha256_hex
+from patchwright.writing import racing
 
 __all__ = ["edit_spec", "snapshot_spec"]
 
@@ -194,7 +195,9 @@ def run_edit(ctx: ToolContext, req: EditRequest) -> ToolResult:
     started = time.perf_counter()
     action = str(getattr(req, "action", ""))
     try:
-        return _edit(ctx, req, action, started)
+        # a file another writer changed between this call's read and its commit: the
+        # directive is applied again on what that writer left, if it still names it
+        return racing(ctx.workspace, lambda: _edit(ctx, req, action, started))
     except PatchApplyError as err:
         _metrics(ctx, action, started, conflict=True)
         summary = err.summary(action)
