@@ -204,8 +204,10 @@ def _run_once(ctx: ToolContext, req: WritePatchRequest) -> ToolResult:
             ) from None
         records = [_record(p.change, r) for p, r in zip(plan.placed, result.reports)]
         fp = plan.patch
-        write = planned(plan.loaded, result.file, key=fp.fileKey, label=fp.fileLabel or "",
-                       changes=records)  # fmt: skip
+        write = planned(
+            plan.loaded, result.file, key=fp.fileKey, label=fp.fileLabel or "", changes=records,
+            rungs=[r.rung for r in result.reports],
+        )  # fmt: skip
         if not write.changed:
             problems.append(_unchanged(plan))
         writes.append(write)

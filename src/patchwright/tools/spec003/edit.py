@@ -233,7 +233,9 @@ def _edit(ctx: ToolContext, req: EditRequest, action: str, started: float) -> To
         op=action,
         meta={"spans": [s.to_dict() for s in result.spans]},
     )
-    plan = planned(loaded, after, label=f"document_edit {loaded.path}", changes=[record])
+    plan = planned(
+        loaded, after, label=f"document_edit {loaded.path}", changes=[record], rungs=result.rungs
+    )
     outcome = commit_writes(ctx, [plan], label=req.rationale or f"document_edit {loaded.path}")
     new_version = outcome.record.files[0].after_sha256 if outcome.record else loaded.sha256
     summary = applied_summary(result.action, result.chars_delta, str(new_version))
