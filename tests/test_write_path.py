@@ -117,7 +117,8 @@ def _find_syntax(data: Any, path: str) -> dict[str, Any] | None:
     if isinstance(data, dict):
         syntax = data.get("syntax")
         if isinstance(syntax, dict) and isinstance(syntax.get(path), dict):
-            return syntax[path]
+            report: dict[str, Any] = syntax[path]
+            return report
         if data.get("path") == path and isinstance(syntax, dict) and "checked" in syntax:
             return syntax
         for value in data.values():
