@@ -111,8 +111,8 @@ def test_what_a_chain_keeps_is_what_lexing_gives() -> None:
     ],
 )
 def test_the_write_path_gives_the_guard_its_texts_split_exactly(before: str, after: str) -> None:
-    from patchwright.writing.guard import _lf_split
     from patchwright.model import TextFile
+    from patchwright.writing.guard import _lf_split
 
     old, new = TextFile.from_text(before), TextFile.from_text(after)
     found = _lf_split(old, new)
