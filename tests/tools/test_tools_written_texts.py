@@ -179,3 +179,10 @@ def test_a_head_gets_the_same_verdict_every_time_whatever_its_size(width: int) -
     for _ in range(3):
         assert generated_reason("a.py", marked) == "its header says 'DO NOT EDIT'"
         assert generated_reason("a.py", plain) is None
+
+
+def test_every_generated_name_pattern_is_an_exact_name_or_a_suffix() -> None:
+    # generated_reason tells the names by string tests, which hold for these shapes only
+    for pattern in _GENERATED_NAMES:
+        rest = pattern.removeprefix("*")
+        assert not any(c in rest for c in "*?["), pattern
