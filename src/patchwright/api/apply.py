@@ -139,6 +139,7 @@ def apply_patch_text(
                 report.ok = True
                 return report
             del patch  # the parsed hunks are no longer needed: free them before encoding
+            # check_policy checked the name above
             staged = stage(_planned(plan), syntax, release=True)  # type: ignore[arg-type]
             _report_files(plan, staged.outcome)
             if not dry_run:
