@@ -158,7 +158,7 @@ class Toolbox:
             return _failure(spec, err)
         except Exception as exc:  # the dispatcher must answer, whatever went wrong
             log.exception("tool %s failed unexpectedly", spec.name)
-            internal = _internal_error(spec, exc)
+            internal = internal_error(spec.name, exc)
             _notify_failed(spec, internal, unexpected=True)
             return _failure(spec, internal)
         if spec.hooks.succeeded is not None:
@@ -275,12 +275,15 @@ def _notify_failed(spec: ToolSpec, err: PatchwrightError, *, unexpected: bool) -
         spec.hooks.failed(err, unexpected)
 
 
-def _internal_error(spec: ToolSpec, exc: Exception) -> PatchwrightError:
+def internal_error(tool: str, exc: Exception) -> PatchwrightError:
+    """The refusal of a call to ``tool`` that failed unexpectedly with ``exc``: the one
+    answer the dispatcher and the MCP server give, naming the exception's type only (its
+    text may hold paths or data the model should not see)."""
     # Workspace commits are atomic, so a failure before the commit changed nothing and
     # one after it left a complete commit.
     return PatchwrightError(
         ErrorCode.INTERNAL,
-        f"{spec.name} failed with an internal error ({type(exc).__name__}). Any file "
+        f"{tool} failed with an internal error ({type(exc).__name__}). Any file "
         "change is all-or-nothing; re-read the file to see its current state.",
         "Retry once; if it fails again, use another tool for this edit.",
         details={"internal": True, "exception": type(exc).__name__},
