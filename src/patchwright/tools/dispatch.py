@@ -24,11 +24,11 @@ from patchwright.model import ErrorCode, PatchwrightError, ToolResult
 from patchwright.syntax import SyntaxPolicy
 from patchwright.tools.catalogue import TOOL_NAMES, chosen_tools, select_specs, setup_error
 from patchwright.tools.context import ToolContext
-from patchwright.tools.gate import CallGate
 from patchwright.tools.session import Session, Sessions
 from patchwright.tools.spec import ToolSpec
 from patchwright.tools.validation import validate_request
 from patchwright.workspace import DEFAULT_APPROVAL_TIMEOUT, Mode, Workspace
+from patchwright.workspace.gate import DrainGate
 
 __all__ = ["Toolbox", "parse_arguments"]
 
@@ -94,7 +94,9 @@ class Toolbox:
         renames = {**chosen_tools(tools, preset)[1], **(rename or {})}
         self._names = {n: renames.get(n, n) for n in TOOL_NAMES}
         self._exposed = frozenset(s.canonical for s in self._specs.values())
-        self._gate = CallGate()
+        # whole calls in flight: a call reads, then commits (two workspace operations),
+        # and a mode change must not fall between them
+        self._calls = DrainGate()
 
     def specs(self) -> list[ToolSpec]:
         """The exposed tools, renamed, in catalog order."""
@@ -122,7 +124,7 @@ class Toolbox:
         Raises:
             PatchwrightError: ``invalid_request`` for an unknown mode; ``lock_timeout``.
         """
-        with self._gate.idle(timeout):
+        with self._calls.drained(timeout, _calls_running):
             self.workspace.set_mode(mode, timeout=timeout)
 
     def session_for(self, key: str | None) -> Session:
@@ -149,7 +151,7 @@ class Toolbox:
         except PatchwrightError as err:
             return ToolResult.failure(err)
         try:
-            with self._gate.call():
+            with self._calls.entered():
                 result = self._run(spec, arguments, self.session if session is None else session)
         except PatchwrightError as err:
             if err.code is ErrorCode.RESTRICTED and not err.hint:
@@ -273,6 +275,14 @@ def _failure(spec: ToolSpec, err: PatchwrightError) -> ToolResult:
 def _notify_failed(spec: ToolSpec, err: PatchwrightError, *, unexpected: bool) -> None:
     if spec.hooks.failed is not None:
         spec.hooks.failed(err, unexpected)
+
+
+def _calls_running(count: int) -> PatchwrightError:
+    return PatchwrightError(
+        ErrorCode.LOCK_TIMEOUT,
+        f"Timed out waiting for {count} tool call(s) to finish.",
+        "Try again once the running calls have finished.",
+    )
 
 
 def internal_error(tool: str, exc: Exception) -> PatchwrightError:
