@@ -22,7 +22,8 @@ Choices where the spec is open:
 * ``overwrite`` replaces the whole file, so no other patch of its call may change that
   file (copies to a clipboard may go with it); see :func:`_check_overwrite`.
 * The 60k-token limit (REQ-PATCH-008) counts every text the call carries, clipboard
-  text it pastes included (:func:`carried_texts`, :mod:`.guards` for the estimate).
+  text it pastes included (:func:`carried_texts`; :mod:`patchwright.tools.guards` gives
+  the estimate).
 * Appended / prepended text is taken as whole lines (a final newline is supplied); the
   file keeps its own final-newline state.
 """
