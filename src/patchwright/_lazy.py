@@ -20,40 +20,60 @@ time, so no second table of names can drift from them::
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from importlib import import_module
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
     from typing import Any
 
-# the ``if TYPE_CHECKING:`` block at the top level, up to the next unindented line
-_BLOCK = re.compile(r"^if TYPE_CHECKING:[^\n]*\n((?:[ \t]+[^\n]*\n|[ \t]*\n)*)", re.M)
-# one ``from module import ...`` statement, parenthesised or on one line
-_FROM = re.compile(r"^[ \t]*from[ \t]+([\w.]+)[ \t]+import[ \t]+(\([^)]*\)|[^\n]*)", re.M)
-# the same at the top level: a name the package imports itself
-_TOP_FROM = re.compile(r"^from[ \t]+([\w.]+)[ \t]+import[ \t]+(\([^)]*\)|[^\n]*)", re.M)
-# ``Name as Name``: an explicit re-export (any other import is for type checking only)
-_REEXPORT = re.compile(r"\b(\w+)\s+as\s+(\w+)\b")
 
-
-def _reexports(statements: list[tuple[str, str]]) -> dict[str, str]:
-    return {
-        name: module
-        for module, names in statements
-        for name, alias in _REEXPORT.findall(names)
-        if name == alias
-    }
+def _imports(source: str) -> Iterator[tuple[bool, str]]:
+    """Each ``from ... import ...`` statement of ``source`` at the top level or directly
+    in a top-level ``if TYPE_CHECKING:`` block, as (in that block?, statement on one
+    line). Plain string work: the package's start-up pays for no regular expression."""
+    block = False
+    pending: list[str] = []
+    for line in source.splitlines():
+        stripped = line.partition("#")[0].strip()  # an import line holds no string
+        if pending:
+            pending.append(stripped)
+            if ")" in stripped:
+                yield block, " ".join(pending)
+                pending = []
+            continue
+        if not stripped:
+            continue
+        indented = line[0] in " \t"
+        if not indented:
+            block = stripped.startswith("if TYPE_CHECKING:")
+        if not stripped.startswith("from ") or (indented and not block):
+            continue
+        if "(" in stripped and ")" not in stripped:
+            pending = [stripped]
+        else:
+            yield indented, stripped
 
 
 def exported_names(source: str) -> tuple[dict[str, str], set[str]]:
     """The names ``source`` re-exports under ``if TYPE_CHECKING:``, each with its module
-    (the lazy ones), and those it re-exports at the top level (imported already)."""
+    (the lazy ones), and those it re-exports at the top level (imported already).
+
+    A re-export is written ``from module import Name as Name``; any other import is for
+    type checking only, or for the package's own use.
+    """
     lazy: dict[str, str] = {}
-    for block in _BLOCK.findall(source):
-        lazy |= _reexports(_FROM.findall(block))
-    return lazy, set(_reexports(_TOP_FROM.findall(source)))
+    imported: set[str] = set()
+    for in_block, statement in _imports(source):
+        module, _, names = statement[len("from ") :].partition(" import ")
+        for item in names.strip("() ").split(","):
+            words = item.split()
+            if len(words) == 3 and words[1] == "as" and words[0] == words[2]:
+                if in_block:
+                    lazy[words[0]] = module.strip()
+                else:
+                    imported.add(words[0])
+    return lazy, imported
 
 
 def lazy_exports(
