@@ -108,20 +108,14 @@ def _same_text(
     merged: TextFile,
     doubt: Doubt,
 ) -> bool:
-    """Whether a split or several doubt leaves no doubt about the result: every other
-    reading of the run (written around a deletion, or standing where its end lines
-    alone do) merges to the very text the reading taken gives (a run ending the file,
-    with no marker below, that shows the lines between its copies go either way)."""
-    readings = doubt.readings
-    if doubt.kind == "several" and doubt.place is not None and not readings:
-        size = len(doubt.run.lines)
-        readings = tuple(
-            Placement(h, t, doubt.place.rung, size, size) for h, t in doubt.place.readings
-        )
-    if doubt.kind not in ("split", "several") or not readings or len(readings) > MAX_SPLITS:
+    """Whether a split doubt leaves no doubt about the result: every other reading of
+    the run (written around a deletion) merges to the very text the reading taken
+    gives (a run ending the file, with no marker below, that shows the lines between
+    its copies go either way)."""
+    if doubt.kind != "split" or not doubt.readings or len(doubt.readings) > MAX_SPLITS:
         return False
     at = runs.index(doubt.run)
-    for other in readings:
+    for other in doubt.readings:
         alternative = [*places[:at], other, *places[at + 1 :]]
         text, _, _ = _build(file, parsed, runs, alternative, slips)
         if text.lines != merged.lines or text.endings != merged.endings:

@@ -40,6 +40,9 @@ MAX_EDGE_DELETED = 2
 #: The rungs that place a run's context, in ladder order (each looser than the last).
 RUNGS: tuple[Rung, ...] = tuple(KEYED)
 
+#: The rungs that keep a line's indentation.
+_STRICT = (Rung.EXACT, Rung.TRAILING_WHITESPACE)
+
 
 @record(frozen=True)
 class End:
@@ -75,9 +78,6 @@ class Placement:
     Attributes:
         head / tail: run lines its head and tail cover (0: none anchored there).
         others: how many other (start, end) pairs fit the window (0: unique).
-        readings: the other (start, end) spans found for it, when they are few
-            (:data:`MAX_READINGS_KEPT`); the merge takes the run all the same when every
-            one of them gives the same text.
     """
 
     start: int
@@ -86,7 +86,6 @@ class Placement:
     head: int
     tail: int
     others: int = 0
-    readings: tuple[tuple[int, int], ...] = ()
 
 
 class Keys:
@@ -294,12 +293,10 @@ def _by_ends(
             # (a reading settled by one-sided evidence has already weighed the places
             # its short end stands in)
             short = min(chosen.head, chosen.tail) < ENOUGH and not one_sided
-            spans = _short_readings(keys, run, head, tail, chosen, lo, hi) if short else set()
-            if spans is None or len(spans) > 1:
+            if short and _short_readings(keys, run, head, tail, chosen, lo, hi) > 1:
                 # an end of a line or two: the run may as well stand where only its
                 # end lines do, the rest of what it shows being new lines
-                kept = _kept(chosen, spans) if spans else ()
-                return replace(chosen, others=max(chosen.others, 1), readings=kept)
+                return replace(chosen, others=max(chosen.others, 1))
             if _blind(keys, run, chosen):
                 return replace(chosen, others=max(chosen.others, 1))
             return chosen
@@ -395,8 +392,8 @@ def _once(line: str, places: Sequence[int]) -> bool:
 
 def _short_readings(
     keys: Keys, run: Sequence[str], head: End, tail: End, chosen: Placement, lo: int, hi: int
-) -> set[tuple[int, int]] | None:
-    """The (start, end) spans a run could cover when an end of fewer than
+) -> int:
+    """How many (start, end) spans a run could cover when an end of fewer than
     :data:`ENOUGH` lines is taken by its edge line alone, wherever that line stands. An
     end of two telling lines or more keeps its own places, unless the other end has one
     telling line at most (then this one may have been read too long, over new lines
@@ -404,8 +401,7 @@ def _short_readings(
     telling line that stands once in the window ``[lo, hi)`` stands where it was read
     or further out (around a deletion): further
     in, that line would be a new copy of a line the file has once, right beside copies
-    of its neighbours. ``None`` beyond :data:`_MAX_READINGS` squared candidates: many
-    is many.
+    of its neighbours. Capped: many is many.
 
     An end whose edge line is a telling line standing once fixes the run there, and
     the other end, if :data:`ENOUGH` lines long, keeps its own places when the reading
@@ -442,31 +438,17 @@ def _short_readings(
         heads = tuple(h for h in heads if _extent(keys, run, chosen.rung, h, 0, n, 1))
         tails = tuple(t for t in tails if t and _extent(keys, run, chosen.rung, t - 1, 0, n, -1))
     if len(heads) * len(tails) > _MAX_READINGS**2:
-        return None
+        return _MAX_READINGS
     need = 2 if lone else max(2, chosen.head, chosen.tail)
-    return {
-        (h, t)
-        for h in heads
-        for t in tails
-        if need <= t - h <= size + MAX_DELETED and not _cuts_telling(keys, run, h, t, chosen.rung)
-    }
-
-
-#: Rungs that keep a line's indentation.
-_STRICT = (Rung.EXACT, Rung.TRAILING_WHITESPACE)
-
-
-#: Other readings of a run kept on its placement at most (more: the run stays in doubt
-#: without the merge trying each).
-MAX_READINGS_KEPT = 4
-
-
-def _kept(chosen: Placement, spans: set[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
-    """The spans other than the one taken, when they are few."""
-    others = sorted(span for span in spans if span != (chosen.start, chosen.end))
-    if len(others) > MAX_READINGS_KEPT:
-        return ()
-    return tuple(others)
+    return len(
+        {
+            (h, t)
+            for h in heads
+            for t in tails
+            if need <= t - h <= size + MAX_DELETED
+            and not _cuts_telling(keys, run, h, t, chosen.rung)
+        }
+    )
 
 
 def _pinned(keys: Keys, end: Sequence[str], lo: int, hi: int) -> bool:
