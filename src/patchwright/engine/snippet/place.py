@@ -40,6 +40,9 @@ MAX_EDGE_DELETED = 2
 #: The rungs that place a run's context, in ladder order (each looser than the last).
 RUNGS: tuple[Rung, ...] = tuple(KEYED)
 
+#: The rungs that keep a line's indentation.
+_STRICT = (Rung.EXACT, Rung.TRAILING_WHITESPACE)
+
 
 @record(frozen=True)
 class End:
@@ -294,6 +297,8 @@ def _by_ends(
                 # an end of a line or two: the run may as well stand where only its
                 # end lines do, the rest of what it shows being new lines
                 return replace(chosen, others=max(chosen.others, 1))
+            if _blind(keys, run, chosen):
+                return replace(chosen, others=max(chosen.others, 1))
             return chosen
         # the two ends stand apart: the shorter one is new lines that happen to repeat
         # lines of the file
@@ -359,6 +364,21 @@ def _pairs(
     return near, far, first_far
 
 
+def _blind(keys: Keys, run: Sequence[str], chosen: Placement) -> bool:
+    """Whether a reading between ends that say nothing (a "}", a blank), one of them a
+    single line, drops lines unshown, telling ones among them that no new line
+    rewrites: such ends stand anywhere, and the lines they frame may as well be kept
+    beside the new lines."""
+    ends = [*run[: chosen.head], *run[len(run) - chosen.tail :]]
+    pair = (chosen.start, 0, chosen.end, 0)
+    return (
+        min(chosen.head, chosen.tail) < 2
+        and not _telling(ends)
+        and _score(keys, run, pair) < 0
+        and _rewritten_only(keys, run, pair) is None
+    )
+
+
 def _telling(lines: Sequence[str]) -> int:
     """How many of ``lines`` say something: four characters or more, a letter or digit
     among them (not a "})" or a blank, which stand anywhere)."""
@@ -381,25 +401,42 @@ def _short_readings(
     telling line that stands once in the window ``[lo, hi)`` stands where it was read
     or further out (around a deletion): further
     in, that line would be a new copy of a line the file has once, right beside copies
-    of its neighbours. Capped: many is many."""
+    of its neighbours. Capped: many is many.
+
+    An end whose edge line is a telling line standing once fixes the run there, and
+    the other end, if :data:`ENOUGH` lines long, keeps its own places when the reading
+    drops no line unshown, or when that end holds a telling line standing once too
+    (both ends are then where they read, and what the run leaves out between them is
+    a deletion it spells out). The edge lines of a run read at a rung that keeps
+    indentation stand at their own indentation."""
     size = len(run)
     lone = min(_telling(run[: chosen.head]), _telling(run[size - chosen.tail :])) < 2
     # A telling edge line that stands once is where the run is; then the other end, if
     # long enough and the reading drops no line unshown, keeps its own places (it was
     # not read too long over new lines: they would leave the file's copy beside them).
     settled = _score(keys, run, (chosen.start, 0, chosen.end, 0)) == 0
-    fixed_head = settled and chosen.tail >= ENOUGH and _once(run[0], head.anywhere)
-    fixed_tail = settled and chosen.head >= ENOUGH and _once(run[-1], tail.anywhere)
+    head_pinned = _pinned(keys, run[: chosen.head], lo, hi)
+    tail_pinned = _pinned(keys, run[size - chosen.tail :], lo, hi)
+    fixed_head = chosen.tail >= ENOUGH and _once(run[0], head.anywhere) and (settled or tail_pinned)
+    fixed_tail = (
+        chosen.head >= ENOUGH and _once(run[-1], tail.anywhere) and (settled or head_pinned)
+    )
     own_heads = chosen.head >= 2 and (not lone or fixed_tail)
     own_tails = chosen.tail >= 2 and (not lone or fixed_head)
     heads = head.at(chosen.head) if own_heads else head.anywhere
     tails = tail.at(chosen.tail) if own_tails else tail.anywhere
-    if settled and _pinned(keys, run[: chosen.head], lo, hi):
+    if settled and head_pinned:
         # not below: its telling line would be new there; above, the lines between
         # its edge line and the telling one may be deleted
         heads = tuple(h for h in heads if h <= chosen.start)
-    if settled and _pinned(keys, run[size - chosen.tail :], lo, hi):
+    if settled and tail_pinned:
         tails = tuple(t for t in tails if t >= chosen.end)
+    if chosen.rung in _STRICT:
+        # the run's context stands at its own indentation: an edge line read alone
+        # stands at that indentation too (a "}" one level out closes another block)
+        n = len(keys.lines)
+        heads = tuple(h for h in heads if _extent(keys, run, chosen.rung, h, 0, n, 1))
+        tails = tuple(t for t in tails if t and _extent(keys, run, chosen.rung, t - 1, 0, n, -1))
     if len(heads) * len(tails) > _MAX_READINGS**2:
         return _MAX_READINGS
     need = 2 if lone else max(2, chosen.head, chosen.tail)

@@ -37,6 +37,10 @@ class Slips:
         spaces: for file indentation of spaces only: whether it was copied as is
             (``True``) or otherwise (``False``).
         trailing: for file lines with trailing blanks: whether they were kept.
+        blanks: for blank file lines holding blanks: whether their blanks were kept
+            (apart from ``trailing``: a model that writes every blank line empty may
+            copy the blanks after code as they are).
+        writes_blanks: whether any line of the snippet is blanks only.
         pairs: (snippet indentation, file indentation) seen.
     """
 
@@ -44,6 +48,8 @@ class Slips:
         self.tabs: set[int] = set()
         self.spaces: set[bool] = set()
         self.trailing: set[bool] = set()
+        self.blanks: set[bool] = set()
+        self.writes_blanks = False
         self.pairs: set[tuple[str, str]] = set()
 
     @classmethod
@@ -55,6 +61,7 @@ class Slips:
         nearest the run's edge that shows it (lines further in may be new lines that
         repeat the context)."""
         slips = cls()
+        slips.writes_blanks = any(line and not line.strip() for run in runs for line in run.lines)
         for run, place in zip(runs, places):
             span = file_lines[place.start : place.end]
             head = min(place.head, len(span), len(run.lines))
@@ -76,7 +83,9 @@ class Slips:
 
     def _see(self, mine: str, theirs: str) -> None:
         if not theirs.strip():
-            self.trailing.add(mine == theirs)
+            self.blanks.add(mine == theirs)
+            if mine == theirs:
+                self.trailing.add(True)  # blanks copied: so are those after code
             return
         mi, ti = leading(mine), leading(theirs)
         self.pairs.add((mi, ti))
@@ -97,9 +106,12 @@ class Slips:
         if mine.strip() != theirs.strip():
             return False
         if not theirs.strip():
-            # a blank line's blanks: a slip drops them, and so does a clean-up, which
-            # nothing in the snippet tells apart
-            return False if self._trailing(mine, theirs) is False else None
+            # a blank line's blanks: a slip drops them, and so does a clean-up
+            if mine:
+                return False  # blanks other than the file's: written on purpose
+            if False not in self.blanks and self.trailing == {True}:
+                return False  # blanks copied wherever the anchors show them
+            return True if self._drops_blanks() else None
         lead = self._leading(leading(mine), leading(theirs))
         if lead is False:
             return False
@@ -142,6 +154,14 @@ class Slips:
                 return False
             return not (theirs != theirs.rstrip() and self.trailing == {False})
         return self.same(theirs, mine) is True
+
+    def _drops_blanks(self) -> bool:
+        """Whether the snippet cannot write a blank line's blanks: it drops them from
+        every blank line anchoring its runs and holds no line of blanks anywhere (its
+        empty line then says nothing about the file's blanks, which are kept). Not when
+        the anchors also show blanks after code dropped: a clean-up commit strips those
+        too, and reads as well as a slip."""
+        return self.blanks == {False} and not self.writes_blanks and False not in self.trailing
 
     def _leading(self, mi: str, ti: str) -> bool | None:
         if mi == ti:
