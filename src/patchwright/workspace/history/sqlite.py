@@ -29,6 +29,7 @@ import weakref
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, suppress
 
+from patchwright.model.errors import PatchwrightError
 from patchwright.workspace.history.backend import (
     SCHEMA_VERSIONS,
     Row,
@@ -37,6 +38,7 @@ from patchwright.workspace.history.backend import (
     history_error,
     unique_column,
 )
+from patchwright.workspace.history.group import GroupBroken
 from patchwright.workspace.records import utc_now
 
 TYPE_CHECKING = False
@@ -148,13 +150,52 @@ class SQLiteBackend:
                         db.execute("ROLLBACK")
                     raise
                 db.execute("COMMIT")
-            except sqlite3.IntegrityError as exc:
-                raise history_error(
-                    f"The history store {self.database} refused a record: {exc}.",
-                    unique=unique_column(str(exc)),
-                ) from exc
             except sqlite3.Error as exc:
-                raise history_error(f"The history store {self.database} failed: {exc}.") from exc
+                raise self._error(exc) from exc
+
+    @contextmanager
+    def savepoint(self, tx: Tx) -> Iterator[None]:
+        """A part of write transaction ``tx`` (of this store) rolled back alone when it
+        raises, its database error raised as :meth:`transaction` raises it (group.py).
+
+        Raises:
+            GroupBroken: the failure ended the whole transaction (SQLite rolls one back
+                by itself on a full disk or an I/O error): nothing of it stays.
+        """
+        if not isinstance(tx, _SQLiteTx):
+            raise TypeError("a savepoint of another store's transaction")
+        db = tx.db
+        try:
+            db.execute("SAVEPOINT part")
+        except sqlite3.Error as exc:
+            raise GroupBroken(self._error(exc)) from exc
+        try:
+            yield
+        except BaseException as exc:
+            error = self._error(exc) if isinstance(exc, sqlite3.Error) else exc
+            if not db.in_transaction and isinstance(error, Exception):
+                raise GroupBroken(error) from exc
+            try:
+                db.execute("ROLLBACK TO part")
+                db.execute("RELEASE part")
+            except sqlite3.Error as rollback_exc:
+                raise GroupBroken(self._error(rollback_exc)) from exc
+            if error is exc:
+                raise
+            raise error from exc
+        try:
+            db.execute("RELEASE part")
+        except sqlite3.Error as exc:
+            raise GroupBroken(self._error(exc)) from exc
+
+    def _error(self, exc: sqlite3.Error) -> PatchwrightError:
+        """A database error as the ``history`` error callers see."""
+        if isinstance(exc, sqlite3.IntegrityError):
+            return history_error(
+                f"The history store {self.database} refused a record: {exc}.",
+                unique=unique_column(str(exc)),
+            )
+        return history_error(f"The history store {self.database} failed: {exc}.")
 
     def migrate(self) -> list[int]:
         """Apply missing migrations (done on first use); the versions applied by this store."""
