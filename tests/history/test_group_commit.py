@@ -8,8 +8,6 @@ timed), so how many transactions ran is exact whatever the machine's load.
 from __future__ import annotations
 
 import sqlite3
-import threading
-import time
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
@@ -22,10 +20,8 @@ from patchwright.workspace import FileChange, Workspace
 from patchwright.workspace.history import History
 from patchwright.workspace.history.backend import Tx
 from patchwright.workspace.history.group import GroupCommit
-from patchwright.workspace.locks import PathLocks
 from patchwright.workspace.records import CommitRecord, utc_now
-
-DEADLINE = 60.0  # seconds a test waits for its threads to queue, at most
+from together import in_threads, names_on_distinct_stripes, until
 
 
 @pytest.fixture(autouse=True)
@@ -50,7 +46,7 @@ class HeldFirst:
         with self.backend.transaction(write=write) as tx:
             self.begun += write
             if write and self.begun == 1:
-                _until(lambda: self.group.waiting >= self.queued)
+                until(lambda: self.group.waiting >= self.queued)
             yield tx
 
     def __getattr__(self, name: str) -> Any:
@@ -64,50 +60,10 @@ def _hold_first(history: History, queued: int) -> HeldFirst:
     return held
 
 
-def _in_threads(actions: list[Callable[[], object]]) -> list[BaseException | None]:
-    """Run each action in a thread of its own; each one's exception (or None)."""
-    errors: list[BaseException | None] = [None] * len(actions)
-
-    def run(index: int) -> None:
-        try:
-            actions[index]()
-        except BaseException as exc:  # the test inspects each outcome
-            errors[index] = exc
-
-    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(actions))]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(DEADLINE)
-        assert not thread.is_alive()
-    return errors
-
-
-def _until(condition: Callable[[], bool]) -> None:
-    deadline = time.monotonic() + DEADLINE
-    while not condition():
-        assert time.monotonic() < deadline, "the other threads never got there"
-        time.sleep(0.001)
-
-
-def _names_on_distinct_stripes(count: int, folder: Path) -> list[str]:
-    """File names whose locks are distinct stripes: no commit waits for another's lock."""
-    locks, names, stripes = PathLocks(folder, 1.0), [], set()
-    index = 0
-    while len(names) < count:
-        name = f"f{index}.txt"
-        stripe = locks.lock_file(name)
-        if stripe not in stripes:
-            stripes.add(stripe)
-            names.append(name)
-        index += 1
-    return names
-
-
 def test_sixteen_commits_at_once_take_two_history_transactions(tmp_path: Path) -> None:
     root = tmp_path / "root"
     root.mkdir()
-    names = _names_on_distinct_stripes(16, tmp_path / "probe")
+    names = names_on_distinct_stripes(16)
     for name in names:
         (root / name).write_bytes(b"old\n")
     ws = Workspace(root, state_dir=tmp_path / "state")
@@ -115,7 +71,7 @@ def test_sixteen_commits_at_once_take_two_history_transactions(tmp_path: Path) -
     held = _hold_first(ws.history, queued=15)
     before = ws.history.group.transactions
 
-    errors = _in_threads(
+    errors = in_threads(
         [
             lambda name=name: ws.commit([FileChange(name, f"new {name}\n".encode())], tool="t")
             for name in names
@@ -148,13 +104,13 @@ def test_a_write_that_fails_fails_alone(tmp_path: Path) -> None:
 
     def later(batch_id: str) -> Callable[[], None]:
         def insert() -> None:
-            _until(lambda: held.begun >= 1)  # the first one's transaction is open
+            until(lambda: held.begun >= 1)  # the first one's transaction is open
             history.insert(_record(batch_id), {})
 
         return insert
 
     # b-00000001 exists already: that one insert is refused, the two beside it stand
-    errors = _in_threads([first, later("b-00000003"), later("b-00000001"), later("b-00000004")])
+    errors = in_threads([first, later("b-00000003"), later("b-00000001"), later("b-00000004")])
 
     assert errors[0] is None and errors[1] is None and errors[3] is None
     refused = errors[2]
@@ -179,7 +135,7 @@ def test_a_failure_that_ends_the_shared_transaction_fails_every_write_in_it(
         history.insert(_record("b-00000001"), {})
 
     def insert_second() -> None:
-        _until(lambda: held.begun >= 1)  # the first one's transaction is open
+        until(lambda: held.begun >= 1)  # the first one's transaction is open
         history.insert(_record("b-00000002"), {})
 
     def breaking(tx: Tx) -> None:
@@ -189,10 +145,10 @@ def test_a_failure_that_ends_the_shared_transaction_fails_every_write_in_it(
 
     def break_third() -> None:
         # queued after the second, so the order in the group is known
-        _until(lambda: held.begun >= 1 and group.waiting >= 1)
+        until(lambda: held.begun >= 1 and group.waiting >= 1)
         group.run(breaking)
 
-    errors = _in_threads([first, insert_second, break_third])
+    errors = in_threads([first, insert_second, break_third])
 
     assert errors[0] is None
     for error in errors[1:]:
