@@ -8,6 +8,7 @@ timed), so how many transactions ran is exact whatever the machine's load.
 from __future__ import annotations
 
 import sqlite3
+import threading
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
@@ -21,7 +22,7 @@ from patchwright.workspace.history import History
 from patchwright.workspace.history.backend import Tx
 from patchwright.workspace.history.group import GroupCommit
 from patchwright.workspace.records import CommitRecord, utc_now
-from together import in_threads, names_on_distinct_stripes, until
+from together import DEADLINE, in_threads, names_on_distinct_stripes, until
 
 
 @pytest.fixture(autouse=True)
@@ -179,3 +180,35 @@ def test_one_write_alone_takes_no_savepoint(tmp_path: Path) -> None:
     ws.commit([FileChange("a.txt", b"b\n")], tool="t")
     assert (group.transactions - before[0], group.writes - before[1]) == (1, 1)
     assert spent == []
+
+
+def test_reads_go_on_while_a_write_transaction_is_open(tmp_path: Path) -> None:
+    root = tmp_path / "root"
+    root.mkdir()
+    ws = Workspace(root, state_dir=tmp_path / "state")
+    history = ws.history
+    history.insert(_record("b-00000001"), {})
+    written, read_done = threading.Event(), threading.Event()
+    seen: list[list[str]] = []
+
+    def writing(tx: Tx) -> None:
+        tx.run(
+            "INSERT INTO batches (id, created_at, tool, label, meta) VALUES (?, ?, 't', '', '{}')",
+            ("b-00000002", utc_now()),
+        )
+        written.set()
+        # the write stays open until a read in another thread has finished
+        assert read_done.wait(DEADLINE), "the read waited for the write"
+
+    def reading() -> None:
+        assert written.wait(DEADLINE)
+        seen.append([b["id"] for b in history.list_batches(limit=10)])
+        read_done.set()
+
+    assert history.group is not None
+    errors = in_threads([lambda: history.group.run(writing), reading])  # type: ignore[union-attr]
+
+    assert errors == [None, None]
+    # the read saw the last committed state, not the write in progress
+    assert seen == [["b-00000001"]]
+    assert [b["id"] for b in history.list_batches(limit=10)] == ["b-00000002", "b-00000001"]
