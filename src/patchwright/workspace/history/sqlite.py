@@ -3,17 +3,17 @@
 One writing connection per store (so per workspace), opened on first use and kept:
 opening a connection, setting it up and reading the schema cost more than the history
 write itself. Threads take turns on it (a lock), and writes that arrive while one runs
-share the next transaction (group.py). Reads run on read connections of their own,
-kept idle between uses (a few), so a read never waits for a write. SQLite connections
-must never cross a ``fork`` (the child would share the parent's file locks' bookkeeping
-and could corrupt the database), so every idle connection is closed just before the
-process forks, waiting for a write in progress; a read connection in use then is
-closed when its read ends, and a child never uses nor closes its parent's; parent and
-child each open their own on next use. The database runs in WAL mode, so readers in other processes never wait
-for a writer, with ``synchronous=NORMAL``: a commit writes the WAL without an fsync
-of its own (checkpoints fsync). A killed process loses nothing (the WAL is written
-before the commit returns); a power cut may lose the newest batches, never the
-database's consistency. That is what the history needs: the files are the truth and
+share the next transaction (group.py). Reads run on read connections of their own, kept
+idle between uses (a few), so a read never waits for a write. SQLite connections must
+never cross a ``fork`` (the child would share the parent's file locks' bookkeeping and
+could corrupt the database), so every idle connection is closed just before the process
+forks, waiting for a write in progress; a read connection in use then is closed when its
+read ends, and a child never uses nor closes its parent's; parent and child each open
+their own on next use. The database runs in WAL mode, so readers (of this process or
+others) never wait for a writer, with ``synchronous=NORMAL``: a commit writes the WAL
+without an fsync of its own (checkpoints fsync). A killed process loses nothing (the WAL
+is written before the commit returns); a power cut may lose the newest batches, never
+the database's consistency. That is what the history needs: the files are the truth and
 are durable before an edit answers (direct.py, journal.py); a batch lost this way is a
 change ``undo`` does not offer, and undo checks a file's SHA256 before acting, so a
 history behind the tree is never acted on wrongly (docs/durability.md).
