@@ -3,20 +3,21 @@
 One writing connection per store (so per workspace), opened on first use and kept:
 opening a connection, setting it up and reading the schema cost more than the history
 write itself. Threads take turns on it (a lock), and writes that arrive while one runs
-share the next transaction (group.py). Reads run on read connections of their own, kept
-idle between uses (a few), so a read never waits for a write. SQLite connections must
-never cross a ``fork`` (the child would share the parent's file locks' bookkeeping and
-could corrupt the database), so every idle connection is closed just before the process
-forks, waiting for a write in progress; a read connection in use then is closed when its
-read ends, and a child never uses nor closes its parent's; parent and child each open
-their own on next use. The database runs in WAL mode, so readers (of this process or
-others) never wait for a writer, with ``synchronous=NORMAL``: a commit writes the WAL
-without an fsync of its own (checkpoints fsync). A killed process loses nothing (the WAL
-is written before the commit returns); a power cut may lose the newest batches, never
-the database's consistency. That is what the history needs: the files are the truth and
-are durable before an edit answers (direct.py, journal.py); a batch lost this way is a
-change ``undo`` does not offer, and undo checks a file's SHA256 before acting, so a
-history behind the tree is never acted on wrongly (docs/durability.md).
+share the next transaction (group.py). A read that finds it busy runs on a read
+connection of its own, kept idle between uses (a few), so a read never waits for a
+write. SQLite connections must never cross a ``fork`` (the child would share the
+parent's file locks' bookkeeping and could corrupt the database), so every idle
+connection is closed just before the process forks, waiting for a write in progress; a
+read connection in use then is closed when its read ends, and a child never uses nor
+closes its parent's; parent and child each open their own on next use. The database runs
+in WAL mode, so readers (of this process or others) never wait for a writer, with
+``synchronous=NORMAL``: a commit writes the WAL without an fsync of its own (checkpoints
+fsync). A killed process loses nothing (the WAL is written before the commit returns); a
+power cut may lose the newest batches, never the database's consistency. That is what
+the history needs: the files are the truth and are durable before an edit answers
+(direct.py, journal.py); a batch lost this way is a change ``undo`` does not offer, and
+undo checks a file's SHA256 before acting, so a history behind the tree is never acted
+on wrongly (docs/durability.md).
 
 Migrations run on the first connection, inside ``BEGIN IMMEDIATE`` (SQLite's write
 lock), so two processes opening a new store apply each one once.
@@ -148,33 +149,39 @@ class SQLiteBackend:
 
     @contextmanager
     def transaction(self, *, write: bool) -> Iterator[Tx]:
-        """A write transaction on the store's writing connection (``BEGIN IMMEDIATE``),
-        or a read transaction on a read connection of its own (see :meth:`_reading`)."""
-        if not write:
+        """A transaction on the store's connection (``BEGIN IMMEDIATE`` to write); a read
+        while another thread uses that connection runs on a read connection of its own
+        (see :meth:`_reading`) instead of waiting."""
+        if not write and not self._lock.acquire(blocking=False):
             with self._reading() as tx:
                 yield tx
             return
-        with self._lock:
-            try:
-                db = self._connection()
-                db.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+        try:
+            with self._lock:
                 try:
-                    yield _SQLiteTx(db)
-                except BaseException:
-                    with suppress(sqlite3.Error):
-                        db.execute("ROLLBACK")
-                    raise
-                db.execute("COMMIT")
-            except sqlite3.Error as exc:
-                raise self._error(exc) from exc
+                    db = self._connection()
+                    db.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+                    try:
+                        yield _SQLiteTx(db)
+                    except BaseException:
+                        with suppress(sqlite3.Error):
+                            db.execute("ROLLBACK")
+                        raise
+                    db.execute("COMMIT")
+                except sqlite3.Error as exc:
+                    raise self._error(exc) from exc
+        finally:
+            if not write:
+                self._lock.release()  # taken above, without waiting
 
     @contextmanager
     def _reading(self) -> Iterator[Tx]:
         """A read transaction on an idle read connection of this process (a new one when
-        none is idle), never waiting for the writing connection's lock: in WAL mode a
+        none is idle), for a read that found the store's connection busy: in WAL mode a
         reader sees the last committed state while a write runs, so calls running at
         the same time read the history side by side instead of taking turns with its
-        writes. At most :data:`IDLE_READERS` idle connections are kept."""
+        writes, while a process that reads and writes in turn (a command, one session)
+        keeps one connection. At most :data:`IDLE_READERS` idle connections are kept."""
         if self._db is None or self._pid != os.getpid():
             self.migrate()  # the schema first, on the writing connection
         generation, db = self._reader()
