@@ -7,8 +7,11 @@ timed), so how many transactions ran is exact whatever the machine's load.
 
 from __future__ import annotations
 
+import os
+import signal
 import sqlite3
 import threading
+import warnings
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
@@ -212,3 +215,55 @@ def test_reads_go_on_while_a_write_transaction_is_open(tmp_path: Path) -> None:
     # the read saw the last committed state, not the write in progress
     assert seen == [["b-00000001"]]
     assert [b["id"] for b in history.list_batches(limit=10)] == ["b-00000002", "b-00000001"]
+
+
+class HeldBeforeBegin:
+    """The group's backend, whose first write transaction waits, before it begins,
+    until ``release`` is set: the group is writing, the store's lock is free."""
+
+    def __init__(self, group: GroupCommit) -> None:
+        self.backend = group.backend
+        self.waiting, self.release = threading.Event(), threading.Event()
+        self.first = True
+
+    def transaction(self, *, write: bool) -> AbstractContextManager[Tx]:
+        if write and self.first:
+            self.first = False
+            self.waiting.set()
+            assert self.release.wait(DEADLINE)
+        return self.backend.transaction(write=write)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.backend, name)
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="fork is POSIX only")
+def test_a_child_forked_while_the_parent_writes_records_its_own_batches(tmp_path: Path) -> None:
+    root = tmp_path / "root"
+    root.mkdir()
+    history = Workspace(root, state_dir=tmp_path / "state").history
+    group = history.group
+    assert group is not None
+    held = HeldBeforeBegin(group)
+    group.backend = held
+    parent = threading.Thread(target=history.insert, args=(_record("b-00000001"), {}))
+    parent.start()
+    try:
+        assert held.waiting.wait(DEADLINE)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)  # a threaded process forks
+            pid = os.fork()
+        if pid == 0:  # the child: its write must not wait for the parent's thread
+            code = 1
+            try:
+                signal.alarm(int(DEADLINE))
+                history.insert(_record("b-00000002"), {})
+                code = 0
+            finally:
+                os._exit(code)
+        _, status = os.waitpid(pid, 0)
+    finally:
+        held.release.set()
+        parent.join(DEADLINE)
+    assert os.waitstatus_to_exitcode(status) == 0
+    assert sorted(b["id"] for b in history.list_batches(limit=10)) == ["b-00000001", "b-00000002"]

@@ -8,13 +8,16 @@ from __future__ import annotations
 
 import errno
 import os
+import signal
+import threading
+import warnings
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from patchwright.workspace import FileChange, Workspace, fs
-from together import in_threads, names_on_distinct_stripes, until
+from together import DEADLINE, in_threads, names_on_distinct_stripes, until
 
 
 def _count_fsyncs(
@@ -90,3 +93,41 @@ def test_a_failed_fsync_leaves_those_it_covered_to_run_their_own(
     assert failed[0].errno == errno.EIO
     assert len(synced) == 2
     assert fs.FOLDER_SYNCS == {}
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="fork is POSIX only")
+def test_a_child_forked_during_a_folder_fsync_runs_its_own(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real: Callable[[int], None] = os.fsync
+    started, release = threading.Event(), threading.Event()
+
+    def held(fd: int) -> None:  # the parent's fsync lasts until the child is done
+        if not started.is_set():
+            started.set()
+            assert release.wait(DEADLINE)
+        real(fd)
+
+    monkeypatch.setattr(os, "fsync", held)
+    fd = os.open(tmp_path, os.O_RDONLY)
+    parent = threading.Thread(target=fs.shared_fsync, args=(fd,))
+    parent.start()
+    try:
+        assert started.wait(DEADLINE)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)  # a threaded process forks
+            pid = os.fork()
+        if pid == 0:  # the child: nobody there would end the parent's fsync
+            code = 1
+            try:
+                signal.alarm(int(DEADLINE))
+                fs.shared_fsync(fd)
+                code = 0
+            finally:
+                os._exit(code)
+        _, status = os.waitpid(pid, 0)
+    finally:
+        release.set()
+        parent.join(DEADLINE)
+        os.close(fd)
+    assert os.waitstatus_to_exitcode(status) == 0

@@ -386,6 +386,18 @@ _SYNCS_LOCK = allocate_lock()
 FOLDER_SYNCS: dict[tuple[int, int], _FolderSyncs] = {}
 
 
+def _forget_syncs_in_child() -> None:
+    """In a forked child the parent's other threads, and the fsyncs they run, are not
+    there: nobody would end them, so the child starts with none."""
+    global _SYNCS_LOCK
+    _SYNCS_LOCK = allocate_lock()
+    FOLDER_SYNCS.clear()
+
+
+if hasattr(os, "register_at_fork"):  # POSIX
+    os.register_at_fork(after_in_child=_forget_syncs_in_child)
+
+
 def shared_fsync(fd: int) -> None:
     """fsync the folder open as ``fd``, or wait for an fsync of it that another thread
     started after this call began, which covers this call's changes as well.

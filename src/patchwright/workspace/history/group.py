@@ -23,7 +23,9 @@ run one transaction each as before.
 
 from __future__ import annotations
 
+import os
 import threading
+import weakref
 from collections.abc import Callable
 from contextlib import AbstractContextManager
 
@@ -81,6 +83,14 @@ class GroupCommit:
         self._writing = False
         self.transactions = 0
         self.writes = 0
+        _GROUPS.add(self)
+
+    def _forked(self) -> None:
+        """In a forked child: the writes of the parent's other threads are not here (nor
+        is a transaction one of them was running), so the child starts afresh."""
+        self._ready = threading.Condition(threading.Lock())
+        self._queue = []
+        self._writing = False
 
     @property
     def waiting(self) -> int:
@@ -160,3 +170,15 @@ def _interrupted(exc: BaseException) -> Exception:
         f"The history write was interrupted ({type(exc).__name__}) in the transaction it "
         "shared with another call's; nothing of it was recorded."
     )
+
+
+_GROUPS: weakref.WeakSet[GroupCommit] = weakref.WeakSet()
+
+
+def _start_afresh_in_child() -> None:
+    for group in list(_GROUPS):
+        group._forked()
+
+
+if hasattr(os, "register_at_fork"):  # POSIX
+    os.register_at_fork(after_in_child=_start_afresh_in_child)
