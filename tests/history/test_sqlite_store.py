@@ -78,6 +78,7 @@ def test_one_connection_per_workspace_in_wal_mode(
         ws.commit([FileChange("a.txt", b"%d" % i)])
     ws.undo()
     ws.history.list_batches()
+    # reads and writes in turn: one connection (a read finding it busy takes another)
     assert len(opened) == 1
     with ws.history.backend.transaction(write=False) as tx:
         mode = tx.rows("PRAGMA journal_mode")[0]

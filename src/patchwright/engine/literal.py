@@ -304,6 +304,13 @@ def loose_find(
     body = text.strip(" \t")
     if not body.strip():
         return None
+    solid = body.translate(_NO_BLANKS)
+    if solid not in hay.translate(_NO_BLANKS):
+        # every reading below finds a copy only where the text stands with its blanks
+        # removed (squeezing or dropping blanks keeps the other characters in order),
+        # so this search, at C speed, rules all three out; a retry check replays each
+        # edit on the file's older content, where its text is usually not there
+        return None
     for at_edges, assumed in (
         (False, "runs of blanks inside lines ignored"),
         (True, "blanks at the edges of the lines it spans ignored"),
@@ -319,7 +326,6 @@ def loose_find(
             pos = hay_squeezed.find(needle, pos + 1)
         if spans:
             return LooseFind(spans, text, replacement, assumed)
-    solid = re.sub(r"[ \t]+", "", body)
     if len(solid) <= _MAX_BLANKLESS and "\n" not in solid and solid:
         # blanks added or removed anywhere: told, never taken ("a b" is not "ab")
         anywhere = re.compile(r"[ \t]*".join(map(re.escape, solid)))
@@ -334,6 +340,7 @@ def loose_find(
 # A one-line text this long at most is looked for with its blanks ignored (a refusal's
 # diagnosis only: the search tries every character as a start).
 _MAX_BLANKLESS = 400
+_NO_BLANKS = str.maketrans("", "", " \t")
 
 
 def _squeezed(text: str, edges: bool) -> tuple[str, list[tuple[int, int]]]:

@@ -24,7 +24,7 @@ import errno
 import os
 import posixpath
 import stat
-from _thread import get_ident
+from _thread import allocate_lock, get_ident
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 
@@ -356,6 +356,102 @@ def _together(items: Sequence[_T], action: Callable[[_T], object], threads: int)
         raise errors[0]
 
 
+class _FolderSyncs:
+    """The fsyncs of one folder asked for by threads at the same time (see
+    :func:`shared_fsync`): tickets handed out, tickets a finished fsync covers, and the
+    fsync running now, if any."""
+
+    __slots__ = ("asked", "running", "synced", "users")
+
+    def __init__(self) -> None:
+        self.asked = 0
+        self.synced = 0
+        self.running: _Running | None = None
+        self.users = 0
+
+
+class _Running:
+    """One fsync in progress: the tickets it covers, and a lock held until it ends."""
+
+    __slots__ = ("covers", "done")
+
+    def __init__(self, covers: int) -> None:
+        self.covers = covers
+        self.done = allocate_lock()
+        self.done.acquire()
+
+
+_SYNCS_LOCK = allocate_lock()
+#: Folders (device, inode) with an fsync asked for or running now.
+FOLDER_SYNCS: dict[tuple[int, int], _FolderSyncs] = {}
+
+
+def _forget_syncs_in_child() -> None:
+    """In a forked child the parent's other threads, and the fsyncs they run, are not
+    there: nobody would end them, so the child starts with none."""
+    global _SYNCS_LOCK
+    _SYNCS_LOCK = allocate_lock()
+    FOLDER_SYNCS.clear()
+
+
+if hasattr(os, "register_at_fork"):  # POSIX
+    os.register_at_fork(after_in_child=_forget_syncs_in_child)
+
+
+def shared_fsync(fd: int) -> None:
+    """fsync the folder open as ``fd``, or wait for an fsync of it that another thread
+    started after this call began, which covers this call's changes as well.
+
+    A folder's fsync makes every entry change made before it started durable, whoever
+    made it: at 16 sessions committing files of one folder, each commit renamed its file
+    and then waited for a folder fsync of its own, one after another on the disk's
+    journal. Each call now takes a ticket; an fsync covers the tickets handed out before
+    it started. A call whose ticket the running fsync does not cover waits for it to
+    end, then one of the waiting calls runs the next fsync for all of them. A call
+    returns only once an fsync that started after its ticket succeeded; should that
+    fsync fail, each call it covered tries its own, so every caller sees its own failure.
+    """
+    st = os.fstat(fd)
+    key = (st.st_dev, st.st_ino)
+    with _SYNCS_LOCK:
+        state = FOLDER_SYNCS.get(key)
+        if state is None:
+            state = FOLDER_SYNCS[key] = _FolderSyncs()
+        state.asked += 1
+        state.users += 1
+        ticket = state.asked
+    try:
+        while True:
+            with _SYNCS_LOCK:
+                if state.synced >= ticket:
+                    return
+                running = state.running
+                if running is None:
+                    mine = state.running = _Running(state.asked)
+            if running is not None:
+                with running.done:  # until that fsync ends; then look again
+                    pass
+                continue
+            try:
+                os.fsync(fd)
+            except BaseException:
+                with _SYNCS_LOCK:
+                    state.running = None
+                raise
+            else:
+                with _SYNCS_LOCK:
+                    state.synced = max(state.synced, mine.covers)
+                    state.running = None
+            finally:
+                mine.done.release()
+            return
+    finally:
+        with _SYNCS_LOCK:
+            state.users -= 1
+            if not state.users:
+                del FOLDER_SYNCS[key]
+
+
 # removals shared among threads: removing the last name of a file frees its blocks, which
 # waits on the file system's journal; several removals wait together
 _UNLINK_THREADS = 8
@@ -552,9 +648,9 @@ class OsFileSystem:
         self._anchors.forget(path)  # a kept descriptor of it would name a removed folder
 
     def fsync_dir(self, path: str) -> None:
-        """See :meth:`FileSystem.fsync_dir`."""
+        """See :meth:`FileSystem.fsync_dir` (shared with other threads': :func:`shared_fsync`)."""
         with self._anchors.folder(path) as fd:
-            os.fsync(fd)
+            shared_fsync(fd)
 
     @contextmanager
     def walk_folders(self, path: str) -> Iterator[FolderWalk]:

@@ -1,19 +1,23 @@
 """The embedded history: one SQLite database per workspace, in its state folder.
 
-One connection per store (so per workspace), opened on first use and kept: opening a
-connection, setting it up and reading the schema cost more than the history write
-itself. Calls from several threads take turns on it (a lock). SQLite connections must
-never cross a ``fork`` (the child would share the parent's file locks' bookkeeping and
-could corrupt the database), so every open connection is closed just before the process
-forks, waiting for a transaction in progress; parent and child each open their own on
-next use. The database runs in WAL mode, so readers in other processes never wait
-for a writer, with ``synchronous=NORMAL``: a commit writes the WAL without an fsync
-of its own (checkpoints fsync). A killed process loses nothing (the WAL is written
-before the commit returns); a power cut may lose the newest batches, never the
-database's consistency. That is what the history needs: the files are the truth and
-are durable before an edit answers (direct.py, journal.py); a batch lost this way is a
-change ``undo`` does not offer, and undo checks a file's SHA256 before acting, so a
-history behind the tree is never acted on wrongly (docs/durability.md).
+One writing connection per store (so per workspace), opened on first use and kept:
+opening a connection, setting it up and reading the schema cost more than the history
+write itself. Threads take turns on it (a lock), and writes that arrive while one runs
+share the next transaction (group.py). A read that finds it busy runs on a read
+connection of its own, kept idle between uses (a few), so a read never waits for a
+write. SQLite connections must never cross a ``fork`` (the child would share the
+parent's file locks' bookkeeping and could corrupt the database), so every idle
+connection is closed just before the process forks, waiting for a write in progress; a
+read connection in use then is closed when its read ends, and a child never uses nor
+closes its parent's; parent and child each open their own on next use. The database runs
+in WAL mode, so readers (of this process or others) never wait for a writer, with
+``synchronous=NORMAL``: a commit writes the WAL without an fsync of its own (checkpoints
+fsync). A killed process loses nothing (the WAL is written before the commit returns); a
+power cut may lose the newest batches, never the database's consistency. That is what
+the history needs: the files are the truth and are durable before an edit answers
+(direct.py, journal.py); a batch lost this way is a change ``undo`` does not offer, and
+undo checks a file's SHA256 before acting, so a history behind the tree is never acted
+on wrongly (docs/durability.md).
 
 Migrations run on the first connection, inside ``BEGIN IMMEDIATE`` (SQLite's write
 lock), so two processes opening a new store apply each one once.
@@ -29,6 +33,7 @@ import weakref
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, suppress
 
+from patchwright.model.errors import PatchwrightError
 from patchwright.workspace.history.backend import (
     SCHEMA_VERSIONS,
     Row,
@@ -37,6 +42,7 @@ from patchwright.workspace.history.backend import (
     history_error,
     unique_column,
 )
+from patchwright.workspace.history.group import GroupBroken
 from patchwright.workspace.records import utc_now
 
 TYPE_CHECKING = False
@@ -83,6 +89,13 @@ class SQLiteBackend:
         self._db: sqlite3.Connection | None = None
         self._pid = 0
         self._applied: list[int] = []
+        # idle read connections (with the generation they were opened in: close() starts
+        # a new one), of process _readers_pid
+        self._pool_lock = threading.Lock()
+        self._readers: list[tuple[int, sqlite3.Connection]] = []
+        self._readers_pid = 0
+        self._generation = 0
+        weakref.finalize(self, _close_all, self._readers)
 
     def describe(self) -> str:
         """The database file."""
@@ -136,25 +149,130 @@ class SQLiteBackend:
 
     @contextmanager
     def transaction(self, *, write: bool) -> Iterator[Tx]:
-        """A transaction on the store's one connection (``BEGIN IMMEDIATE`` to write)."""
-        with self._lock:
-            try:
-                db = self._connection()
-                db.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+        """A transaction on the store's connection (``BEGIN IMMEDIATE`` to write); a read
+        while another thread uses that connection runs on a read connection of its own
+        (see :meth:`_reading`) instead of waiting."""
+        if not write and not self._lock.acquire(blocking=False):
+            with self._reading() as tx:
+                yield tx
+            return
+        try:
+            with self._lock:
                 try:
-                    yield _SQLiteTx(db)
-                except BaseException:
-                    with suppress(sqlite3.Error):
-                        db.execute("ROLLBACK")
-                    raise
-                db.execute("COMMIT")
-            except sqlite3.IntegrityError as exc:
-                raise history_error(
-                    f"The history store {self.database} refused a record: {exc}.",
-                    unique=unique_column(str(exc)),
-                ) from exc
-            except sqlite3.Error as exc:
-                raise history_error(f"The history store {self.database} failed: {exc}.") from exc
+                    db = self._connection()
+                    db.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+                    try:
+                        yield _SQLiteTx(db)
+                    except BaseException:
+                        with suppress(sqlite3.Error):
+                            db.execute("ROLLBACK")
+                        raise
+                    db.execute("COMMIT")
+                except sqlite3.Error as exc:
+                    raise self._error(exc) from exc
+        finally:
+            if not write:
+                self._lock.release()  # taken above, without waiting
+
+    @contextmanager
+    def _reading(self) -> Iterator[Tx]:
+        """A read transaction on an idle read connection of this process (a new one when
+        none is idle), for a read that found the store's connection busy: in WAL mode a
+        reader sees the last committed state while a write runs, so calls running at
+        the same time read the history side by side instead of taking turns with its
+        writes, while a process that reads and writes in turn (a command, one session)
+        keeps one connection. At most :data:`IDLE_READERS` idle connections are kept."""
+        if self._db is None or self._pid != os.getpid():
+            self.migrate()  # the schema first, on the writing connection
+        generation, db = self._reader()
+        try:
+            db.execute("BEGIN")
+            try:
+                yield _SQLiteTx(db)
+            except BaseException:
+                with suppress(sqlite3.Error):
+                    db.execute("ROLLBACK")
+                raise
+            db.execute("COMMIT")
+        except sqlite3.Error as exc:
+            raise self._error(exc) from exc
+        finally:
+            self._put_back(generation, db)
+
+    def _reader(self) -> tuple[int, sqlite3.Connection]:
+        with self._pool_lock:
+            if self._readers_pid != os.getpid():
+                # a forked child never uses (nor closes) its parent's connections
+                self._readers[:], self._readers_pid = [], os.getpid()
+            if self._readers:
+                return self._readers.pop()
+            generation = self._generation
+        try:
+            db = sqlite3.connect(
+                self.database, timeout=self.timeout, isolation_level=None,
+                check_same_thread=False,
+            )  # fmt: skip
+        except sqlite3.Error as exc:
+            raise self._error(exc) from exc
+        db.row_factory = sqlite3.Row
+        return generation, db
+
+    def _put_back(self, generation: int, db: sqlite3.Connection) -> None:
+        with self._pool_lock:
+            kept = (
+                generation == self._generation
+                and self._readers_pid == os.getpid()
+                and len(self._readers) < IDLE_READERS
+                and not db.in_transaction
+            )
+            if kept:
+                self._readers.append((generation, db))
+                return
+        db.close()
+
+    @contextmanager
+    def savepoint(self, tx: Tx) -> Iterator[None]:
+        """A part of write transaction ``tx`` (of this store) rolled back alone when it
+        raises, its database error raised as :meth:`transaction` raises it (group.py).
+
+        Raises:
+            GroupBroken: the failure ended the whole transaction (SQLite rolls one back
+                by itself on a full disk or an I/O error): nothing of it stays.
+        """
+        if not isinstance(tx, _SQLiteTx):
+            raise TypeError("a savepoint of another store's transaction")
+        db = tx.db
+        try:
+            db.execute("SAVEPOINT part")
+        except sqlite3.Error as exc:
+            raise GroupBroken(self._error(exc)) from exc
+        try:
+            yield
+        except BaseException as exc:
+            error = self._error(exc) if isinstance(exc, sqlite3.Error) else exc
+            if not db.in_transaction and isinstance(error, Exception):
+                raise GroupBroken(error) from exc
+            try:
+                db.execute("ROLLBACK TO part")
+                db.execute("RELEASE part")
+            except sqlite3.Error as rollback_exc:
+                raise GroupBroken(self._error(rollback_exc)) from exc
+            if error is exc:
+                raise
+            raise error from exc
+        try:
+            db.execute("RELEASE part")
+        except sqlite3.Error as exc:
+            raise GroupBroken(self._error(exc)) from exc
+
+    def _error(self, exc: sqlite3.Error) -> PatchwrightError:
+        """A database error as the ``history`` error callers see."""
+        if isinstance(exc, sqlite3.IntegrityError):
+            return history_error(
+                f"The history store {self.database} refused a record: {exc}.",
+                unique=unique_column(str(exc)),
+            )
+        return history_error(f"The history store {self.database} failed: {exc}.")
 
     def migrate(self) -> list[int]:
         """Apply missing migrations (done on first use); the versions applied by this store."""
@@ -171,11 +289,28 @@ class SQLiteBackend:
             return [int(r["version"]) for r in tx.rows("SELECT version FROM schema_migrations")]
 
     def close(self) -> None:
-        """Close this process's connection (the next use opens a new one)."""
+        """Close this process's connections (the next use opens new ones); a read
+        connection in use is closed when its transaction ends."""
         with self._lock:
             if self._db is not None and self._pid == os.getpid():
                 self._db.close()
             self._db = None
+        with self._pool_lock:
+            self._generation += 1
+            idle = self._readers[:] if self._readers_pid == os.getpid() else []
+            self._readers[:] = []
+        for _, db in idle:
+            db.close()
+
+
+#: Idle read connections a store keeps (more, opened while many calls read at once,
+#: are closed after use).
+IDLE_READERS = 8
+
+
+def _close_all(readers: list[tuple[int, sqlite3.Connection]]) -> None:
+    for _, db in readers:
+        db.close()
 
 
 def _versions(db: sqlite3.Connection) -> set[int]:

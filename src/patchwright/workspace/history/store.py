@@ -27,13 +27,14 @@ from __future__ import annotations
 import json
 import os
 import threading
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 
 from patchwright.model.errors import PatchwrightError
 from patchwright.workspace.fs import FileSystem, OsFileSystem
 from patchwright.workspace.history.backend import Backend, Row, Scope, Tx, history_error
 from patchwright.workspace.history.contents import ContentStore
+from patchwright.workspace.history.group import GroupCommit
 from patchwright.workspace.records import (
     ChangeCommitRecord,
     CommitRecord,
@@ -99,6 +100,9 @@ class History:
             from patchwright.workspace.history.deferred import DeferredDeletions
 
             self.deferred = DeferredDeletions(deferred, self.fs)
+        # concurrent writes share transactions where the backend can (group.py)
+        savepoint = getattr(backend, "savepoint", None)
+        self.group = GroupCommit(backend, savepoint) if savepoint is not None else None
         self._spare: dict[str, list[str]] = {}
         self._spare_pid = 0
         self._spare_lock = threading.Lock()
@@ -135,6 +139,15 @@ class History:
             self.deferred.done(waiting)
         with self.backend.transaction(write=write) as tx:
             yield tx
+
+    def _write(self, work: Callable[[Tx], None]) -> None:
+        """``work(tx)`` in a write transaction: one shared with other threads' writes
+        arriving meanwhile (group.py) when the backend allows it, else one of its own."""
+        if self.group is not None and self.deferred is None:
+            self.group.run(work)
+            return
+        with self._transaction(write=True) as tx:
+            work(tx)
 
     # writing ---------------------------------------------------------------------------------
     def fresh_ids(self, counts: Mapping[str, int]) -> dict[str, list[str]]:
@@ -193,10 +206,13 @@ class History:
             OSError: a content file could not be written (the commit rolls back and
                 reports it like any other failed write).
         """
+
+        def work(tx: Tx) -> None:
+            self._insert(tx, record)
+            self.contents.store(tx, contents, record.files, images or {})
+
         try:
-            with self._transaction(write=True) as tx:
-                self._insert(tx, record)
-                self.contents.store(tx, contents, record.files, images or {})
+            self._write(work)
         except Exception as exc:
             details = getattr(exc, "details", {})
             if record.reverts and details.get("unique") == "batches.reverts":
@@ -248,11 +264,12 @@ class History:
         """Keep ``text``, what the model was answered by the call that made ``batch_id``
         (once: a batch has one answer; a batch of another workspace is left alone)."""
         where, params = self._here()
-        with self._transaction(write=True) as tx:
-            tx.run(
+        self._write(
+            lambda tx: tx.run(
                 f"UPDATE batches SET answer=? WHERE id=? AND answer IS NULL AND {where}",
                 [text, batch_id, *params],
             )
+        )
 
     # reading ---------------------------------------------------------------------------------
     def _here(self) -> tuple[str, list[Any]]:
