@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from engine_helpers import run
 
-from patchwright.engine import apply_edits
+from patchwright.engine import MatchOptions, apply_edits
 from patchwright.model import Edit, ErrorCode, Hunk, HunkLine, PatchwrightError, TextFile
 
 
@@ -196,3 +196,24 @@ def test_reports_line_ranges() -> None:
     assert (rep.orig_start, rep.orig_end) == (9, 11)
     assert (rep.new_start, rep.new_end) == (9, 12)
     assert rep.rung == "exact" and rep.similarity == 1.0
+
+
+def test_a_refusal_without_explanation_is_one_plain_sentence() -> None:
+    """A caller that only asks whether an edit applies (a retry replayed on older
+    content) gets the refusal without the nearest region or the already-applied check."""
+    text = "def f():\n\tif x:\n\t\treturn 1\n\treturn 2\n"
+    edit = hunk(" def f():\n-    if y:\n+    if z:\n         return 1")
+    for mode, explained in (("strict", True), ("strict", False), ("fuzzy", False)):
+        options = MatchOptions(mode=mode, explain=explained)  # type: ignore[arg-type]
+        with pytest.raises(PatchwrightError) as info:
+            apply_edits(TextFile.from_text(text), [edit], options=options)
+        err = info.value
+        assert err.code == ErrorCode.NOT_FOUND
+        assert ("closest" in err.details) is explained
+        assert "No change was made" in err.message
+    # an edit that stands applied is only said to be so when explained
+    done = hunk(" x\n-old line\n+new line\n y")
+    with pytest.raises(PatchwrightError) as info:
+        apply_edits(TextFile.from_text("x\nnew line\ny\n"), [done],
+                    options=MatchOptions(explain=False))  # fmt: skip
+    assert info.value.code == ErrorCode.NOT_FOUND

@@ -228,6 +228,7 @@ def _retried(ws: Workspace, plan: _Plan, patch: PatchSet) -> str | None:
         return None
     batches: set[str] = set()
     paths: set[str] = set()
+    quiet = replace(plan.options, explain=False)  # a replay needs no diagnosis
     for fp in patch.files:
         if not fp.path or fp.move_to or _changes_mode(fp):
             return None
@@ -243,7 +244,7 @@ def _retried(ws: Workspace, plan: _Plan, patch: PatchSet) -> str | None:
             return None  # what the patch adds is not there: no replay needed to tell
 
         def replay(before: TextFile | None, fp: FilePatch = fp) -> TextFile | None:
-            return apply_file_patch(before, fp, plan.options)[0]
+            return apply_file_patch(before, fp, quiet)[0]
 
         batch = replayed_by(ws, path, plan.before[path].sha256, replay)
         if batch is None:

@@ -37,6 +37,13 @@ def not_found(
     """
     name = f"{label}: " if label else ""
     tried = ", ".join(r for r in options.rungs if r != Rung.NEWLINE)
+    if not options.explain:  # the caller only asks whether the edit applies
+        return PatchwrightError(
+            ErrorCode.NOT_FOUND,
+            f"{name}old text not found (tried: {tried}). No change was made.",
+            "Re-read the file and copy the lines to change exactly as they are.",
+            details={"edit_label": label, "rungs_tried": tried},
+        )
     from patchwright.engine import fuzzy  # only on a refusal: rapidfuzz is slow to import
 
     regions = fuzzy.best_regions(index, pattern)

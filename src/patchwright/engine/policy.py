@@ -58,6 +58,11 @@ class MatchOptions:
             bound). A ``replace_all`` whose copies would grow the text past it is
             refused from their count, before the text is built (a file over the
             workspace's byte limit could not be written anyway).
+        explain: build a refusal's diagnosis (the nearest region, its diff, whether the
+            edit looks applied). A caller that only asks whether an edit applies to some
+            text (a retry replayed on the file's older content, where it usually does
+            not) turns it off: the refusal is then one plain sentence, at a fraction of
+            the cost.
     """
 
     mode: Mode = "fuzzy"
@@ -65,6 +70,7 @@ class MatchOptions:
     use_hints: bool = True
     frame: Frame = "auto"
     max_chars: int | None = None
+    explain: bool = True
 
     def __post_init__(self) -> None:
         if self.mode not in _MODE_RUNGS:

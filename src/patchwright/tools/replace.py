@@ -178,15 +178,18 @@ def _replace_once(
     # replace_all is refused from its count when it would pass the file size limit
     options = replace_record(OPTIONS, max_chars=ctx.workspace.max_file_bytes)
 
-    def run(before: TextFile) -> EngineResult:
+    def run(before: TextFile, options: MatchOptions = options) -> EngineResult:
         # a notebook: each edit inside one cell's source
         in_cells = edit_in_cells(loaded.path, before, edits, options)
         if in_cells is not None:
             return in_cells
         return apply_edits(before, edits, composition=Composition.SEQUENTIAL, options=options)
 
+    # a replay only asks whether the edit applies to an older text: no diagnosis
+    quiet = replace_record(options, explain=False)
+
     def replay(before: TextFile | None) -> TextFile:
-        return run(before or TextFile()).file
+        return run(before or TextFile(), quiet).file
 
     evidence = file_evidence(loaded.current.text, items[0].old, items[0].new) if (
         loaded.exists and len(items) == 1 and not items[0].replace_all

@@ -33,7 +33,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from patchwright._records import record
+from patchwright._records import record, replace
 from patchwright.api.retry import edits_evidence
 from patchwright.engine import MatchOptions, apply_edits
 from patchwright.model import (
@@ -63,6 +63,8 @@ from patchwright.workspace import ChangeRecord
 from patchwright.writing import check_token_limit, racing
 
 OPTIONS = MatchOptions(mode="tolerant")
+#: The same, for a retry replayed on the file's older content: no refusal diagnosis.
+QUIET = replace(OPTIONS, explain=False)
 EXACT_RUNGS = frozenset({"exact", "newline"})
 
 
@@ -290,7 +292,7 @@ def _retried(ctx: ToolContext, loaded: Loaded, edits: list[Edit]) -> ToolResult 
 
     def replay(before: TextFile | None) -> TextFile:
         after = apply_edits(
-            before or TextFile(), edits, composition=Composition.SIMULTANEOUS, options=OPTIONS
+            before or TextFile(), edits, composition=Composition.SIMULTANEOUS, options=QUIET
         )
         return after.file
 
