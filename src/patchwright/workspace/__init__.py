@@ -47,6 +47,7 @@ _EXPORTS: dict[str, str] = {
     "Proposal": _APPROVAL,
     "Proposals": _APPROVAL,
     "FileSystem": _FS,
+    "LINK_MODE": _FS,
     "OsFileSystem": _FS,
     "Probe": _FS,
     "RESTRICTED_MESSAGE": _GATE,
@@ -70,6 +71,7 @@ __all__ = [
     "DEFAULT_APPROVAL_TIMEOUT",
     "DEFAULT_DENY",
     "DEFAULT_MAX_FILE_BYTES",
+    "LINK_MODE",
     "RESTRICTED_MESSAGE",
     "ChangeCommitRecord",
     "ChangeRecord",
@@ -93,7 +95,7 @@ __all__ = [
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover - static view of the lazy exports
     from patchwright.workspace.approval import Proposal, Proposals
-    from patchwright.workspace.fs import FileSystem, OsFileSystem, Probe
+    from patchwright.workspace.fs import LINK_MODE, FileSystem, OsFileSystem, Probe
     from patchwright.workspace.gate import DEFAULT_APPROVAL_TIMEOUT, RESTRICTED_MESSAGE, Mode
     from patchwright.workspace.globs import DEFAULT_DENY
     from patchwright.workspace.history import History

@@ -243,6 +243,10 @@ class FileChange:
         must_not_exist: refuse when ``path`` already exists (creations).
         mode_bits: permission bits to give the written file; ``None`` keeps the current
             bits (a new file gets the process default, i.e. the umask).
+            ``LINK_MODE`` (:mod:`patchwright.workspace.fs`, git's 120000) makes the change
+            act on a symbolic link as a link, as git does: ``data`` is the link's target,
+            a delete or move removes the link itself (never its target), a path beyond a
+            link is refused, and the target must stay inside the root.
     """
 
     path: str

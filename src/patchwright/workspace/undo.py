@@ -8,7 +8,9 @@ deleted file), so the commit that applies it refuses when a file changed since; 
 workspace reports that as ``conflict``, naming the file and both hashes. Undo uses each
 path exactly as recorded: when a symlink, a folder or a special file now stands on it,
 the commit refuses (``not_a_file``) and that too is a ``conflict``, never a write
-through the symlink. The new batch
+through the symlink. A link the batch changed as a link (mode ``LINK_MODE``) is put
+back as a link: a deleted link is re-created with its target, a created one removed
+(the link itself, never its target). The new batch
 records which batch it ``reverts``; the history store lets a batch be reverted only once.
 
 The diff of each inverse change is rendered by the engine's ``file_diff`` (unified, or
@@ -19,6 +21,7 @@ workspace does not otherwise need.
 from __future__ import annotations
 
 from patchwright.model.errors import ErrorCode, PatchwrightError
+from patchwright.workspace.fs import LINK_MODE
 from patchwright.workspace.history import History
 from patchwright.workspace.records import CommitRecord, FileChange, FileCommitRecord
 
@@ -70,9 +73,11 @@ def _inverse(history: History, f: FileCommitRecord) -> FileChange:
     label, meta = f"Undo {f.file_id}", {"reverts_file": f.file_id}
     if f.action == "create":
         diff = render_diff(after, None, f.path, f.path)
+        link = LINK_MODE if f.after_mode == LINK_MODE else None  # remove the link itself
         return FileChange(
-            f.path, None, expected_sha256=f.after_sha256, diff=diff, label=label, meta=meta
-        )
+            f.path, None, expected_sha256=f.after_sha256, diff=diff, label=label, meta=meta,
+            mode_bits=link,
+        )  # fmt: skip
     if f.action == "delete":
         diff = render_diff(None, before, f.path, f.path)
         return FileChange(
