@@ -16,6 +16,7 @@ import os
 import subprocess
 import sys
 import textwrap
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -25,6 +26,7 @@ from patchwright.api import apply_patch_text
 from patchwright.model import ErrorCode, PatchwrightError
 from patchwright.tools import Toolbox
 from patchwright.workspace import LINK_MODE, FileChange, OsFileSystem, Workspace, sha256_hex
+from waiting import Waiting
 
 CLI = [sys.executable, "-m", "patchwright"]
 TIMEOUT = 120
@@ -123,6 +125,12 @@ REFUSED = {
         "path_outside_root",
         "leads outside the workspace root",
     ),
+    "a move that takes a link's target out of the root": (
+        # '..' from sub/ is the root; from the root it is above it
+        V4A.format(body="*** Update File: sub/up\n*** Move to: up\n"),
+        "path_outside_root",
+        "leads outside the workspace root",
+    ),
     "a regular file said to be a link": (
         "diff --git a/b.txt b/b.txt\nindex 1234567..89abcde 120000\n--- a/b.txt\n+++ b/b.txt\n"
         f"@@ -1 +1 @@\n-b\n+c\n{NO_EOL}",
@@ -152,6 +160,10 @@ DONE: dict[str, tuple[str, dict[str, str | None]]] = {
     "V4A delete of a dangling link": (
         V4A.format(body="*** Delete File: dangling\n"),
         {"dangling": None},
+    ),
+    "V4A delete of a link to a folder": (
+        V4A.format(body="*** Delete File: dir_link\n"),
+        {"dir_link": None},
     ),
     "git delete of a link": (
         "diff --git a/b_link b/b_link\ndeleted file mode 120000\nindex 1234567..0000000\n"
@@ -322,3 +334,58 @@ def test_a_crash_mid_commit_rolls_a_link_back(root: Path, tmp_path: Path, change
     assert len(ws.recovered) == 1
     assert _tree(root) == before
     assert ws.history.latest_undoable() is None  # nothing recorded: nothing to undo
+
+
+class _FailingFsyncOnce(OsFileSystem):
+    """The real file system, whose first fsync of the root folder fails (after the
+    one-file commit put its change in place)."""
+
+    failed = False
+
+    def fsync_dir(self, path: str) -> None:
+        if not self.failed and path.rstrip("/").endswith("/root"):
+            self.failed = True
+            raise OSError(5, "Input/output error (injected)")
+        super().fsync_dir(path)
+
+
+@pytest.mark.parametrize("change", sorted(LINK_CHANGES))
+def test_a_failed_one_file_commit_puts_the_link_back(
+    root: Path, tmp_path: Path, change: str
+) -> None:
+    before = _tree(root)
+    fs = _FailingFsyncOnce()
+    ws = Workspace(root, state_dir=tmp_path / "state", fs=fs)
+    with pytest.raises(PatchwrightError) as info:
+        ws.commit([LINK_CHANGES[change]])
+    assert fs.failed and info.value.code == ErrorCode.IO_ERROR
+    assert _tree(root) == before
+
+
+def _next_pending(ws: Workspace) -> str:
+    deadline = time.monotonic() + TIMEOUT
+    while time.monotonic() < deadline:
+        pending = ws.proposals.pending()
+        if pending:
+            return pending[-1].id
+        time.sleep(0.02)  # polling for the proposal, bounded
+    raise AssertionError("no proposal appeared")
+
+
+def test_an_approved_link_deletion_and_its_undo_act_on_the_link(root: Path, tmp_path: Path) -> None:
+    before = _tree(root)
+    state = tmp_path / "state"
+    agent = Workspace(root, state_dir=state, session="agent")
+    agent.require_approval(timeout=TIMEOUT)
+    person = Workspace(root, state_dir=state)
+    patch = V4A.format(body="*** Delete File: b_link\n")
+    waiting = Waiting(lambda: apply_patch_text(patch, workspace=agent))
+    person.proposals.approve(_next_pending(person))
+    waiting.join()
+    assert waiting.error is None and waiting.result.ok
+    assert _tree(root) == {k: v for k, v in before.items() if k != "b_link"}
+    waiting = Waiting(agent.undo)
+    person.proposals.approve(_next_pending(person))
+    waiting.join()
+    assert waiting.error is None
+    assert _tree(root) == before
