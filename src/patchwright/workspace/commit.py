@@ -15,6 +15,11 @@ the size limit, a SHA256 that is not one). Inside the locks of every path involv
 
 Any failure while writing rolls everything back before the error is raised, so a commit
 is all-or-nothing in the process as well as across a crash.
+
+A change with ``mode_bits`` ``LINK_MODE`` acts on a symbolic link as a link (see
+:class:`~patchwright.workspace.records.FileChange`): its paths are resolved and read
+through the sandbox's ``links`` variant, and the target of every link it writes is
+checked to stay inside the root, inside the locks, before anything is written.
 """
 
 from __future__ import annotations
