@@ -58,6 +58,8 @@ def root(tmp_path: Path) -> Path:
     (folder / "dir_link").symlink_to("real")
     (folder / "sub").mkdir()
     (folder / "sub" / "up").symlink_to("..")  # inside: the root itself
+    (tmp_path / "outside.txt").write_text("o\n")
+    (folder / "out_link").symlink_to("../outside.txt")  # made by the user, leads out
     return folder
 
 
@@ -131,6 +133,16 @@ REFUSED = {
         "path_outside_root",
         "leads outside the workspace root",
     ),
+    "a move of a link that leads outside": (
+        V4A.format(body="*** Update File: out_link\n*** Move to: out_link2\n"),
+        "path_outside_root",
+        "leads outside the workspace root",
+    ),
+    "a link turned into a file": (
+        "diff --git a/b_link b/b_link\nold mode 120000\nnew mode 100644\n",
+        "unsupported",
+        "does not change a path's type",
+    ),
     "a regular file said to be a link": (
         "diff --git a/b.txt b/b.txt\nindex 1234567..89abcde 120000\n--- a/b.txt\n+++ b/b.txt\n"
         f"@@ -1 +1 @@\n-b\n+c\n{NO_EOL}",
@@ -164,6 +176,10 @@ DONE: dict[str, tuple[str, dict[str, str | None]]] = {
     "V4A delete of a link to a folder": (
         V4A.format(body="*** Delete File: dir_link\n"),
         {"dir_link": None},
+    ),
+    "V4A delete of a link that leads outside": (
+        V4A.format(body="*** Delete File: out_link\n"),
+        {"out_link": None},
     ),
     "git delete of a link": (
         "diff --git a/b_link b/b_link\ndeleted file mode 120000\nindex 1234567..0000000\n"
@@ -234,6 +250,7 @@ def test_a_patch_acts_on_the_link_itself(
     assert _tree(root) == {k: v for k, v in expected.items() if v is not None}
     # the file a link pointed to is never touched
     assert (root / "b.txt").read_text() == "b\n" and (root / "real/f.txt").read_text() == "r\n"
+    assert (tmp_path / "outside.txt").read_text() == "o\n"
 
 
 @pytest.mark.parametrize("case", sorted(DONE))

@@ -19,7 +19,8 @@ is all-or-nothing in the process as well as across a crash.
 A change with ``mode_bits`` ``LINK_MODE`` acts on a symbolic link as a link (see
 :class:`~patchwright.workspace.records.FileChange`): its paths are resolved and read
 through the sandbox's ``links`` variant, and the target of every link it writes is
-checked to stay inside the root, inside the locks, before anything is written.
+checked to stay inside the root, inside the locks, before anything is written (undo
+excepted: it puts back a link as recorded).
 """
 
 from __future__ import annotations
@@ -180,7 +181,9 @@ def run_commit(
         created_dirs = _dirs_to_create(ctx.sandbox, steps)
         draft = _Draft.build(ctx, steps, states, info)
         for entry in draft.entries:
-            if entry.after_mode == LINK_MODE:  # a link written (created, changed, moved)
+            # a link written (created, changed, moved); undo puts back a link exactly as
+            # the history recorded it, even one the user made to a place outside
+            if entry.after_mode == LINK_MODE and info.reverts is None:
                 links_box.check_link_target(entry.path, draft.writes[entry.path])
         if dry_run:
             return replace(draft.record, dry_run=True)
