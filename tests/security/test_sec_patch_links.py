@@ -406,3 +406,12 @@ def test_an_approved_link_deletion_and_its_undo_act_on_the_link(root: Path, tmp_
     waiting.join()
     assert waiting.error is None
     assert _tree(root) == before
+
+
+def test_codex_delete_file_operation_deletes_the_link(root: Path, tmp_path: Path) -> None:
+    before = _tree(root)
+    toolbox = Toolbox(Workspace(root, state_dir=tmp_path / "state"), tools=["codex_apply_patch"])
+    operation = {"type": "delete_file", "path": "b_link"}
+    result = toolbox.call("codex_apply_patch", {"operation": operation})
+    assert result.ok, result.text
+    assert _tree(root) == {k: v for k, v in before.items() if k != "b_link"}
