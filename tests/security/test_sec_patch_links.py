@@ -133,6 +133,18 @@ REFUSED = {
         "path_outside_root",
         "leads outside the workspace root",
     ),
+    "move beyond a folder link": (
+        V4A.format(body="*** Update File: b.txt\n*** Move to: dir_link/b.txt\n"),
+        "not_a_file",
+        "beyond a link",
+    ),
+    "a link target with a final newline": (
+        # no '\ No newline at end of file': the target would end in a line break
+        "diff --git a/new_link b/new_link\nnew file mode 120000\n--- /dev/null\n"
+        "+++ b/new_link\n@@ -0,0 +1 @@\n+b.txt\n",
+        "invalid_request",
+        "holds a line break",
+    ),
     "a move of a link that leads outside": (
         V4A.format(body="*** Update File: out_link\n*** Move to: out_link2\n"),
         "path_outside_root",

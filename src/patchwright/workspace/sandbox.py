@@ -351,7 +351,8 @@ class Sandbox:
             raise PatchwrightError(
                 ErrorCode.INVALID_REQUEST,
                 f"The new target of the link {rel!r} is "
-                + ("empty." if not text else f"{text[:80]!r}, which holds a line break."),
+                + ("empty" if not text else f"{text[:80]!r}, which holds a line break")
+                + ". Nothing was changed.",
                 "Give the link's target as one line without a final newline (in a diff, "
                 "the line '\\ No newline at end of file' after it).",
                 path=rel,
