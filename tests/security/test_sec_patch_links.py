@@ -215,6 +215,13 @@ DONE: dict[str, tuple[str, dict[str, str | None]]] = {
         _git_new_link("sub/new_link", "up/b.txt"),  # sub/up is the root: root/b.txt
         {"sub/new_link": "-> up/b.txt"},
     ),
+    "git type change of a link into a file": (
+        "diff --git a/b_link b/b_link\ndeleted file mode 120000\nindex 19acdd8..0000000\n"
+        f"--- a/b_link\n+++ /dev/null\n@@ -1 +0,0 @@\n-b.txt\n{NO_EOL}"
+        "diff --git a/b_link b/b_link\nnew file mode 100644\nindex 0000000..3e75765\n"
+        "--- /dev/null\n+++ b/b_link\n@@ -0,0 +1 @@\n+new\n",
+        {"b_link": "new\n"},
+    ),
     "git change of a link's target": (
         "diff --git a/b_link b/b_link\nindex 1234567..89abcde 120000\n--- a/b_link\n"
         f"+++ b/b_link\n@@ -1 +1 @@\n-b.txt\n{NO_EOL}+real/f.txt\n{NO_EOL}",
@@ -427,3 +434,21 @@ def test_codex_delete_file_operation_deletes_the_link(root: Path, tmp_path: Path
     result = toolbox.call("codex_apply_patch", {"operation": operation})
     assert result.ok, result.text
     assert _tree(root) == {k: v for k, v in before.items() if k != "b_link"}
+
+
+def test_a_file_turned_into_a_link_becomes_the_link(root: Path, tmp_path: Path) -> None:
+    # git's type change: the file deleted, then a link created at its path
+    patch = (
+        "diff --git a/b.txt b/b.txt\ndeleted file mode 100644\n--- a/b.txt\n+++ /dev/null\n"
+        "@@ -1 +0,0 @@\n-b\n"
+        "diff --git a/b.txt b/b.txt\nnew file mode 120000\n--- /dev/null\n+++ b/b.txt\n"
+        f"@@ -0,0 +1 @@\n+real/f.txt\n{NO_EOL}"
+    )
+    before = _tree(root)
+    ws = Workspace(root, state_dir=tmp_path / "state")
+    report = apply_patch_text(patch, workspace=ws)
+    assert report.ok, report.summary()
+    assert _tree(root) == {**before, "b.txt": "-> real/f.txt"}
+    assert (root / "real" / "f.txt").read_text() == "r\n"
+    ws.undo()
+    assert _tree(root) == before

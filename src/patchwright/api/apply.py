@@ -64,6 +64,8 @@ class _Plan:
     # per target path: the history's change records and the permission bits asked for
     records: dict[str, list[ChangeRecord]] = field(default_factory=dict)
     modes: dict[str, int] = field(default_factory=dict)
+    # paths where a link stands that a regular file replaces (git's type change)
+    replaced_links: set[str] = field(default_factory=set)
     # the encoding of files neither UTF-8 nor UTF-16 (None: the workspace's, else detected)
     encoding: str | None = None
 
@@ -415,8 +417,26 @@ def _plan_file(ws: Workspace, plan: _Plan, fp: FilePatch) -> None:
     if link:
         plan.modes[target] = LINK_MODE  # the change acts on the link (deleted, moved, set)
     elif new is not None:
-        _plan_mode(plan, fp, path, target, current, new, outcome)
+        _plan_file_mode(plan, fp, path, target, current, new, outcome)
     plan.outcomes.append(outcome)
+
+
+def _plan_file_mode(
+    plan: _Plan,
+    fp: FilePatch,
+    path: str,
+    target: str,
+    current: TextFile | None,
+    new: TextFile,
+    outcome: FileOutcome,
+) -> None:
+    """The mode of a regular file the section writes at ``target``; a file where a link
+    stood (git's type change: the link deleted, a file created) replaces the link."""
+    if _is_link_before(plan, target):
+        plan.replaced_links.add(target)
+        if plan.modes.get(target) == LINK_MODE:
+            del plan.modes[target]
+    _plan_mode(plan, fp, path, target, current, new, outcome)
 
 
 def _apply(
@@ -505,6 +525,12 @@ def _link_section(plan: _Plan, fp: FilePatch, path: str, current: TextFile | Non
         path=path,
         details={"kind": "symlink", "symlink": path, "target": target},
     )
+
+
+def _is_link_before(plan: _Plan, path: str) -> bool:
+    """Whether ``path`` was a symbolic link when the plan read it."""
+    before = plan.before.get(path)
+    return before is not None and before.mode_bits == LINK_MODE
 
 
 def _refuse_type_change(fp: FilePatch, path: str) -> None:
@@ -812,6 +838,22 @@ def _change(
     data = new.encode_releasing() if new is not None else None
     del new
     records = tuple(plan.records.get(path, ()))
+    if path in plan.replaced_links:
+        change = _new_change(path, source, old, data, diff, records, mode_bits)
+        return replace(change, replaces_link=True)
+    return _new_change(path, source, old, data, diff, records, mode_bits)
+
+
+def _new_change(
+    path: str,
+    source: str | None,
+    old: _Before,
+    data: bytes | None,
+    diff: str,
+    records: tuple[ChangeRecord, ...],
+    mode_bits: int | None,
+) -> FileChange:
+    """The workspace change writing ``data`` at ``path`` (moved from ``source``)."""
     if source is not None:
         return FileChange(
             path, data, expected_sha256=old.sha256, move_from=source, diff=diff,

@@ -16,7 +16,8 @@ the size limit, a SHA256 that is not one). Inside the locks of every path involv
 Any failure while writing rolls everything back before the error is raised, so a commit
 is all-or-nothing in the process as well as across a crash.
 
-A change with ``mode_bits`` ``LINK_MODE`` acts on a symbolic link as a link (see
+A change with ``mode_bits`` ``LINK_MODE`` (or ``replaces_link``) acts on a symbolic
+link as a link (see
 :class:`~patchwright.workspace.records.FileChange`): its paths are resolved and read
 through the sandbox's ``links`` variant, and the target of every link it writes is
 checked to stay inside the root, inside the locks, before anything is written (undo
@@ -108,7 +109,7 @@ def plan(sandbox: Sandbox, changes: Sequence[FileChange]) -> list[Step]:
     seen: dict[str, str] = {}
     for index, change in enumerate(changes):
         name = f"changes[{index}]"
-        box = sandbox.as_links() if change.mode_bits == LINK_MODE else sandbox
+        box = sandbox.as_links() if _as_link(change) else sandbox
         path = box.resolve(change.path, field=f"{name}.path")
         source = None
         if change.move_from is not None:
@@ -132,6 +133,11 @@ def plan(sandbox: Sandbox, changes: Sequence[FileChange]) -> list[Step]:
             seen[one] = name
         steps.append(Step(change, name, path, source, expected))
     return steps
+
+
+def _as_link(change: FileChange) -> bool:
+    """Whether a change acts on a link at its paths as a link (see FileChange)."""
+    return change.mode_bits == LINK_MODE or change.replaces_link
 
 
 def _check_shape(
@@ -169,9 +175,7 @@ def run_commit(
     # rechecked before the tree is written (dirfd.py, docs/security.md)
     keeping = ctx.fs.keeping_folders() if len(involved) > 1 else nullcontext()
     # the paths of link changes are read as they stand: a link there is the link itself
-    as_links = {
-        p for s in steps if s.change.mode_bits == LINK_MODE for p in (s.path, s.source) if p
-    }
+    as_links = {p for s in steps if _as_link(s.change) for p in (s.path, s.source) if p}
     links_box = ctx.sandbox.as_links()
     with keeping, ctx.recovery.hold(involved):
         states = {
@@ -305,8 +309,8 @@ class _Draft:
         after_mode = change.mode_bits
         after_sha = None
         if data is not None:
-            if after_mode is None and before is not None:
-                after_mode = before.mode_bits
+            if after_mode is None and before is not None and before.mode_bits != LINK_MODE:
+                after_mode = before.mode_bits  # (a file replacing a link gets the default)
             # hashed once: a large file's hash is a noticeable part of a commit
             same = before is not None and data is before.data  # a move keeping its content
             after_sha = before.sha256 if same and before is not None else sha256_hex(data)

@@ -247,6 +247,9 @@ class FileChange:
             act on a symbolic link as a link, as git does: ``data`` is the link's target,
             a delete or move removes the link itself (never its target), a path beyond a
             link is refused, and the target must stay inside the root.
+        replaces_link: ``path`` is a symbolic link that this change replaces with a
+            regular file (git's type change), read and replaced as a link, never
+            followed; a path beyond a link is refused as for ``LINK_MODE``.
     """
 
     path: str
@@ -260,6 +263,7 @@ class FileChange:
     meta: dict[str, Any] = field(default_factory=dict)
     must_not_exist: bool = False
     mode_bits: int | None = None
+    replaces_link: bool = False
 
 
 @record(frozen=True)

@@ -71,12 +71,13 @@ def _inverse(history: History, f: FileCommitRecord) -> FileChange:
     before = history.content(f.before_sha256)
     after = history.content(f.after_sha256)
     label, meta = f"Undo {f.file_id}", {"reverts_file": f.file_id}
+    # the batch left a link at its path: the inverse replaces that link, never follows it
+    link = f.after_mode == LINK_MODE
     if f.action == "create":
         diff = render_diff(after, None, f.path, f.path)
-        link = LINK_MODE if f.after_mode == LINK_MODE else None  # remove the link itself
         return FileChange(
             f.path, None, expected_sha256=f.after_sha256, diff=diff, label=label, meta=meta,
-            mode_bits=link,
+            replaces_link=link,
         )  # fmt: skip
     if f.action == "delete":
         diff = render_diff(None, before, f.path, f.path)
@@ -89,12 +90,12 @@ def _inverse(history: History, f: FileCommitRecord) -> FileChange:
         diff = render_diff(after, before, f.path, f.move_from)
         return FileChange(
             f.move_from, before, expected_sha256=f.after_sha256, move_from=f.path,
-            mode_bits=f.before_mode, diff=diff, label=label, meta=meta,
+            mode_bits=f.before_mode, diff=diff, label=label, meta=meta, replaces_link=link,
         )  # fmt: skip
     diff = render_diff(after, before, f.path, f.path)
     return FileChange(
         f.path, before, expected_sha256=f.after_sha256, mode_bits=f.before_mode, diff=diff,
-        label=label, meta=meta,
+        label=label, meta=meta, replaces_link=link,
     )  # fmt: skip
 
 
