@@ -1,6 +1,7 @@
 """Where an in-process apply spends its time: each step of ``apply_patch_text`` timed.
 
-The steps are the functions ``patchwright.api.apply`` calls, wrapped for the runs with a
+The steps are the functions ``patchwright.api.apply`` and the write path it hands its
+files to (``patchwright.writing``) call, wrapped for the runs with a
 ``perf_counter`` pair each (a step it no longer calls shows 0, one that was renamed is
 left out and named in the output). Each step's median over the runs is printed with the
 whole apply's median; "other" is what no step covers (planning bookkeeping, freeing the
@@ -34,8 +35,8 @@ STEPS: tuple[tuple[str, str, str], ...] = (
     ("decode and split", "patchwright.model.text", "TextFile.decode"),
     ("locate and splice", "patchwright.api.apply", "apply_file_patch"),
     ("history change records", "patchwright.api.apply", "_records"),
-    ("the report's diff", "patchwright.api.apply", "unified_diff"),
-    ("syntax guard", "patchwright.api.apply", "_guard"),
+    ("the report's diff", "patchwright.writing.diff", "unified_diff"),
+    ("syntax guard", "patchwright.writing.stage", "guard"),
     ("encode", "patchwright.model.text", "TextFile.encode_releasing"),
     ("commit: records, ids, new hash", "patchwright.workspace.commit", "_Draft.build"),
     ("commit: temp file, fsync, rename", "patchwright.workspace.direct", "_place"),

@@ -2,8 +2,8 @@
 
 Every snippet of ``snippets.jsonl`` has one right result, the commit's file. A merge is
 *merged* (bytes equal), *refused* (a ``PatchwrightError`` naming the original lines it
-could not decide) or WRONG. The merged share per kind is held at or above a floor a
-little under what is measured (figures: ``python bench/snippets.py``, docs/benchmarks.md).
+could not decide) or WRONG. The merged share per kind is held at or above what is
+measured, rounded down (figures: ``python bench/snippets.py``, docs/benchmarks.md).
 
 No merge may be WRONG (``KNOWN_WRONG`` is empty and may only stay so).
 
@@ -27,8 +27,9 @@ pytestmark = pytest.mark.skipif(
     not SNIPPETS.is_file(), reason="../shared/corpus/snippets.jsonl is not beside the checkout"
 )
 
-# merged share floors per kind, a little under what bench/snippets.py measures
-FLOORS = {"clean": 0.90, "scope": 0.88, "ctx_ws": 0.81, "no_edge": 0.90, "k1": 0.44}
+# merged share floors per kind: what bench/snippets.py measures, rounded down to 0.1 %,
+# so one snippet less merged in any kind fails
+FLOORS = {"clean": 0.937, "scope": 0.918, "ctx_ws": 0.860, "no_edge": 0.927, "k1": 0.578}
 KNOWN_WRONG: set[str] = set()
 _NAMES_LINES = re.compile(r"original lines? \d+")
 

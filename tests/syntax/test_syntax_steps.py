@@ -110,9 +110,9 @@ def test_what_a_chain_keeps_is_what_lexing_gives() -> None:
         ("a\rb\n", "a\rc\n"),
     ],
 )
-def test_the_apply_path_gives_the_guard_its_texts_split_exactly(before: str, after: str) -> None:
-    from patchwright.api.apply import _lf_split
+def test_the_write_path_gives_the_guard_its_texts_split_exactly(before: str, after: str) -> None:
     from patchwright.model import TextFile
+    from patchwright.writing.guard import _lf_split
 
     old, new = TextFile.from_text(before), TextFile.from_text(after)
     found = _lf_split(old, new)

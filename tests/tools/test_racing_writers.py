@@ -1,6 +1,6 @@
 """A file another writer keeps changing between a tool's read and its commit still gets
 the tool's edit: after a few lost races the tool holds the file's lock from its read to
-its commit (tools/writing.py, ``racing``).
+its commit (writing/race.py, ``racing``).
 
 The rival here is a second workspace on the same folder, as another process would be: it
 writes whenever the tool reads the file, and never waits for a lock. Nothing is timed;

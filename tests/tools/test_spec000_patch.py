@@ -14,8 +14,8 @@ from tool_helpers import ok, refused, write
 
 from patchwright.model import ErrorCode
 from patchwright.tools import Toolbox, catalogue, input_schema
-from patchwright.tools.guards import estimate_tokens
 from patchwright.workspace import RESTRICTED_MESSAGE, OsFileSystem, Probe
+from patchwright.writing.guard import estimate_tokens
 
 SOURCE = "def main():\n    print('hi')\n    return 0\n"
 

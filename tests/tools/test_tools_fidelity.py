@@ -100,7 +100,7 @@ class _RacingFs(OsFileSystem):
 
 
 @pytest.mark.parametrize("tool", ["patch", "edit_file", "edit_lines"])
-def test_file_changed_between_read_and_write_is_stale(
+def test_an_edit_raced_by_another_writer_is_made_again_on_what_it_left(
     make_toolbox: Callable[..., Toolbox], root: Path, tool: str
 ) -> None:
     write(root, "race.txt", "mine\n")
@@ -114,8 +114,9 @@ def test_file_changed_between_read_and_write_is_stale(
         "edit_lines": {"path": "race.txt", "start_line": 1, "new_content": "ours"},
     }[tool]
     result = refused(toolbox, tool, **arguments)
-    # edit_file makes its edit again on what the other writer left, where "mine" is gone
-    expected = ErrorCode.NOT_FOUND if tool == "edit_file" else ErrorCode.STALE
+    # each tool makes its edit again on what the other writer left: "mine" is gone, and
+    # line 1, which edit_lines rebases its edit onto, is the other writer's
+    expected = ErrorCode.CONFLICT if tool == "edit_lines" else ErrorCode.NOT_FOUND
     assert result.error is not None and result.error.code is expected
     assert (root / "race.txt").read_text() == "someone else\n"
 

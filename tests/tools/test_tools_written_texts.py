@@ -14,7 +14,8 @@ from tests.tools.tool_helpers import ok, sha, write
 from patchwright.model import TextFile, split_lines
 from patchwright.tools import Session, Toolbox
 from patchwright.tools.files import load
-from patchwright.tools.guards import (
+from patchwright.tools.session import decodes_to_itself
+from patchwright.writing.guard import (
     _GENERATED_NAMES,
     _HEADER_LINES,
     _HEADER_MARKERS,
@@ -22,7 +23,6 @@ from patchwright.tools.guards import (
     _head_lines,
     generated_reason,
 )
-from patchwright.tools.session import decodes_to_itself
 
 
 def test_the_text_an_edit_wrote_is_kept_while_the_file_holds_it(
@@ -179,3 +179,10 @@ def test_a_head_gets_the_same_verdict_every_time_whatever_its_size(width: int) -
     for _ in range(3):
         assert generated_reason("a.py", marked) == "its header says 'DO NOT EDIT'"
         assert generated_reason("a.py", plain) is None
+
+
+def test_every_generated_name_pattern_is_an_exact_name_or_a_suffix() -> None:
+    # generated_reason tells the names by string tests, which hold for these shapes only
+    for pattern in _GENERATED_NAMES:
+        rest = pattern.removeprefix("*")
+        assert not any(c in rest for c in "*?["), pattern

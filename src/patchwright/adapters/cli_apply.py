@@ -13,6 +13,7 @@ import sys
 from patchwright.adapters.cli_options import add_encoding
 from patchwright.model.errors import PatchwrightError
 from patchwright.model.quoting import quote_name, visible_lines
+from patchwright.syntax.policy import POLICIES
 
 TYPE_CHECKING = False  # no ``typing`` import: start-up time
 if TYPE_CHECKING:  # pragma: no cover
@@ -60,7 +61,7 @@ def configure_apply(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--syntax",
         default="warn",
-        choices=["off", "warn", "reject"],
+        choices=POLICIES,
         help="syntax check of changed files that have a parser: warn about errors the "
         "patch introduces (default), reject the patch, or off",
     )

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING
 
 from patchwright.adapters.cli_options import add_encoding
 from patchwright.adapters.cli_tools import add_selection, toolbox_options
+from patchwright.syntax.policy import POLICIES
 
 if TYPE_CHECKING:  # pragma: no cover
     from patchwright.adapters.mcp_http import HttpAccess
@@ -49,7 +50,7 @@ def configure_mcp(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--syntax",
         default="warn",
-        choices=["off", "warn", "reject"],
+        choices=POLICIES,
         help="syntax check after each edit (default: warn)",
     )
     parser.add_argument(

@@ -25,6 +25,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from patchwright.adapters.cli_options import add_encoding
+from patchwright.syntax.policy import POLICIES
 
 if TYPE_CHECKING:  # pragma: no cover
     from patchwright.model import PatchwrightError
@@ -86,7 +87,7 @@ def configure_call(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--syntax",
         default="warn",
-        choices=["off", "warn", "reject"],
+        choices=POLICIES,
         help="syntax check after each edit (default: warn)",
     )
     add_selection(parser)
@@ -178,7 +179,7 @@ def preset_stats(chosen: str | None = None) -> str:
     """A table of every preset: tools, characters of its MCP ``tools/list`` JSON and
     estimated tokens; ``chosen`` is marked."""
     from patchwright.tools import DEFAULT_PRESET, PRESETS, select_specs, tool_definitions
-    from patchwright.tools.guards import estimate_tokens
+    from patchwright.writing.guard import estimate_tokens
 
     rows = ["preset       tools  characters  ~tokens  tools listed"]
     for name in PRESETS:

@@ -1,4 +1,10 @@
-"""Plan a patch in memory, check it, and commit it to the workspace (``apply_patch_text``)."""
+"""Plan a patch in memory and hand it to the write path (``apply_patch_text``).
+
+The patch is parsed, each file's hunks are located and applied in memory (moves, mode
+bits, creations and deletions included), and the planned files go to
+:mod:`patchwright.writing`, which renders their diffs, guards them and commits them as one
+batch: this module plans, the write path writes.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +14,7 @@ from patchwright._collector import collector_paused
 from patchwright._records import field, record, replace
 from patchwright.api.report import ApplyReport, FileOutcome
 from patchwright.api.retry import edit_texts, edits_evidence, replayed_by
-from patchwright.engine import MatchOptions, apply_file_patch, unified_diff
+from patchwright.engine import MatchOptions, apply_file_patch
 from patchwright.engine.notebook import is_notebook_path
 from patchwright.formats import parse_patch
 from patchwright.model import (
@@ -19,25 +25,23 @@ from patchwright.model import (
     PatchSet,
     PatchwrightError,
     TextFile,
-    recovered_syntax_error,
 )
 from patchwright.model.errors import ErrorCode
 from patchwright.model.reports import Rung
-from patchwright.syntax import language_for
-from patchwright.workspace import DEFAULT_MAX_FILE_BYTES, ChangeRecord, FileChange, Workspace
+from patchwright.syntax import check_policy, language_for
+from patchwright.workspace import DEFAULT_MAX_FILE_BYTES, ChangeRecord, Workspace
 from patchwright.workspace.fs import LINK_MODE, process_umask
 from patchwright.workspace.records import digests_kept
+from patchwright.writing import PlannedWrite, WriteOutcome, commit, stage
 
 TYPE_CHECKING = False
-if TYPE_CHECKING:  # the syntax report loads only for a file with a parser (start-up time)
-    from patchwright.syntax import SyntaxPolicy, SyntaxReport
+if TYPE_CHECKING:
+    from collections.abc import Iterator
 
-_SYNTAX_POLICIES = ("off", "warn", "reject")
 # git's modes for a regular file; anything else (symlink 120000, submodule 160000) is
 # not a permission change
 _REGULAR, _EXECUTABLE, _LINK = "100644", "100755", "120000"
 _GIT_MODES = (_REGULAR, _EXECUTABLE, "100664")
-# why a hunk failed, in spec 002's words
 
 
 @record
@@ -106,7 +110,7 @@ def apply_patch_text(
     with collector_paused(), digests_kept():
         try:
             options = MatchOptions(mode=mode, fuzzy_threshold=fuzzy_threshold)  # type: ignore[arg-type]
-            _check_policy(syntax)
+            check_policy(syntax, "syntax")
             if encoding is not None:
                 from patchwright.model.encoding import codec_name
 
@@ -139,13 +143,15 @@ def apply_patch_text(
                 report.ok = True
                 return report
             del patch  # the parsed hunks are no longer needed: free them before encoding
-            changes = _changes(plan, syntax)
+            # check_policy checked the name above
+            staged = stage(_planned(plan), syntax, release=True)  # type: ignore[arg-type]
+            _report_files(plan, staged.outcome)
             if not dry_run:
                 ws.ensure_writable()
-                if changes:
-                    record = ws.commit(
-                        changes, tool="apply", label=_label(plan), meta={"format": report.format}
-                    )
+                if staged.changes:
+                    meta = {"format": report.format}
+                    record = commit(ws, staged, tool="apply", label=_label(plan), meta=meta).record
+                    assert record is not None  # there were changes to commit
                     report.batch_id = record.batch_id
                     report.written = {f.path: f.after_sha256 for f in record.files}
                     report.recorded = ws.keeps_history
@@ -205,16 +211,6 @@ def _plan_snippet(ws: Workspace, plan: _Plan, path: str, text: str) -> None:
                      {"rung": match.rung})
     )  # fmt: skip
     plan.outcomes.append(outcome)
-
-
-def _check_policy(syntax: str) -> None:
-    if syntax not in _SYNTAX_POLICIES:
-        raise PatchwrightError(
-            ErrorCode.INVALID_REQUEST,
-            f"Unknown syntax-check policy {syntax!r}.",
-            "Use one of: off, warn, reject.",
-            field="syntax",
-        )
 
 
 def _open(root: str | os.PathLike[str], history: bool, max_file_bytes: int | None) -> Workspace:
@@ -776,196 +772,62 @@ def _span(start: int, count: int | None) -> str:
     return str(start) if count is None or count == 1 else f"{start},{count}"
 
 
-# from plan to changes ------------------------------------------------------------------------
-def _changes(plan: _Plan, syntax: str) -> list[FileChange]:
-    """The workspace changes of a planned patch, each with its diff (rendered once).
+# from plan to the write path ---------------------------------------------------------------
+def _planned(plan: _Plan) -> Iterator[PlannedWrite]:
+    """The write path's plan of each file the patch changes, one at a time.
 
-    Texts are dropped from the plan as soon as their file is done, so a patch of a large
+    Texts are dropped from the plan as each file is handed over (and the write path,
+    told to release them, drops its own once the file is done), so a patch of a large
     file does not keep the old text, the new text and the new bytes alive together for
     longer than needed.
     """
-    changes: list[FileChange] = []
-    diffs: dict[str, str] = {}
     moved_away = set(plan.moved_from.values())
     by_target = {o.move_to or o.path: o for o in plan.outcomes}
     for path in list(plan.current):
-        change = _change(plan, path, moved_away, syntax, diffs, by_target.get(path))
-        if change is not None:
-            changes.append(change)
+        new = plan.current[path]
+        plan.current[path] = None
+        source = plan.moved_from.get(path)
+        if new is None and (path in moved_away or source is not None):
+            continue  # the move's own change removes it
+        old = plan.before[source or path]
+        outcome = by_target.get(path)
+        head = ""
+        if outcome is not None and outcome.new_mode:
+            # git's header lines, so the diff (and the history) shows the mode change too
+            head = f"diff --git a/{source or path} b/{path}\n"
+            if outcome.old_mode and old.text is not None:
+                head += f"old mode {outcome.old_mode}\nnew mode {outcome.new_mode}\n"
+            else:
+                head += f"new file mode {outcome.new_mode}\n"
+        before, old.text = old.text, None
+        yield PlannedWrite(
+            path,
+            before,
+            new,
+            sha256=old.sha256,
+            move_from=source,
+            mode_bits=plan.modes.get(path),
+            diff_head=head,
+            regions=plan.regions.get(path),
+            changes=tuple(plan.records.get(path, ())),
+            rungs=[r.rung for r in outcome.reports] if outcome is not None else (),
+            replaces_link=path in plan.replaced_links,
+        )
+        del new, before
     plan.current.clear()
-    for outcome in plan.outcomes:
-        key = outcome.move_to or outcome.path
-        outcome.diff = diffs.get(key, "")
-        if outcome.path in moved_away and outcome.move_to is None:
-            outcome.diff = ""
-    return changes
 
 
-def _change(
-    plan: _Plan,
-    path: str,
-    moved_away: set[str],
-    syntax: str,
-    diffs: dict[str, str],
-    outcome: FileOutcome | None,
-) -> FileChange | None:
-    new = plan.current[path]
-    plan.current[path] = None
-    if path in moved_away and new is None:
-        return None  # the move's own change removes it
-    source = plan.moved_from.get(path)
-    old = plan.before[source or path]
-    if new is None and old.sha256 is None and source is None:
-        return None  # deleting a file that is absent: nothing to write
-    if source is not None and new is None:
-        return None
-    mode_bits = plan.modes.get(path)
-    if source is None and mode_bits in (None, LINK_MODE) and _same(old.text, new):
-        return None
-    diff = _diff(source or path, path, old.text, new, plan.regions.get(path))
-    if outcome is not None and outcome.new_mode:
-        # git's header lines, so the diff (and the history) shows the mode change too
-        head = f"diff --git a/{source or path} b/{path}\n"
-        if outcome.old_mode and old.text is not None:
-            head += f"old mode {outcome.old_mode}\nnew mode {outcome.new_mode}\n"
-        else:
-            head += f"new file mode {outcome.new_mode}\n"
-        diff = head + diff
-    diffs[path] = diff
-    if new is not None and mode_bits != LINK_MODE:  # a link's target is no source code
-        _guard(path, old.text, new, syntax, outcome, plan.regions.get(path))
-    old.text = None  # diffed and checked: the old text is no longer needed
-    data = new.encode_releasing() if new is not None else None
-    del new
-    records = tuple(plan.records.get(path, ()))
-    if path in plan.replaced_links:
-        change = _new_change(path, source, old, data, diff, records, mode_bits)
-        return replace(change, replaces_link=True)
-    return _new_change(path, source, old, data, diff, records, mode_bits)
-
-
-def _new_change(
-    path: str,
-    source: str | None,
-    old: _Before,
-    data: bytes | None,
-    diff: str,
-    records: tuple[ChangeRecord, ...],
-    mode_bits: int | None,
-) -> FileChange:
-    """The workspace change writing ``data`` at ``path`` (moved from ``source``)."""
-    if source is not None:
-        return FileChange(
-            path, data, expected_sha256=old.sha256, move_from=source, diff=diff,
-            changes=records, mode_bits=mode_bits,
-        )  # fmt: skip
-    if old.sha256 is None:
-        return FileChange(
-            path, data, must_not_exist=True, diff=diff, changes=records, mode_bits=mode_bits
-        )
-    return FileChange(
-        path, data, expected_sha256=old.sha256, diff=diff, changes=records, mode_bits=mode_bits
-    )
-
-
-def _same(old: TextFile | None, new: TextFile | None) -> bool:
-    """Whether two existing texts encode to the same bytes (no encoding needed to tell)."""
-    if old is None or new is None:
-        return False
-    return new is old or (
-        new.encoding == old.encoding
-        and new.bom == old.bom
-        and new.lines == old.lines
-        and new.endings == old.endings
-    )
-
-
-def _diff(
-    old_path: str,
-    new_path: str,
-    old: TextFile | None,
-    new: TextFile | None,
-    regions: list[tuple[int, int, int, int]] | None,
-) -> str:
-    a = f"a/{old_path}" if old is not None else "/dev/null"
-    b = f"b/{new_path}" if new is not None else "/dev/null"
-    if is_notebook_path(new_path):  # a notebook's change is shown cell by cell
-        from patchwright.engine.notebook import file_diff
-
-        return file_diff(old, new, a, b, regions=regions)
-    return unified_diff(old or TextFile(), new or TextFile(), a, b, regions=regions)
-
-
-def _guard(
-    path: str,
-    old: TextFile | None,
-    new: TextFile,
-    policy: str,
-    outcome: FileOutcome | None,
-    regions: list[tuple[int, int, int, int]] | None = None,
-) -> None:
-    """Run the syntax guard on one file (``reject`` raises: nothing is written)."""
-    if policy == "off":
-        return
-    language = language_for(path)
-    if language is None:
-        return  # no parser for this file type: nothing to check, and no text to join
-    checked: SyntaxPolicy = policy  # type: ignore[assignment]  # _check_policy checked it
-    report = _syntax_report(path, old, new, checked, language, regions)
-    if outcome is not None and old is not None:
-        refusal = recovered_syntax_error(
-            (r.rung for r in outcome.reports), report.rejection_text(path)
-        )
-        if refusal is not None:
-            refusal.path = path
-            raise refusal
-    if outcome is not None:
-        outcome.syntax = report.to_dict()
-        warning = report.warning_text()
-        if warning:
-            outcome.notes.append(warning)
-
-
-def _syntax_report(
-    path: str,
-    old: TextFile | None,
-    new: TextFile,
-    policy: SyntaxPolicy,
-    language: str,
-    regions: list[tuple[int, int, int, int]] | None,
-) -> SyntaxReport:
-    from patchwright.syntax import MAX_CHARS, SyntaxReport, check_edit  # files with a parser
-
-    # a file too large for the check is told without joining its text (each line has
-    # at least its ending)
-    size = _size_over(new, MAX_CHARS)
-    if size > MAX_CHARS:
-        reason = f"file too large for the syntax check (over {MAX_CHARS} characters)"
-        return SyntaxReport(language, False, 0.0, reason=reason)
-    before = old.text if old is not None else None
-    # the hunks' blocks spare the guard finding them again, the decoded lines splitting
-    split = _lf_split(old, new)
-    return check_edit(path, before, new.text, policy=policy, changed=regions, split=split)
-
-
-def _lf_split(old: TextFile | None, new: TextFile) -> tuple[list[str], list[str]] | None:
-    """Both texts as split at ``\\n`` (see :meth:`TextFile.lf_pieces`), or ``None``."""
-    before = old.lf_pieces() if old is not None else None
-    after = new.lf_pieces()
-    return None if before is None or after is None else (before, after)
-
-
-def _size_over(text: TextFile, limit: int) -> int:
-    """About how many characters ``text`` has (contents and one per ending), counted only
-    until the count passes ``limit``: a large file is known too large after a slice."""
-    lines = text.lines
-    size = len(lines)
-    step = 16_384
-    for start in range(0, len(lines), step):
-        if size > limit:
-            break
-        size += sum(map(len, lines[start : start + step]))
-    return size
+def _report_files(plan: _Plan, outcome: WriteOutcome) -> None:
+    """Each file's diff, syntax report and warnings from the write path, in its outcome."""
+    moved_away = set(plan.moved_from.values())
+    for file in plan.outcomes:
+        key = file.move_to or file.path
+        file.diff = outcome.diffs.get(key, "")
+        if file.path in moved_away and file.move_to is None:
+            file.diff = ""
+        if key in outcome.syntax:
+            file.syntax = outcome.syntax[key]
+        file.notes.extend(outcome.notes.get(key, ()))
 
 
 def _label(plan: _Plan) -> str:

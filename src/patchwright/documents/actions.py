@@ -35,6 +35,7 @@ class Change:
     selection_hint: TextRange
     warnings: tuple[str, ...] = ()
     annotation: Annotation | None = None
+    rungs: tuple[str, ...] = ()
 
 
 def apply_range_action(state: DocumentState, directive: Directive, annotation_id: str) -> Change:

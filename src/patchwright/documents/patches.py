@@ -67,12 +67,15 @@ class PatchResult:
         spans: changed regions, sorted, old and new character offsets.
         hunks: how many hunks the diff had.
         warnings: parser repairs and tolerant-match notes.
+        rungs: the matching-ladder rung that placed each hunk (the write path refuses a
+            loosely placed edit that breaks the syntax).
     """
 
     text: str
     spans: tuple[Span, ...]
     hunks: int
     warnings: tuple[str, ...] = ()
+    rungs: tuple[str, ...] = ()
 
 
 def apply_patch(
@@ -121,7 +124,8 @@ def apply_patch(
             code=ErrorCode.INVALID_REQUEST,
         )
     spans = _spans(text, new_text, reports)
-    return PatchResult(new_text, spans, hunks, tuple(warnings))
+    rungs = tuple(r.rung for r in reports)
+    return PatchResult(new_text, spans, hunks, tuple(warnings), rungs)
 
 
 def _single_update(files: Sequence[FilePatch], text: str, version: str | None) -> FilePatch:

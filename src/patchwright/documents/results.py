@@ -26,6 +26,8 @@ class EditResult:
         warnings: notes from the matcher (a hunk found by a tolerant rung, header line
             numbers that were off...).
         annotation: the note an ``annotate`` directive stored.
+        rationale: the directive's rationale, when it gave one.
+        rungs: the matching-ladder rung that placed each hunk of a ``patch``.
     """
 
     action: ActionType
@@ -38,6 +40,7 @@ class EditResult:
     warnings: tuple[str, ...] = ()
     annotation: Annotation | None = None
     rationale: str | None = None
+    rungs: tuple[str, ...] = ()
 
     @property
     def chars_delta(self) -> int:

@@ -286,6 +286,7 @@ class DocumentSession:
             summary=applied_summary(directive.action, delta, change.state.version, detail),
             selection_hint=change.selection_hint,
             warnings=change.warnings,
+            rungs=change.rungs,
             annotation=change.annotation,
             rationale=directive.rationale,
         )
@@ -298,7 +299,11 @@ class DocumentSession:
         last = result.spans[-1]
         hint = TextRange(last.new_start, last.new_end)
         return Change(
-            before.after_edit(result.text, result.spans, hint), result.spans, hint, result.warnings
+            before.after_edit(result.text, result.spans, hint),
+            result.spans,
+            hint,
+            result.warnings,
+            rungs=result.rungs,
         )
 
 

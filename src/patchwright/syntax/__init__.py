@@ -17,13 +17,17 @@ from __future__ import annotations
 
 from patchwright._lazy import lazy_exports
 from patchwright.syntax.languages import known_suffixes, language_for
+from patchwright.syntax.policy import POLICIES, check_policy
 
 __all__ = [
     "MAX_CHARS",
+    "POLICIES",
+    "TOO_LARGE_REASON",
     "SyntaxIssue",
     "SyntaxPolicy",
     "SyntaxReport",
     "check_edit",
+    "check_policy",
     "known_suffixes",
     "language_for",
 ]
@@ -31,6 +35,7 @@ __all__ = [
 # public name -> module that defines it (imported on first use: see patchwright/_lazy.py)
 _LAZY = {
     "MAX_CHARS": "patchwright.syntax.check",
+    "TOO_LARGE_REASON": "patchwright.syntax.check",
     "check_edit": "patchwright.syntax.check",
     "SyntaxIssue": "patchwright.syntax.report",
     "SyntaxPolicy": "patchwright.syntax.report",
@@ -39,7 +44,7 @@ _LAZY = {
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover - static view of the lazy exports
-    from patchwright.syntax.check import MAX_CHARS, check_edit
+    from patchwright.syntax.check import MAX_CHARS, TOO_LARGE_REASON, check_edit
     from patchwright.syntax.report import SyntaxIssue, SyntaxPolicy, SyntaxReport
 else:  # mypy reads the imports above, so it flags an unknown name
     __getattr__, __dir__ = lazy_exports(__name__, _LAZY, globals())

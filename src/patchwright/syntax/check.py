@@ -24,6 +24,7 @@ from patchwright.model import ErrorCode, PatchwrightError
 from patchwright.syntax.compare import DIALECT_ERRORS, LineMap, _kind, split_errors
 from patchwright.syntax.excerpt import excerpt
 from patchwright.syntax.languages import LanguageSpec, spec_for
+from patchwright.syntax.policy import check_policy
 from patchwright.syntax.pyregion import old_span_compiles, region_verdict
 from patchwright.syntax.report import SyntaxIssue, SyntaxReport
 from patchwright.syntax.shared import shared_lines
@@ -43,7 +44,8 @@ if TYPE_CHECKING:
 
 # Beyond this size a parse is no longer cheap, and such files are rarely hand-edited.
 MAX_CHARS = 2_000_000
-_POLICIES = ("off", "warn", "reject")
+#: Why a file over :data:`MAX_CHARS` is not checked (the report's ``reason``).
+TOO_LARGE_REASON = f"file too large for the syntax check (over {MAX_CHARS:,} characters)"
 
 Parse = Callable[[str], list[ParseError]]
 
@@ -79,13 +81,7 @@ def check_edit(
             unknown policy.
     """
     started = time.perf_counter()
-    if policy not in _POLICIES:
-        raise PatchwrightError(
-            ErrorCode.INVALID_REQUEST,
-            f"Unknown syntax-check policy {policy!r}.",
-            "Use one of: off, warn, reject.",
-            field="syntax_check",
-        )
+    check_policy(policy, "syntax_check")
     spec = spec_for(path)
     language = spec.name if spec else None
     if policy == "off":
@@ -164,7 +160,7 @@ def _skip_reason(spec: LanguageSpec | None, after: str) -> str:
     if spec is None:
         return "no parser for this file type"
     if len(after) > MAX_CHARS:
-        return f"file too large for the syntax check ({len(after)} characters)"
+        return TOO_LARGE_REASON
     return ""
 
 

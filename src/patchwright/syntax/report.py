@@ -4,10 +4,7 @@ from __future__ import annotations
 
 from patchwright._lazy import lazy_literals
 from patchwright._records import field, record
-
-#: ``get_args(SyntaxPolicy)``, kept as a constant so that no run-time use of the alias
-#: imports ``typing`` (start-up time).
-POLICIES = ("off", "warn", "reject")
+from patchwright.syntax.policy import POLICIES
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -17,7 +17,7 @@ Layout:
   (:func:`select_specs`); ``presets``: the named tool sets; ``dispatch``: :class:`Toolbox`;
 * ``spec``, ``context``, ``validation``, ``jsonschema``, ``schemas``, ``descriptions``:
   what a tool is, what its handler gets, how its request is checked and published;
-* ``files``, ``writing``, ``guards``, ``diff_report``, ``next_steps``: reading, the one
+* ``files``, ``writing``, ``diff_report``, ``next_steps``: reading, the hand-off to the
   write path, the checks around an edit, shared answers;
 * one folder per family: ``spec000`` .. ``spec003``, ``apply_patch``, ``navigation``,
   ``anthropic_editor``, ``codex``, ``claude_code``. Within a family, request models sit

@@ -28,8 +28,9 @@ from patchwright.model import ErrorCode, PatchwrightError, TextFile, ToolResult
 from patchwright.tools.context import ToolContext
 from patchwright.tools.files import Loaded, load
 from patchwright.tools.session import TAG_DIGITS
-from patchwright.tools.writing import PlannedWrite, commit_writes
+from patchwright.tools.writing import commit_writes, planned
 from patchwright.workspace import ChangeRecord
+from patchwright.writing import racing
 
 __all__ = [
     "TOKEN_TTL",
@@ -324,6 +325,12 @@ def apply_confirmed(ctx: ToolContext, token: str, field: str = "confirm") -> Too
             field=field,
             path=pending.path,
         )
+    # a file another writer changed between this call's read and its commit: read again,
+    # which tells whether the token still says where the edit goes
+    return racing(ctx.workspace, lambda: _apply_pending(ctx, pending, token, field))
+
+
+def _apply_pending(ctx: ToolContext, pending: _Pending, token: str, field: str) -> ToolResult:
     loaded = load(ctx.workspace, pending.path, session=ctx.session)
     if loaded.sha256 != pending.sha256:
         raise PatchwrightError(
@@ -345,7 +352,7 @@ def apply_confirmed(ctx: ToolContext, token: str, field: str = "confirm") -> Too
     record_ = ChangeRecord(description=f"confirmed candidate at line {pending.line}",
                            op="replace", old_start=pending.line,
                            old_end=pending.line + lines)  # fmt: skip
-    plan = PlannedWrite(loaded, after, label=f"{ctx.tool} {loaded.path}", changes=[record_])
+    plan = planned(loaded, after, label=f"{ctx.tool} {loaded.path}", changes=[record_])
     outcome = commit_writes(ctx, [plan], label=plan.label)
     message = [f"Applied the confirmed candidate to {loaded.path} (line {pending.line})."]
     message += [f"  Warning: {w}" for w in outcome.warnings]

@@ -27,7 +27,7 @@ from typing import Any
 from patchwright.engine.failures import failure_block, hunk_failure
 from patchwright.model import FilePatch, MatchReport, PatchwrightError, ToolResult
 from patchwright.tools.files import Loaded
-from patchwright.tools.writing import WriteOutcome
+from patchwright.writing import WriteOutcome
 
 
 def _hunks(count: int) -> str:

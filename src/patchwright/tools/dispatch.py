@@ -21,8 +21,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from patchwright.model import ErrorCode, PatchwrightError, ToolResult
-from patchwright.syntax import SyntaxPolicy
-from patchwright.tools.catalogue import TOOL_NAMES, chosen_tools, select_specs, setup_error
+from patchwright.syntax import SyntaxPolicy, check_policy
+from patchwright.tools.catalogue import TOOL_NAMES, chosen_tools, select_specs
 from patchwright.tools.context import ToolContext
 from patchwright.tools.gate import CallGate
 from patchwright.tools.session import Session, Sessions
@@ -35,8 +35,6 @@ __all__ = ["Toolbox", "parse_arguments"]
 log = logging.getLogger("patchwright.tools")
 # A library logs; the host decides where it goes (no "last resort" printing to stderr).
 log.addHandler(logging.NullHandler())
-
-_POLICIES = ("off", "warn", "reject")
 
 
 class Toolbox:
@@ -78,12 +76,7 @@ class Toolbox:
     ) -> None:
         if approve:
             workspace.require_approval(approve_timeout)
-        if syntax_policy not in _POLICIES:
-            raise setup_error(
-                f"Unknown syntax policy {syntax_policy!r}.",
-                "Use one of: off, warn, reject.",
-                "syntax_policy",
-            )
+        check_policy(syntax_policy, "syntax_policy")
         self.workspace = workspace
         self.session = session if session is not None else Session()
         self._sessions = Sessions(self.session)

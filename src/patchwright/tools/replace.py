@@ -56,8 +56,9 @@ from patchwright.tools.reads import (
     seen_version,
     stale_note,
 )
-from patchwright.tools.writing import PlannedWrite, commit_writes, racing
+from patchwright.tools.writing import commit_writes, planned
 from patchwright.workspace import ChangeRecord
+from patchwright.writing import racing
 
 OPTIONS = MatchOptions(mode="tolerant")
 #: How similar the closest region of an old text not found must be to be offered as a
@@ -147,7 +148,8 @@ def replace_strings(
             since the agent's read overlaps the edit; path and workspace refusals.
     """
     return racing(
-        ctx, lambda: _replace_once(ctx, path, items, fields, path_field, read_first, encoding)
+        ctx.workspace,
+        lambda: _replace_once(ctx, path, items, fields, path_field, read_first, encoding),
     )
 
 
@@ -220,7 +222,7 @@ def _replace_once(
         for r in result.reports
     ]  # fmt: skip
     label = f"{ctx.tool} {loaded.path}"
-    plan = PlannedWrite(
+    plan = planned(
         loaded, result.file, label=label, changes=records, rungs=[r.rung for r in result.reports]
     )
     outcome = commit_writes(ctx, [plan], label=label)
@@ -454,7 +456,7 @@ def write_whole(
             path and workspace refusals.
     """
     return racing(
-        ctx,
+        ctx.workspace,
         lambda: _write_once(
             ctx, path, content, path_field, must_not_exist, read_first, content_field
         ),
@@ -473,7 +475,7 @@ def _write_once(
     loaded = load(ctx.workspace, path, missing_ok=True, field=path_field, session=ctx.session)
     check_encodable(content, content_field, loaded.path, loaded.current.encoding)
     new = apply_edits(loaded.current, [Edit(WholeFile(), content)]).file
-    plan = PlannedWrite(loaded, new, label=f"{ctx.tool} {loaded.path}")
+    plan = planned(loaded, new, label=f"{ctx.tool} {loaded.path}")
     if loaded.exists and must_not_exist and plan.changed:
         raise PatchwrightError(
             ErrorCode.FILE_EXISTS,
@@ -501,7 +503,7 @@ def _write_once(
         if stale.rebased.file is None:
             raise overlap_error(loaded.path, stale, loaded.current, _reader(ctx))
         new = stale.rebased.file
-        plan = PlannedWrite(loaded, new, label=plan.label)
+        plan = planned(loaded, new, label=plan.label)
     outcome = commit_writes(ctx, [plan], label=plan.label)
     verb = "Overwrote" if loaded.exists else "Created"
     text = [f"{verb} {loaded.path} ({len(new.lines)} line{'s' if len(new.lines) != 1 else ''})."]
@@ -535,7 +537,9 @@ def insert_lines(
             ``text_field`` when the file's encoding cannot hold ``text``; ``conflict`` when
             a change since the agent's read overlaps the insertion; path refusals.
     """
-    return racing(ctx, lambda: _insert_once(ctx, path, after_line, text, line_field, text_field))
+    return racing(
+        ctx.workspace, lambda: _insert_once(ctx, path, after_line, text, line_field, text_field)
+    )
 
 
 def _insert_once(
@@ -576,7 +580,7 @@ def _insert_once(
     assert new is not None
     record = ChangeRecord(description=f"insert after line {after_line}", op="insert",
                           old_start=after_line + 1, old_end=after_line)  # fmt: skip
-    plan = PlannedWrite(loaded, new, label=f"{ctx.tool} {loaded.path}", changes=[record])
+    plan = planned(loaded, new, label=f"{ctx.tool} {loaded.path}", changes=[record])
     outcome = commit_writes(ctx, [plan], label=plan.label)
     added = len(added_lines)
     where = (

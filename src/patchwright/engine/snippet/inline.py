@@ -6,6 +6,7 @@ from __future__ import annotations
 from patchwright._records import replace
 from patchwright.engine.snippet.markers import is_marker, marker_body
 from patchwright.engine.snippet.merge import merge_snippet_file
+from patchwright.engine.snippet.refuse import lines_text
 from patchwright.engine.splice import Splice
 from patchwright.model.errors import ErrorCode, PatchwrightError
 from patchwright.model.text import TextFile
@@ -43,8 +44,9 @@ def expand_splice(file: TextFile, splice: Splice, label: str) -> Splice:
         raise PatchwrightError(
             err.code,
             f"{label}: the new text holds the placeholder line {markers[0].strip()!r}, which "
-            f"stands for lines of the old text it replaces (file lines {splice.start + 1}-"
-            f"{splice.end}), and which lines cannot be told beyond doubt. A placeholder is "
+            "stands for lines of the old text it replaces "
+            f"({lines_text('file', splice.start + 1, splice.end)}), and which lines cannot "
+            "be told beyond doubt. A placeholder is "
             "never written into the file. No change was made.\n" + err.message,
             "Write the new text in full (every line that must stand there, copied from the "
             "file), or keep the placeholder and show an unchanged line on each side of "

@@ -18,7 +18,8 @@ Rules (the format is :mod:`patchwright.engine.snippet.markers`):
    last run) are kept, and the report says so; a run that opens (closes) with new lines
    there replaces at most :data:`MAX_EDGE_DELETED` unshown lines above (below) its
    context; a run that changes nothing where it stands shows that the lines beyond it
-   go (on one side only).
+   go (on one side only); a snippet with no marker and no line of the file replaces a
+   file of at most :data:`MAX_EDGE_DELETED` lines.
 5. Anything undecided (a run placed in several ways or nowhere, a run that also reads
    around a deletion, a large deletion, a new line right beside a marker, whitespace
    that may be a slip or a change) refuses the whole merge with the candidate result as
@@ -34,8 +35,16 @@ from patchwright.engine.diff import matcher_opcodes
 from patchwright.engine.index import LineIndex
 from patchwright.engine.normalize import leading
 from patchwright.engine.snippet.markers import Piece, Snippet, parse_snippet
-from patchwright.engine.snippet.place import MAX_DELETED, Keys, Placement, place_run, split_reading
-from patchwright.engine.snippet.refuse import Doubt, refusal
+from patchwright.engine.snippet.place import (
+    MAX_DELETED,
+    MAX_EDGE_DELETED,
+    MAX_SPLITS,
+    Keys,
+    Placement,
+    place_run,
+    split_reading,
+)
+from patchwright.engine.snippet.refuse import Doubt, lines_text, refusal
 from patchwright.engine.snippet.report import (
     DELETED,
     EDGE_KEPT,
@@ -84,9 +93,34 @@ def merge_snippet_file(file: TextFile, snippet: str, *, path: str | None = None)
     slips = Slips.learn(file.lines, runs, places)
     merged, report, more = _build(file, parsed, runs, places, slips)
     doubts.extend(more)
+    doubts = [d for d in doubts if not _same_text(file, parsed, runs, places, slips, merged, d)]
     if doubts:
         raise refusal(file, merged, parsed, doubts, path)
     return SnippetMerge(merged, report)
+
+
+def _same_text(
+    file: TextFile,
+    parsed: Snippet,
+    runs: list[Piece],
+    places: list[Placement],
+    slips: Slips,
+    merged: TextFile,
+    doubt: Doubt,
+) -> bool:
+    """Whether a split doubt leaves no doubt about the result: every other reading of
+    the run (written around a deletion) merges to the very text the reading taken
+    gives (a run ending the file, with no marker below, that shows the lines between
+    its copies go either way)."""
+    if doubt.kind != "split" or not doubt.readings or len(doubt.readings) > MAX_SPLITS:
+        return False
+    at = runs.index(doubt.run)
+    for other in doubt.readings:
+        alternative = [*places[:at], other, *places[at + 1 :]]
+        text, _, _ = _build(file, parsed, runs, alternative, slips)
+        if text.lines != merged.lines or text.endings != merged.endings:
+            return False
+    return True
 
 
 def _neighbours(pieces: Sequence[Piece], run: Piece) -> tuple[bool, bool]:
@@ -135,10 +169,10 @@ def _place_all(
                     progress, settle = True, False
                     break
                 doubts.append(Doubt("several", run, lo, hi, where))
-            elif not where.head and not where.tail and lo != hi:
+            elif not where.head and not where.tail and lo != hi and where.start == where.end:
                 doubts.append(Doubt("nowhere", run, lo, hi))
-            elif split_reading(keys, run.lines, lo, hi, where):
-                doubts.append(Doubt("split", run, lo, hi, where))
+            elif splits := split_reading(keys, run.lines, lo, hi, where):
+                doubts.append(Doubt("split", run, lo, hi, where, readings=tuple(splits)))
             placed[i] = where
             progress = True
             settle = False
@@ -255,12 +289,6 @@ def _build(
     warnings = _warnings(run_reports, gaps)
     report = SnippetReport(tuple(run_reports), tuple(gaps), top, bottom, warnings)
     return file.with_lines(out, out_end), report, doubts
-
-
-#: Original lines a run opening (closing) the snippet with new lines, no marker there,
-#: may drop above (below) its context without showing what takes their place: the
-#: file's edge bounds them, but nothing in the snippet says the model saw them.
-MAX_EDGE_DELETED = 2
 
 
 def _open_edge_unshown(parsed: Snippet, run: Piece, place: Placement) -> int:
@@ -457,15 +485,16 @@ def _warnings(runs: list[RunReport], gaps: list[GapReport]) -> tuple[str, ...]:
     for r in runs:
         if r.rung.recovered:
             out.append(
-                f"snippet lines {r.snippet_start}-{r.snippet_end}: context placed at file "
-                f"lines {r.file_start}-{r.file_end} by {r.rung.words}; the file's own "
-                "text was kept for it"
+                f"{lines_text('snippet', r.snippet_start, r.snippet_end)}: context placed "
+                f"at {lines_text('file', r.file_start, r.file_end)} by {r.rung.words}; the "
+                "file's own text was kept for it"
             )
     for g in gaps:
         if g.how == EDGE_KEPT and g.file_end >= g.file_start:
             side = "top" if g.file_start == 1 else "bottom"
             out.append(
-                f"no marker at the snippet's {side}: file lines {g.file_start}-{g.file_end} "
-                "were kept as they are"
+                f"no marker at the snippet's {side}: "
+                f"{lines_text('file', g.file_start, g.file_end)} "
+                f"{'was kept as it is' if g.file_end == g.file_start else 'were kept as they are'}"
             )
     return tuple(out)

@@ -7,7 +7,9 @@ matching ladder (:data:`patchwright.engine.rungs.KEYED`: exact, trailing whitesp
 indentation, punctuation; a loose rung only when the whole prefix is shifted alike, as
 the ladder asks of any block). A run's span runs from its head's first line to its
 tail's last line; a placement is unique when exactly one (head, tail) pair fits in the
-window its placed neighbours leave.
+window its placed neighbours leave, or when the run's inner lines settle it: new lines
+that read as window lines rewritten point at the lines the run replaces
+(:func:`_by_rewrite`).
 """
 
 from __future__ import annotations
@@ -29,6 +31,11 @@ from patchwright.model.reports import Rung
 #: without a marker saying otherwise; beyond this, "delete" and "forgot a marker" look
 #: alike and the merge refuses with the candidate.
 MAX_DELETED = 12
+
+#: Original lines a run opening (closing) the snippet with new lines, no marker there,
+#: may drop above (below) its context without showing what takes their place: the
+#: file's edge bounds them, but nothing in the snippet says the model saw them.
+MAX_EDGE_DELETED = 2
 
 #: The rungs that place a run's context, in ladder order (each looser than the last).
 RUNGS: tuple[Rung, ...] = tuple(KEYED)
@@ -223,9 +230,32 @@ def place_run(
     window above its head (below its tail) that it does not show are replaced by it;
     with a marker there, its new first (last) lines are inserted next to its context.
 
-    Returns ``None`` when neither end stands anywhere in the window; a placement with
-    ``others`` > 0 when several fit (the first of them is given).
+    Returns ``None`` when neither end stands anywhere in the window (but a run with no
+    marker on either side, the whole snippet, replaces a window of at most
+    :data:`MAX_EDGE_DELETED` lines: the new text of a file too short to show context
+    for); a placement with ``others`` > 0 when several fit (the first of them is
+    given). A run whose ends fit
+    several places is placed by its inner lines when they settle it
+    (:func:`_by_rewrite`).
     """
+    placed = _by_ends(keys, run, lo, hi, open_top=open_top, open_bottom=open_bottom)
+    if placed is not None and placed.others:
+        return _by_rewrite(keys, run, lo, hi) or placed
+    if placed is None and open_top and open_bottom and hi - lo <= MAX_EDGE_DELETED:
+        return Placement(lo, hi, Rung.EXACT, 0, 0)
+    return placed
+
+
+def _by_ends(
+    keys: Keys,
+    run: Sequence[str],
+    lo: int,
+    hi: int,
+    *,
+    open_top: bool,
+    open_bottom: bool,
+) -> Placement | None:
+    """:func:`place_run` by the run's ends alone."""
     size = len(run)
     if all(is_blank(line) for line in run) and hi > lo:
         # blank lines say nothing about where they go
@@ -243,7 +273,13 @@ def place_run(
         # a line or two places nothing). A tail further than the run's lines plus a
         # deletion the merge would accept is read only when no nearer one is (the merge
         # then refuses the deletion, showing it).
-        near, far, first_far = _pairs(head, tail, size)
+        near, far, first_far = _pairs(head, tail, run)
+        if near and not any(_score(keys, run, pair) == 0 for pair in near[:_MAX_PAIRS]):
+            # every reading drops a line unshown: one may not, with an end cut down to
+            # its telling edge line (what it gives up repeated by new lines)
+            cut = _pairs(head, tail, run, cut=True)[0]
+            if any(_score(keys, run, pair) == 0 for pair in cut[:_MAX_PAIRS]):
+                near = cut
         if near or far:
             one_sided = False
             if near:
@@ -254,7 +290,7 @@ def place_run(
             # (a reading settled by one-sided evidence has already weighed the places
             # its short end stands in)
             short = min(chosen.head, chosen.tail) < ENOUGH and not one_sided
-            if short and _short_readings(keys, run, head, tail, size, chosen) > 1:
+            if short and _short_readings(keys, run, head, tail, chosen, lo, hi) > 1:
                 # an end of a line or two: the run may as well stand where only its
                 # end lines do, the rest of what it shows being new lines
                 return replace(chosen, others=max(chosen.others, 1))
@@ -283,11 +319,21 @@ def place_run(
 Pair = tuple[int, int, int, int]
 
 
-def _pairs(head: End, tail: End, size: int) -> tuple[list[Pair], int, Pair]:
+def _pairs(
+    head: End, tail: End, run: Sequence[str], *, cut: bool = False
+) -> tuple[list[Pair], int, Pair]:
     """The (head start, head length, tail end, tail length) readings of a run: those
     within its size plus :data:`MAX_DELETED` lines (near), how many further ones there
     are, and the first of those. Tails are looked up by position, not tried one by one
-    against every head (a "}" may stand hundreds of times)."""
+    against every head (a "}" may stand hundreds of times).
+
+    Where the ends overlap, each gives up what they share (new lines that repeat the
+    context) but keeps :data:`ENOUGH` lines of its own, or all it had; with ``cut``,
+    its edge line alone is enough when it is a telling line standing once and what the
+    end gives up holds no telling line (a "}" or a blank, which new lines repeat)."""
+    size = len(run)
+    once_head = cut and _once(run[0], head.anywhere)
+    once_tail = cut and _once(run[-1], tail.anywhere)
     tails = sorted(zip(tail.starts, tail.lengths))
     ends = [t for t, _ in tails]
     near: list[Pair] = []
@@ -296,8 +342,15 @@ def _pairs(head: End, tail: End, size: int) -> tuple[list[Pair], int, Pair]:
     for h, hk in zip(head.starts, head.lengths):
         reach = bisect_right(ends, h + size + MAX_DELETED)
         for t, tk in tails[bisect_right(ends, h + 1) : reach]:
-            if min(hk, t - h - 1) >= min(hk, ENOUGH) and min(tk, t - h - 1) >= min(tk, ENOUGH):
-                near.append((h, min(hk, t - h - 1), t, min(tk, t - h - 1)))
+            room = t - h - 1
+            keeps_head = min(hk, room) >= min(hk, ENOUGH) or (
+                once_head and _telling(run[min(hk, room) : hk]) == 0
+            )
+            keeps_tail = min(tk, room) >= min(tk, ENOUGH) or (
+                once_tail and _telling(run[size - tk : size - min(tk, room)]) == 0
+            )
+            if keeps_head and keeps_tail:
+                near.append((h, min(hk, room), t, min(tk, room)))
         if reach < len(tails):
             if not far:
                 t, tk = tails[reach]
@@ -318,13 +371,18 @@ def _once(line: str, places: Sequence[int]) -> bool:
 
 
 def _short_readings(
-    keys: Keys, run: Sequence[str], head: End, tail: End, size: int, chosen: Placement
+    keys: Keys, run: Sequence[str], head: End, tail: End, chosen: Placement, lo: int, hi: int
 ) -> int:
     """How many (start, end) spans a run could cover when an end of fewer than
     :data:`ENOUGH` lines is taken by its edge line alone, wherever that line stands. An
     end of two telling lines or more keeps its own places, unless the other end has one
     telling line at most (then this one may have been read too long, over new lines
-    that repeat the file). Capped: many is many."""
+    that repeat the file). When the reading drops no line unshown, an end holding a
+    telling line that stands once in the window ``[lo, hi)`` stands where it was read
+    or further out (around a deletion): further
+    in, that line would be a new copy of a line the file has once, right beside copies
+    of its neighbours. Capped: many is many."""
+    size = len(run)
     lone = min(_telling(run[: chosen.head]), _telling(run[size - chosen.tail :])) < 2
     # A telling edge line that stands once is where the run is; then the other end, if
     # long enough and the reading drops no line unshown, keeps its own places (it was
@@ -336,10 +394,46 @@ def _short_readings(
     own_tails = chosen.tail >= 2 and (not lone or fixed_head)
     heads = head.at(chosen.head) if own_heads else head.anywhere
     tails = tail.at(chosen.tail) if own_tails else tail.anywhere
+    if settled and _pinned(keys, run[: chosen.head], lo, hi):
+        # not below: its telling line would be new there; above, the lines between
+        # its edge line and the telling one may be deleted
+        heads = tuple(h for h in heads if h <= chosen.start)
+    if settled and _pinned(keys, run[size - chosen.tail :], lo, hi):
+        tails = tuple(t for t in tails if t >= chosen.end)
     if len(heads) * len(tails) > _MAX_READINGS**2:
         return _MAX_READINGS
     need = 2 if lone else max(2, chosen.head, chosen.tail)
-    return len({(h, t) for h in heads for t in tails if need <= t - h <= size + MAX_DELETED})
+    return len(
+        {
+            (h, t)
+            for h in heads
+            for t in tails
+            if need <= t - h <= size + MAX_DELETED
+            and not _cuts_telling(keys, run, h, t, chosen.rung)
+        }
+    )
+
+
+def _pinned(keys: Keys, end: Sequence[str], lo: int, hi: int) -> bool:
+    """Whether a run's end, as read, holds a telling line that stands once in the
+    window (read there, exactly, beside the end's other lines)."""
+    return any(_telling([line]) and len(keys.positions(line, lo, hi)) == 1 for line in end)
+
+
+def _cuts_telling(keys: Keys, run: Sequence[str], h: int, t: int, rung: Rung) -> bool:
+    """Whether reading a run at file lines ``[h, t)`` by its edge lines alone cuts off
+    an end that goes on matching the file there with a telling line: its head, read on
+    from ``h``, runs over the place of its last line (or its tail, read up from ``t``,
+    over the place of its first line), so that reading would add, as new lines, copies
+    of the very lines it stands before (a "next();" right above the file's "next();").
+    New lines that repeat the file that way are a "}" or a blank, not a telling line."""
+    size, room = len(run), t - h - 1
+    n = len(keys.lines)
+    a = _extent(keys, run, rung, h, 0, n, 1)
+    if a > room and _telling(run[room : min(a, size - 1)]):
+        return True
+    b = _extent(keys, run, rung, t - 1, 0, n, -1)
+    return b > room and bool(_telling(run[max(size - b, 1) : size - room]))
 
 
 def _nearest(
@@ -407,6 +501,21 @@ def _one_sided(keys: Keys, run: Sequence[str], best: Pair, others: Sequence[Pair
     model meant a farther place, the new lines would be rewrites of those lines, and
     the nearest reading would keep the old version beside the new one)."""
     h, _, t, _ = best
+    new = _rewritten_only(keys, run, best)
+    if new is None or _inserts_elsewhere(keys, run, 0, len(keys.lines), best):
+        return False
+    for oh, _, ot, _ in others:
+        beyond = [*keys.lines[min(oh, h) : h], *keys.lines[t : max(ot, t)]]
+        if any(_telling([line]) and any(_similar(line, n) for n in new) for line in beyond):
+            return False
+    return True
+
+
+def _rewritten_only(keys: Keys, run: Sequence[str], pair: Pair) -> list[str] | None:
+    """The telling new lines of a reading of a run, when every telling file line it
+    drops is rewritten by one of the new lines that take its place; ``None`` when it
+    drops a line that says something and is not rewritten there."""
+    h, _, t, _ = pair
     span = [line.strip() for line in keys.lines[h:t]]
     new: list[str] = []
     for tag, i1, i2, j1, j2 in matcher_opcodes(span, [line.strip() for line in run]):
@@ -415,13 +524,136 @@ def _one_sided(keys: Keys, run: Sequence[str], best: Pair, others: Sequence[Pair
         added = [line for line in run[j1:j2] if _telling([line])]
         if any(_telling([gone]) and not any(_similar(gone, n) for n in added)
                for gone in span[i1:i2]):  # fmt: skip
-            return False  # it drops a line that says something, not a rewrite of it
+            return None
         new.extend(added)
-    for oh, _, ot, _ in others:
-        beyond = [*keys.lines[min(oh, h) : h], *keys.lines[t : max(ot, t)]]
-        if any(_telling([line]) and any(_similar(line, n) for n in new) for line in beyond):
+    return new
+
+
+#: How alike (rapidfuzz's ratio, 0-100) a new line of a run and a file line must be for
+#: the new line to read as that line rewritten (a version bumped, a word corrected).
+REWRITTEN = 80.0
+
+#: How much less alike than the closest one another file line must be not to count as
+#: what the new line may rewrite as well (lines as alike are all candidates).
+MARGIN = 20.0
+
+# New lines of a run looked up as rewrites at most (each is compared with the window).
+_MAX_REWRITES = 8
+
+
+def _rewrites(
+    keys: Keys, run: Sequence[str], lo: int, hi: int
+) -> list[tuple[int, tuple[int, ...]]]:
+    """For the telling lines of the run that stand nowhere in the window but read as a
+    line of it rewritten: the run line, and every window line it may rewrite (as alike
+    as the closest one, give or take :data:`MARGIN`)."""
+    from rapidfuzz import fuzz, process  # only for runs in doubt: slow to import
+
+    window: list[str] | None = None
+    found: list[tuple[int, tuple[int, ...]]] = []
+    looked = 0
+    for j, line in enumerate(run):
+        if looked >= _MAX_REWRITES:
+            break
+        if not _telling([line]) or keys.positions(line, lo, hi):
+            continue
+        looked += 1
+        if window is None:
+            window = [text.strip() for text in keys.lines[lo:hi]]
+        hits = process.extract(
+            line.strip(), window, scorer=fuzz.ratio, score_cutoff=REWRITTEN - MARGIN, limit=None
+        )
+        best = max((score for _, score, _ in hits), default=0.0)
+        if best >= REWRITTEN:
+            found.append(
+                (j, tuple(sorted(lo + i for _, score, i in hits if score >= best - MARGIN)))
+            )
+    return found
+
+
+def _by_rewrite(keys: Keys, run: Sequence[str], lo: int, hi: int) -> Placement | None:
+    """The one reading of a run whose ends fit several places that its inner lines
+    settle: new lines that read as window lines rewritten point at the lines the run
+    replaces. Taken only when exactly one reading replaces, for each such new line, a
+    line it may rewrite, drops no line unshown, drops only telling lines its new lines
+    rewrite, and shows as new no line that stands in the window; ``None`` otherwise
+    (the run stays in doubt).
+
+    A model that meant to add those new lines elsewhere would leave, beside them, a
+    line they are near copies of; one that meant to rewrite the line shows it here.
+    """
+    size = len(run)
+    head = find_end(keys, run, lo, hi, tail=False)
+    tail = find_end(keys, run, lo, hi, tail=True)
+    if not head.length or not tail.length or head.length == size:
+        return None
+    anchors = _rewrites(keys, run, lo, hi)
+    if not anchors:
+        return None
+    near, _, _ = _pairs(head, tail, run)
+    around = [
+        (h, hk, t, tk)
+        for h, hk, t, tk in near
+        if all(
+            hk <= j < size - tk and any(h + hk <= i < t - tk for i in lines) for j, lines in anchors
+        )
+    ]
+    fits = [p for p in around if _score(keys, run, p) == 0 and _only_new(keys, run, p, lo, hi)]
+    if len(fits) != 1:
+        return None
+    if _inserts_elsewhere(keys, run, lo, hi, fits[0]):
+        return None
+    if len(around) > 1 and not _all_rewrites(keys, run, fits[0]):
+        # a wider reading around the same lines drops more: the new lines it reads as
+        # added here may as well replace the lines it drops (the old text left beside)
+        return None
+    h, hk, t, tk = fits[0]
+    return Placement(h, t, _looser(head.rung, tail.rung), hk, tk)
+
+
+def _only_new(keys: Keys, run: Sequence[str], pair: Pair, lo: int, hi: int) -> bool:
+    """Whether a reading of a run drops only telling lines its new lines rewrite, and
+    its telling new lines stand nowhere in the window (one that does may be context
+    read at the wrong place: the reading would then be too short)."""
+    new = _rewritten_only(keys, run, pair)
+    return new is not None and not any(keys.positions(line, lo, hi) for line in new)
+
+
+def _all_rewrites(keys: Keys, run: Sequence[str], pair: Pair) -> bool:
+    """Whether every telling new line of a reading takes the place of a file line it
+    reads as a version of (no line is only added)."""
+    h, _, t, _ = pair
+    span = [line.strip() for line in keys.lines[h:t]]
+    for tag, i1, i2, j1, j2 in matcher_opcodes(span, [line.strip() for line in run]):
+        if tag != "equal" and any(
+            _telling([line]) and not any(_similar(line, gone) for gone in span[i1:i2])
+            for line in run[j1:j2]
+        ):
             return False
     return True
+
+
+def _inserts_elsewhere(keys: Keys, run: Sequence[str], lo: int, hi: int, pair: Pair) -> bool:
+    """Whether the run, read at ``pair`` as rewriting lines of the file, also reads as
+    only adding lines elsewhere in ``[lo, hi)``: its first lines and its last lines
+    (a telling one among them) stand right next to each other there, its lines between
+    new. A block added beside a near copy of itself (a sibling function) reads both
+    ways; its new lines may end in lines ("}", a blank) that repeat the file's."""
+    h, _, t, _ = pair
+    span = [line.strip() for line in keys.lines[h:t]]
+    ops = matcher_opcodes(span, [line.strip() for line in run])
+    if not any(tag != "equal" and _telling(span[i1:i2]) for tag, i1, i2, _, _ in ops):
+        return False  # it drops no telling line: it adds lines there as well
+    lines, size = keys.lines, len(run)
+    for x in keys.positions(run[0], lo, hi):
+        a = _extent(keys, run, Rung.EXACT, x, lo, hi, 1)
+        for b in range(1, min(ENOUGH, size - a - 1) + 1):
+            end = x + a + b
+            if end > hi or (x, end) == (h, t) or not _telling([*run[:a], *run[size - b :]]):
+                continue
+            if all(lines[x + a + k].strip() == run[size - b + k].strip() for k in range(b)):
+                return True
+    return False
 
 
 def _score(keys: Keys, run: Sequence[str], pair: tuple[int, int, int, int]) -> int:
@@ -438,11 +670,14 @@ def _solid(lines: Sequence[str]) -> bool:
     return sum(1 for line in lines if not is_blank(line)) >= 2
 
 
-def split_reading(keys: Keys, run: Sequence[str], lo: int, hi: int, chosen: Placement) -> bool:
-    """Whether ``run`` also reads as its head at one place and its tail further down,
-    the original lines between them deleted, other than ``chosen``: a solid head (two
+def split_reading(
+    keys: Keys, run: Sequence[str], lo: int, hi: int, chosen: Placement
+) -> list[Placement]:
+    """The readings of ``run`` as its head at one place and its tail further down, the
+    original lines between them deleted, other than ``chosen``: a solid head (two
     non-blank lines or more) and a solid tail, or any head and tail when the run changes
-    nothing where it stands (then it is there only to show a deletion).
+    nothing where it stands (then it is there only to show a deletion). At most
+    :data:`MAX_SPLITS` + 1 (more: many).
 
     A run shown next to a marker may have been written around a deletion (its head
     above the deleted lines, its tail below) or be the unchanged copy standing whole
@@ -451,6 +686,7 @@ def split_reading(keys: Keys, run: Sequence[str], lo: int, hi: int, chosen: Plac
     size = len(run)
     rung = chosen.rung
     pure = chosen.head == size and chosen.end - chosen.start == size
+    found: list[Placement] = []
     for h in keys.positions(run[0], lo, hi):
         reach = _extent(keys, run, rung, h, lo, hi, 1)
         for k in range(min(reach, size - 1), 0, -1):
@@ -460,5 +696,11 @@ def split_reading(keys: Keys, run: Sequence[str], lo: int, hi: int, chosen: Plac
             for m in keyed_matches(keys.index, tail, rung, h + k + 1):
                 end = m.start + len(tail)
                 if end <= hi and (h, end) != (chosen.start, chosen.end):
-                    return True
-    return False
+                    found.append(Placement(h, end, rung, k, size - k))
+                    if len(found) > MAX_SPLITS:
+                        return found
+    return found
+
+
+# Split readings of a run compared with the reading taken at most (more: in doubt).
+MAX_SPLITS = 4

@@ -40,6 +40,7 @@ class Doubt:
             the span whose lines would be deleted).
         place: the candidate placement taken, when there is one.
         count: for a deletion, the largest stretch of lines it would drop.
+        readings: for a split, the other readings of the run.
     """
 
     kind: str
@@ -48,21 +49,25 @@ class Doubt:
     hi: int
     place: Placement | None = None
     count: int = 0
+    readings: tuple[Placement, ...] = ()
 
     def sentence(self) -> str:
         """The doubt in words, naming snippet and file lines."""
-        lines = f"snippet lines {self.run.start + 1}-{self.run.end}"
+        lines = lines_text("snippet", self.run.start + 1, self.run.end)
+        one = self.run.end - self.run.start <= 1
+        # a one-line run reads "snippet line 3 fits", a longer one "snippet lines 2-4 fit"
+        s, they, them = ("s", "it", "it") if one else ("", "they", "them")
         first = _short(self.run.lines[0])
         window = _range(self.lo, self.hi)
         if self.kind == "nowhere":
             return (
-                f"{lines} (starting {first}) match no original lines at either end, so "
-                f"they could go anywhere in {window}."
+                f"{lines} (starting {first}) match{'es' if one else ''} no original lines at "
+                f"either end, so {they} could go anywhere in {window}."
             )
         if self.kind == "several":
             assert self.place is not None
             return (
-                f"{lines} (starting {first}) fit {self.place.others + 1} places in "
+                f"{lines} (starting {first}) fit{s} {self.place.others + 1} places in "
                 f"{window}; the candidate below takes {_range(self.place.start, self.place.end)}."
             )
         if self.kind == "split":
@@ -76,34 +81,40 @@ class Doubt:
             )
         if self.kind == "beside":
             return (
-                f"{lines} end (or start) with a new line right next to a marker, and the "
+                f"{lines} end{s} (or start{s}) with a new line right next to a marker, and the "
                 f"marker keeps original line {self.lo + 1} there: the new line may be that "
                 "line changed or a line added beside it."
             )
         if self.kind == "edge":
             assert self.place is not None
             return (
-                f"{lines} change nothing where they stand "
+                f"{lines} change{s} nothing where {they} stand{s} "
                 f"({_range(self.place.start, self.place.end)}) and the snippet has no "
-                "marker above or below them: the lines above them, the lines below "
-                "them, or both may be meant to go."
+                f"marker above or below {them}: the lines above {them}, the lines below "
+                f"{them}, or both may be meant to go."
             )
         if self.kind == "whitespace":
+            held = (
+                "differs from an original line"
+                if one
+                else "hold lines that differ from original lines"
+            )
             return (
-                f"{lines} hold lines that differ from original lines in "
-                f"{_range(self.lo, self.hi)} only in their indentation or trailing blanks, "
-                "and the snippet does not tell whether that is a change or a slip."
+                f"{lines} {held} in {_range(self.lo, self.hi)} only in "
+                f"{'its' if one else 'their'} indentation or trailing blanks, and the "
+                "snippet does not tell whether that is a change or a slip."
             )
         if self.kind == "order":
             where = _range(self.hi, self.place.end) if self.place else window
             return (
-                f"{lines} (starting {first}) stand at {where}, above the run before them, "
-                f"which ends at original line {self.lo}."
+                f"{lines} (starting {first}) stand{s} at {where}, above the run before "
+                f"{them}, which ends at original line {self.lo}."
             )
         return (
-            f"{lines} would delete {self.count} original lines in {window} that they do "
-            "not show, with no marker between their shown lines: that reads as a "
-            "deletion or as a forgotten marker."
+            f"{lines} would delete {self.count} original lines in {window} that {they} "
+            f"{'does' if one else 'do'} not show, with no marker between "
+            f"{'its' if one else 'their'} shown lines: that reads as a deletion or as a "
+            "forgotten marker."
         )
 
     def advice(self) -> str:
@@ -145,7 +156,15 @@ def _short(line: str) -> str:
 def _range(lo: int, hi: int) -> str:
     if hi <= lo:
         return f"the original at line {lo + 1}"
-    return f"original lines {lo + 1}-{hi}"
+    return lines_text("original", lo + 1, hi)
+
+
+def lines_text(what: str, first: int, last: int) -> str:
+    """1-based lines ``first`` to ``last`` of ``what`` in words: "snippet line 3",
+    "file lines 4-9"."""
+    if last <= first:
+        return f"{what} line {first}"
+    return f"{what} lines {first}-{last}"
 
 
 def refusal(

@@ -33,7 +33,7 @@ from patchwright.tools.reads import remember_written
 from patchwright.tools.replace import readings
 from patchwright.tools.spec import WRITES, ToolSpec
 from patchwright.tools.validation import missing_field
-from patchwright.tools.writing import racing
+from patchwright.writing import racing
 
 
 def apply(ctx: ToolContext, patch: str, *, format: str = "auto", mode: str = "fuzzy",
@@ -48,7 +48,7 @@ def apply(ctx: ToolContext, patch: str, *, format: str = "auto", mode: str = "fu
     # a file another writer changed between the plan's read and the commit: the patch
     # is located again on what that writer left (its context says where)
     report = racing(
-        ctx,
+        ctx.workspace,
         lambda: apply_patch_text(
             patch,
             workspace=ctx.workspace,

@@ -17,7 +17,8 @@ from patchwright.tools.descriptions import load as description
 from patchwright.tools.files import load
 from patchwright.tools.replace import write_whole
 from patchwright.tools.spec import WRITES, ToolSpec
-from patchwright.tools.writing import PlannedWrite, commit_writes
+from patchwright.tools.writing import commit_writes, planned
+from patchwright.writing import racing
 
 _PATH_FIELD = "target_file"
 _SNIPPET_FIELD = "code_edit"
@@ -31,6 +32,11 @@ def run(ctx: ToolContext, req: CursorEditRequest) -> ToolResult:
             ``invalid_request``) naming snippet and file lines; a marker in a file to
             create; path and workspace refusals.
     """
+    # a file another writer changed between this call's read and its commit: merged again
+    return racing(ctx.workspace, lambda: _run_once(ctx, req))
+
+
+def _run_once(ctx: ToolContext, req: CursorEditRequest) -> ToolResult:
     loaded = load(
         ctx.workspace, req.target_file, missing_ok=True, field=_PATH_FIELD, session=ctx.session
     )
@@ -45,7 +51,7 @@ def run(ctx: ToolContext, req: CursorEditRequest) -> ToolResult:
         raise
     report = merged.report
     label = req.instructions.strip() or f"{ctx.tool} {loaded.path}"
-    plan = PlannedWrite(
+    plan = planned(
         loaded,
         merged.file,
         label=label,

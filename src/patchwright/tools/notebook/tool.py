@@ -38,8 +38,9 @@ from patchwright.tools.notebook.models import NotebookEditRequest
 from patchwright.tools.reads import remember_written
 from patchwright.tools.replace import already_applied, require_read
 from patchwright.tools.spec import WRITES, ToolSpec
-from patchwright.tools.writing import PlannedWrite, commit_writes
+from patchwright.tools.writing import commit_writes, planned
 from patchwright.workspace import ChangeRecord
+from patchwright.writing import racing
 
 _FIELD = "notebook_path"
 
@@ -118,6 +119,12 @@ def run(ctx: ToolContext, req: NotebookEditRequest) -> ToolResult:
             ``cell-N`` index names a cell of a notebook changed since it was read.
     """
     mode = _check(ctx, req)
+    # a notebook another writer changed between this call's read and its commit: the
+    # cell is found again on what that writer left
+    return racing(ctx.workspace, lambda: _run_once(ctx, req, mode))
+
+
+def _run_once(ctx: ToolContext, req: NotebookEditRequest, mode: str) -> ToolResult:
     loaded = load(ctx.workspace, req.notebook_path, field=_FIELD, session=ctx.session)
     require_read(ctx, loaded, _FIELD)
     assert loaded.text is not None
@@ -154,7 +161,7 @@ def run(ctx: ToolContext, req: NotebookEditRequest) -> ToolResult:
     label = f"{ctx.tool} {loaded.path}"
     record = ChangeRecord(description=sentence, op=mode,
                           meta={"cell": change.cell, "cell_id": change.cell_id})  # fmt: skip
-    outcome = commit_writes(ctx, [PlannedWrite(loaded, after, label=label, changes=[record])],
+    outcome = commit_writes(ctx, [planned(loaded, after, label=label, changes=[record])],
                             label=label)  # fmt: skip
     if outcome.record is not None:
         for written in outcome.record.files:

@@ -15,7 +15,7 @@ from patchwright.model.text import split_lines
 from patchwright.tools.files import Loaded, line_stats
 from patchwright.tools.replace import RUNG_WORDS
 from patchwright.tools.spec000.models import PatchOperation
-from patchwright.tools.writing import WriteOutcome
+from patchwright.writing import WriteOutcome
 
 
 @record(frozen=True)

@@ -22,7 +22,8 @@ Choices where the spec is open:
 * ``overwrite`` replaces the whole file, so no other patch of its call may change that
   file (copies to a clipboard may go with it); see :func:`_check_overwrite`.
 * The 60k-token limit (REQ-PATCH-008) counts every text the call carries, clipboard
-  text it pastes included (:func:`carried_texts`, :mod:`.guards` for the estimate).
+  text it pastes included (:func:`carried_texts`; :mod:`patchwright.writing.guard` for
+  the estimate).
 * Appended / prepended text is taken as whole lines (a final newline is supplied); the
   file keeps its own final-newline state.
 """
@@ -52,14 +53,14 @@ from patchwright.model import (
 from patchwright.tools.context import ToolContext
 from patchwright.tools.descriptions import load as description
 from patchwright.tools.files import Loaded, load
-from patchwright.tools.guards import check_token_limit
 from patchwright.tools.replace import already_applied
 from patchwright.tools.spec import WRITES, ToolSpec
 from patchwright.tools.spec000.models import PatchOperation, PatchRequest
 from patchwright.tools.spec000.report import PatchLine, render_result
 from patchwright.tools.spec000.text import missing_clipboard, reindent
-from patchwright.tools.writing import PlannedWrite, commit_writes
+from patchwright.tools.writing import commit_writes, planned
 from patchwright.workspace import ChangeRecord
+from patchwright.writing import check_token_limit, racing
 
 OPTIONS = MatchOptions(mode="tolerant")
 EXACT_RUNGS = frozenset({"exact", "newline"})
@@ -241,6 +242,12 @@ def run(ctx: ToolContext, req: PatchRequest) -> ToolResult:
     for i, op in enumerate(req.patches):
         _check_shape(i, op)
     _check_overwrite(req.patches)
+    # a file another writer changed between this call's read and its commit: the
+    # patches are located again on what that writer left
+    return racing(ctx.workspace, lambda: _run_once(ctx, req))
+
+
+def _run_once(ctx: ToolContext, req: PatchRequest) -> ToolResult:
     loaded = load(ctx.workspace, req.path, missing_ok=True)
     if not loaded.exists:
         _check_missing_file(loaded.path, req.patches)
@@ -265,7 +272,7 @@ def run(ctx: ToolContext, req: PatchRequest) -> ToolResult:
             raise _located(err, steps, loaded.path) from None
         after, reports = result.file, result.reports
     lines = _lines(steps, reports, staged)
-    plan = PlannedWrite(
+    plan = planned(
         loaded, after, label=f"patch {loaded.path}", changes=_records(lines),
         rungs=[r.rung for r in reports],
     )  # fmt: skip

@@ -19,9 +19,9 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from patchwright.engine import unified_diff
 from patchwright.model import ErrorCode, PatchwrightError, TextFile, ToolResult
+from patchwright.syntax import check_edit
 from patchwright.tools.context import ToolContext
 from patchwright.tools.descriptions import load as description
-from patchwright.tools.guards import syntax_check
 from patchwright.tools.spec import READ_ONLY, WRITES, ToolSpec
 from patchwright.tools.spec001.history_text import describe_item
 from patchwright.workspace import CommitRecord, History
@@ -186,11 +186,10 @@ def _syntax_after_undo(
         if f.after_sha256 is None:
             continue
         before = _decoded(history, f.before_sha256).text if f.before_sha256 else None
-        report = syntax_check("warn", f.path, before, _decoded(history, f.after_sha256).text)
-        if report is not None:
-            syntax[f.path] = report.to_dict()
-            if report.warning_text():
-                warnings.append(report.warning_text())
+        report = check_edit(f.path, before, _decoded(history, f.after_sha256).text)
+        syntax[f.path] = report.to_dict()
+        if report.warning_text():
+            warnings.append(report.warning_text())
     return warnings, syntax
 
 

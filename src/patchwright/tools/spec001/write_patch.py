@@ -50,8 +50,9 @@ from patchwright.tools.spec001.write_patch_models import (
     WritePatchRequest,
 )
 from patchwright.tools.spec001.write_patch_report import HOOKS, combined, render
-from patchwright.tools.writing import PlannedWrite, commit_writes
+from patchwright.tools.writing import commit_writes, planned
 from patchwright.workspace import ChangeRecord, sha256_hex
+from patchwright.writing import PlannedWrite, racing
 
 EMPTY_SHA256 = sha256_hex(b"")
 
@@ -165,7 +166,12 @@ def _unchanged(plan: FilePlan) -> PatchwrightError:
 
 
 def run(ctx: ToolContext, req: WritePatchRequest) -> ToolResult:
-    """Validate, apply and commit the batch, all files or none."""
+    """Validate, apply and commit the batch, all files or none; planned again on the
+    files as they are when another writer changed one between the read and the commit."""
+    return racing(ctx.workspace, lambda: _run_once(ctx, req))
+
+
+def _run_once(ctx: ToolContext, req: WritePatchRequest) -> ToolResult:
     if not req.files:
         empty = PatchwrightError(
             ErrorCode.INVALID_REQUEST,
@@ -198,8 +204,10 @@ def run(ctx: ToolContext, req: WritePatchRequest) -> ToolResult:
             ) from None
         records = [_record(p.change, r) for p, r in zip(plan.placed, result.reports)]
         fp = plan.patch
-        write = PlannedWrite(plan.loaded, result.file, key=fp.fileKey, label=fp.fileLabel or "",
-                             changes=records)  # fmt: skip
+        write = planned(
+            plan.loaded, result.file, key=fp.fileKey, label=fp.fileLabel or "", changes=records,
+            rungs=[r.rung for r in result.reports],
+        )  # fmt: skip
         if not write.changed:
             problems.append(_unchanged(plan))
         writes.append(write)

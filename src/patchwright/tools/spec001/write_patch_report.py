@@ -24,7 +24,7 @@ from patchwright.model import ErrorCode, PatchwrightError, ToolResult
 from patchwright.tools.spec import ToolHooks
 from patchwright.tools.spec001.write_patch_checks import FilePlan
 from patchwright.tools.spec001.write_patch_models import WritePatchRequest
-from patchwright.tools.writing import PlannedWrite, WriteOutcome
+from patchwright.writing import PlannedWrite, WriteOutcome
 
 log = logging.getLogger("patchwright.tools.workspace_write_patch")
 

@@ -40,8 +40,9 @@ from patchwright.tools.diff_report import failure, success
 from patchwright.tools.files import load, resolve
 from patchwright.tools.replace import already_applied
 from patchwright.tools.spec import WRITES, ToolSpec
-from patchwright.tools.writing import PlannedWrite, commit_writes
+from patchwright.tools.writing import commit_writes, planned
 from patchwright.workspace import ChangeRecord
+from patchwright.writing import racing
 
 
 class ApplyDiffRequest(BaseModel):
@@ -174,11 +175,18 @@ def _merge(sections: list[FilePatch], target: str, warnings: list[str], field: s
 
 
 def run(ctx: ToolContext, req: ApplyDiffRequest) -> ToolResult:
-    """Apply (or, dry run, check) a unified diff to the target file."""
+    """Apply (or, dry run, check) a unified diff to the target file; located again on
+    the file as it is when another writer changed it between the read and the commit."""
     text = _diff_text(ctx, req)
     source = "diff_file" if req.diff_file is not None else "diff"
     patch_set = _parse(text, source)
     _check_paths(text, patch_set.files, source)
+    return racing(ctx.workspace, lambda: _run_once(ctx, req, patch_set, source))
+
+
+def _run_once(
+    ctx: ToolContext, req: ApplyDiffRequest, patch_set: PatchSet, source: str
+) -> ToolResult:
     target = resolve(ctx.workspace, req.target, field="target")
     fp, warnings = select_sections(patch_set.files, target, source)
     warnings = [*_parser_notes(patch_set.warnings), *warnings]
@@ -199,7 +207,7 @@ def run(ctx: ToolContext, req: ApplyDiffRequest) -> ToolResult:
                      new_start=r.new_start, new_end=r.new_end, meta={"rung": r.rung})
         for r in reports
     ]  # fmt: skip
-    plan = PlannedWrite(
+    plan = planned(
         loaded, new, label=f"apply_diff {target}", changes=records, rungs=[r.rung for r in reports]
     )
     outcome = commit_writes(

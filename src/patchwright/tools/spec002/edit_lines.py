@@ -15,14 +15,17 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from patchwright.engine import apply_edits
+from patchwright.engine.rebase import rebase
 from patchwright.model import Edit, ErrorCode, LineRange, PatchwrightError, TextFile, ToolResult
 from patchwright.tools.context import ToolContext
 from patchwright.tools.descriptions import load as description
-from patchwright.tools.files import load
+from patchwright.tools.files import Loaded, load
+from patchwright.tools.reads import Stale, overlap_error
 from patchwright.tools.replace import already_applied
 from patchwright.tools.spec import WRITES, ToolSpec
-from patchwright.tools.writing import PlannedWrite, commit_writes
+from patchwright.tools.writing import commit_writes, planned
 from patchwright.workspace import ChangeRecord
+from patchwright.writing import racing
 
 STRING_PARAMS_MESSAGE = (
     "edit_lines replaces lines by number and takes no old_string, new_string, replace_all or "
@@ -112,9 +115,23 @@ def _check(ctx: ToolContext, req: EditLinesRequest, n: int, path: str) -> int:
 
 
 def run(ctx: ToolContext, req: EditLinesRequest) -> ToolResult:
-    """Replace one range of lines."""
+    """Replace one range of lines.
+
+    When another writer changes the file between this call's read and its commit, the
+    call is made again (:func:`patchwright.writing.racing`): the edit, made on the lines
+    this call first read, is rebased onto what that writer left, and refused as a
+    ``conflict`` when that writer changed the same lines.
+    """
+    first: list[Loaded] = []
+    return racing(ctx.workspace, lambda: _run_once(ctx, req, first))
+
+
+def _run_once(ctx: ToolContext, req: EditLinesRequest, first: list[Loaded]) -> ToolResult:
     loaded = load(ctx.workspace, req.path)
-    n = len(loaded.current.lines)
+    if not first:
+        first.append(loaded)
+    read = first[0]  # the file the line numbers were checked against
+    n = len(read.current.lines)
     start = req.start_line
     end = req.end_line if req.end_line is not None else start
     if 1 <= start <= end:
@@ -128,32 +145,60 @@ def run(ctx: ToolContext, req: EditLinesRequest) -> ToolResult:
             return done
     end = _check(ctx, req, n, loaded.path)
     edit = Edit(LineRange(start, end), req.new_content, label="edit_lines")
-    result = apply_edits(loaded.current, [edit])
+    result = apply_edits(read.current, [edit])
     r = result.reports[0]
+    after, new_start, new_end = result.file, r.new_start, r.new_end
+    if loaded.sha256 != read.sha256:
+        stale = Stale(rebase(read.current, loaded.current, after), "another writer")
+        if stale.rebased.file is None:
+            raise overlap_error(loaded.path, stale, loaded.current, None)
+        after = stale.rebased.file
+        new_start, new_end = _changed_block(loaded.current, after)
     record = ChangeRecord(
-        op="replace_lines", old_start=start, old_end=end, new_start=r.new_start, new_end=r.new_end
+        op="replace_lines", old_start=start, old_end=end, new_start=new_start, new_end=new_end
     )
-    plan = PlannedWrite(loaded, result.file, label=f"edit_lines {loaded.path}", changes=[record])
+    plan = planned(loaded, after, label=f"edit_lines {loaded.path}", changes=[record])
     outcome = commit_writes(ctx, [plan], label=f"edit_lines {loaded.path}")
     old = f"line {start}" if start == end else f"lines {start}-{end}"
-    count = r.new_end - r.new_start + 1
+    count = new_end - new_start + 1
     if count <= 0:
         text = f"Deleted {old} of {loaded.path}."
     else:
-        now = f"line {r.new_start}" if count == 1 else f"lines {r.new_start}-{r.new_end}"
+        now = f"line {new_start}" if count == 1 else f"lines {new_start}-{new_end}"
         plural = "s" if count != 1 else ""
         text = f"Replaced {old} of {loaded.path} with {count} line{plural} (now {now})."
     if outcome.record is None:
         text = f"No change to {loaded.path}: {old} already hold this content."
+    if loaded.sha256 != read.sha256:
+        text += (
+            f"\nNote: {loaded.path} had changed since this call read it (by another writer); "
+            "the edit touched none of its changed lines and was rebased onto it."
+        )
     text += "".join(f"\nWarning: {w}" for w in outcome.warnings)
     data = {
         "path": loaded.path,
         "before_sha256": loaded.sha256,
         "old_lines": [start, end],
-        "new_lines": [r.new_start, r.new_end],
+        "new_lines": [new_start, new_end],
         **outcome.data(),
     }
     return ToolResult(True, text, diff=outcome.diff, warnings=outcome.warnings, data=data)
+
+
+def _changed_block(before: TextFile, after: TextFile) -> tuple[int, int]:
+    """The 1-based, inclusive lines of ``after`` that differ from ``before`` (one block:
+    the rebased edit), ``(n, n - 1)`` for lines removed before line ``n``."""
+    old, new = before.lines, after.lines
+    prefix = 0
+    while prefix < min(len(old), len(new)) and old[prefix] == new[prefix]:
+        prefix += 1
+    suffix = 0
+    while (
+        suffix < min(len(old), len(new)) - prefix
+        and old[len(old) - 1 - suffix] == new[len(new) - 1 - suffix]
+    ):
+        suffix += 1
+    return prefix + 1, len(new) - suffix
 
 
 SPEC = ToolSpec(

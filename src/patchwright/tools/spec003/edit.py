@@ -34,9 +34,10 @@ from patchwright.tools.files import Loaded, load
 from patchwright.tools.replace import already_applied
 from patchwright.tools.spec import WRITES, ToolHooks, ToolSpec
 from patchwright.tools.spec003.snapshot import snapshot_spec
-from patchwright.tools.writing import PlannedWrite, commit_writes
+from patchwright.tools.writing import commit_writes, planned
 from patchwright.workspace import ChangeRecord
 from patchwright.workspace.records import sha256_hex
+from patchwright.writing import racing
 
 __all__ = ["edit_spec", "snapshot_spec"]
 
@@ -194,7 +195,9 @@ def run_edit(ctx: ToolContext, req: EditRequest) -> ToolResult:
     started = time.perf_counter()
     action = str(getattr(req, "action", ""))
     try:
-        return _edit(ctx, req, action, started)
+        # a file another writer changed between this call's read and its commit: the
+        # directive is applied again on what that writer left, if it still names it
+        return racing(ctx.workspace, lambda: _edit(ctx, req, action, started))
     except PatchApplyError as err:
         _metrics(ctx, action, started, conflict=True)
         summary = err.summary(action)
@@ -230,7 +233,9 @@ def _edit(ctx: ToolContext, req: EditRequest, action: str, started: float) -> To
         op=action,
         meta={"spans": [s.to_dict() for s in result.spans]},
     )
-    plan = PlannedWrite(loaded, after, label=f"document_edit {loaded.path}", changes=[record])
+    plan = planned(
+        loaded, after, label=f"document_edit {loaded.path}", changes=[record], rungs=result.rungs
+    )
     outcome = commit_writes(ctx, [plan], label=req.rationale or f"document_edit {loaded.path}")
     new_version = outcome.record.files[0].after_sha256 if outcome.record else loaded.sha256
     summary = applied_summary(result.action, result.chars_delta, str(new_version))
