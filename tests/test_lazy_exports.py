@@ -11,9 +11,12 @@ import sys
 
 import pytest
 
+from patchwright._lazy import exported_names
+
 LAZY = [
     "patchwright",
     "patchwright.api",
+    "patchwright.engine.notebook",
     "patchwright.formats",
     "patchwright.model",
     "patchwright.syntax",
@@ -87,3 +90,32 @@ def test_anchors_moved_out_of_the_edit_model_are_found_where_they_were() -> None
     assert done.stdout.strip() == "ok", done.stderr
     with pytest.raises(AttributeError, match="no_such_anchor"):
         importlib.import_module("patchwright.model.edits").no_such_anchor  # noqa: B018
+
+
+def test_the_names_are_the_re_exports_of_the_type_checking_block() -> None:
+    source = (
+        "from patchwright.a import own as own\n"
+        "from patchwright.a import helper\n"
+        "if TYPE_CHECKING:  # the static view\n"
+        "    from collections.abc import Callable\n"
+        "    from patchwright.b import One as One  # why it is exported\n"
+        "    from patchwright.c import (\n"
+        "        Two as Two,\n"
+        "        three as three,  # a comment\n"
+        "        Renamed as Other,\n"
+        "    )\n"
+        "else:\n"
+        "    from patchwright.d import Four as Four\n"
+    )
+    lazy, imported = exported_names(source)
+    assert lazy == {"One": "patchwright.b", "Two": "patchwright.c", "three": "patchwright.c"}
+    assert imported == {"own"}
+
+
+@pytest.mark.parametrize("name", LAZY)
+def test_all_lists_every_lazy_name(name: str) -> None:
+    package = importlib.import_module(name)
+    with open(package.__file__, encoding="utf-8") as source:
+        lazy, imported = exported_names(source.read())
+    assert len(lazy) >= 3
+    assert set(lazy) | imported <= set(package.__all__)

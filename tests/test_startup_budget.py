@@ -4,10 +4,12 @@ One budget, not a list of modules: the command may import what it needs, as long
 whole run of a one-line apply (history on, in a used workspace) stays within
 :data:`BUDGET` times the instructions of ``python -c pass``. Instructions are counted by
 valgrind's callgrind over the whole process, so the figure does not move with the
-machine's load. The budget leaves room above today's figure (docs/architecture.md gives
-it) and catches what a person would feel: the MCP or HTTP stack, the request models or
-the fuzzy matcher on the path of a diff that matches exactly cost several times the
-interpreter's own start each.
+machine's load. It does move with the seed of ``str`` hashes (by a few per cent: the
+order of sets and dicts changes how much work a few start-up steps do), so each count
+is the median of three runs under three fixed seeds. The budget is today's figure with a
+margin of 5 % (docs/architecture.md gives both) and catches what a person would feel:
+the MCP or HTTP stack, the request models or the fuzzy matcher on the path of a diff
+that matches exactly cost several times the interpreter's own start each.
 """
 
 from __future__ import annotations
@@ -15,19 +17,24 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import statistics
 import subprocess
 import sys
 from pathlib import Path
 
 import patchwright
 
-#: The most a one-line apply may cost, as a multiple of ``python -c pass``.
-BUDGET = 6.5
+#: The most a one-line apply may cost, as a multiple of ``python -c pass``: the figure
+#: measured on 2026-11-28 (5.85x, see docs/architecture.md) and 5 % more.
+BUDGET = 6.2
+
+#: The ``PYTHONHASHSEED`` of each run; a count is the median over them.
+SEEDS = ("0", "1", "2")
 
 _COLLECTED = re.compile(r"Collected : (\d+)")
 
 
-def _instructions(args: list[str], env: dict[str, str]) -> int:
+def _instructions(args: list[str], env: dict[str, str], seed: str) -> int:
     """The instructions of the whole process running ``args`` (callgrind's total)."""
     valgrind = shutil.which("valgrind")
     assert valgrind, "valgrind is needed to count instructions (.ci/run installs it)"
@@ -35,7 +42,7 @@ def _instructions(args: list[str], env: dict[str, str]) -> int:
         [valgrind, "--tool=callgrind", "--callgrind-out-file=/dev/null", *args],
         capture_output=True,
         text=True,
-        env=env,
+        env={**env, "PYTHONHASHSEED": seed},
         timeout=300,
         check=False,
     )
@@ -71,10 +78,17 @@ def test_one_line_apply_stays_within_its_budget(tmp_path: Path) -> None:
     # a used workspace: the first apply creates the history store
     for first in (patch, reverse):
         subprocess.run([*apply, str(first)], env=env, check=True, capture_output=True, timeout=60)
-    bare = _instructions([sys.executable, "-c", "pass"], env)
-    spent = _instructions([*apply, str(patch)], env)
-    assert (root / "notes.txt").read_text() == "first\nx = 2\nlast\n"
-    print(f"one-line apply: {spent / 1e6:.1f} M instructions, {spent / bare:.2f}x python -c pass")
+    bare = statistics.median(_instructions([sys.executable, "-c", "pass"], env, s) for s in SEEDS)
+    runs = []
+    for seed in SEEDS:
+        runs.append(_instructions([*apply, str(patch)], env, seed))
+        assert (root / "notes.txt").read_text() == "first\nx = 2\nlast\n"
+        subprocess.run([*apply, str(reverse)], env=env, check=True, capture_output=True, timeout=60)
+    spent = statistics.median(runs)
+    print(
+        f"one-line apply: {spent / 1e6:.1f} M instructions, {spent / bare:.2f}x python -c pass "
+        f"({bare / 1e6:.1f} M; runs {[round(r / 1e6, 1) for r in runs]})"
+    )
     assert spent <= BUDGET * bare, (
         f"a one-line apply took {spent / 1e6:.1f} M instructions, "
         f"{spent / bare:.2f}x python -c pass ({bare / 1e6:.1f} M); the budget is {BUDGET}x"

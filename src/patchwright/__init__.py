@@ -12,90 +12,34 @@ from patchwright._lazy import lazy_exports
 
 __version__ = "0.1.0"
 
-# public name -> module that defines it
-_EXPORTS: dict[str, str] = {
-    "PatchwrightError": "patchwright.model.errors",
-    "PatchApplyError": "patchwright.documents",
-    "ErrorCode": "patchwright.model.errors",
-    "TextFile": "patchwright.model.text",
-    "Edit": "patchwright.model.edits",
-    "OldText": "patchwright.model.anchors",
-    "LineRange": "patchwright.model.anchors",
-    "Hunk": "patchwright.model.edits",
-    "HunkLine": "patchwright.model.edits",
-    "BeginningOfFile": "patchwright.model.anchors",
-    "EndOfFile": "patchwright.model.anchors",
-    "WholeFile": "patchwright.model.anchors",
-    "FilePatch": "patchwright.model.edits",
-    "PatchSet": "patchwright.model.edits",
-    "Composition": "patchwright.model.edits",
-    "MatchOptions": "patchwright.engine",
-    "apply_edits": "patchwright.engine",
-    "unified_diff": "patchwright.engine",
-    "detect_format": "patchwright.formats",
-    "parse_patch": "patchwright.formats",
-    "apply_patch_text": "patchwright.api",
-    "ApplyReport": "patchwright.api",
-    "merge_snippet": "patchwright.api.snippet",
-    "merge_snippet_file": "patchwright.engine.snippet",
-}
-
-__all__ = [
-    "ApplyReport",
-    "BeginningOfFile",
-    "Composition",
-    "Edit",
-    "EndOfFile",
-    "ErrorCode",
-    "FilePatch",
-    "Hunk",
-    "HunkLine",
-    "LineRange",
-    "MatchOptions",
-    "OldText",
-    "PatchApplyError",
-    "PatchSet",
-    "PatchwrightError",
-    "TextFile",
-    "WholeFile",
-    "__version__",
-    "apply_edits",
-    "apply_patch_text",
-    "detect_format",
-    "merge_snippet",
-    "merge_snippet_file",
-    "parse_patch",
-    "unified_diff",
-]
 
 # ``typing`` is not imported: it alone would double the start-up time of the CLI. mypy is
 # told (``always_true``) to read this block.
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover - static view of the lazy exports
-    from patchwright.api import ApplyReport, apply_patch_text
-    from patchwright.api.snippet import merge_snippet
-    from patchwright.documents import PatchApplyError
-    from patchwright.engine import MatchOptions, apply_edits, unified_diff
-    from patchwright.engine.snippet import merge_snippet_file
-    from patchwright.formats import detect_format, parse_patch
-    from patchwright.model.edits import (
-        BeginningOfFile,
-        Composition,
-        Edit,
-        EndOfFile,
-        FilePatch,
-        Hunk,
-        HunkLine,
-        LineRange,
-        OldText,
-        PatchSet,
-        WholeFile,
-    )
-    from patchwright.model.errors import ErrorCode, PatchwrightError
-    from patchwright.model.text import TextFile
-else:  # mypy reads the imports above, so it flags an unknown name
-    __getattr__ = lazy_exports(__name__, _EXPORTS, globals())[0]
-
-
-def __dir__() -> list[str]:
-    return __all__
+    from patchwright.api import ApplyReport as ApplyReport
+    from patchwright.api import apply_patch_text as apply_patch_text
+    from patchwright.api.snippet import merge_snippet as merge_snippet
+    from patchwright.documents import PatchApplyError as PatchApplyError
+    from patchwright.engine import MatchOptions as MatchOptions
+    from patchwright.engine import apply_edits as apply_edits
+    from patchwright.engine import unified_diff as unified_diff
+    from patchwright.engine.snippet import merge_snippet_file as merge_snippet_file
+    from patchwright.formats import detect_format as detect_format
+    from patchwright.formats import parse_patch as parse_patch
+    from patchwright.model.edits import BeginningOfFile as BeginningOfFile
+    from patchwright.model.edits import Composition as Composition
+    from patchwright.model.edits import Edit as Edit
+    from patchwright.model.edits import EndOfFile as EndOfFile
+    from patchwright.model.edits import FilePatch as FilePatch
+    from patchwright.model.edits import Hunk as Hunk
+    from patchwright.model.edits import HunkLine as HunkLine
+    from patchwright.model.edits import LineRange as LineRange
+    from patchwright.model.edits import OldText as OldText
+    from patchwright.model.edits import PatchSet as PatchSet
+    from patchwright.model.edits import WholeFile as WholeFile
+    from patchwright.model.errors import ErrorCode as ErrorCode
+    from patchwright.model.errors import PatchwrightError as PatchwrightError
+    from patchwright.model.text import TextFile as TextFile
+else:  # type checkers read the imports above
+    __getattr__, __dir__, __all__ = lazy_exports(globals(), "__version__")

@@ -23,7 +23,7 @@ from patchwright.adapters.mcp_server import (
     wire_result,
 )
 from patchwright.model import ErrorCode, PatchwrightError, ToolResult
-from patchwright.tools import Toolbox, mcp_tool, select_specs
+from patchwright.tools import Toolbox, internal_error, mcp_tool, select_specs
 from patchwright.workspace import Workspace
 
 
@@ -88,6 +88,12 @@ def test_a_call_that_blows_up_is_an_error_result_not_a_crash(
     assert answer.is_error
     assert "internal error (RuntimeError)" in answer.content[0].text
     assert "secret detail" not in answer.content[0].text
+    # the dispatcher's own answer to a handler that raises: one builder, one code
+    assert answer.structured_content["error"]["code"] == "internal"
+    assert (
+        answer.structured_content
+        == ToolResult.failure(internal_error("read_file", RuntimeError())).to_dict()
+    )
 
 
 def test_in_process_call_reaches_the_toolbox(toolbox: Toolbox) -> None:

@@ -17,6 +17,7 @@ from patchwright.engine.fuzzy import align as align_mod
 from patchwright.engine.fuzzy.align import STATS, align_dp, align_lines
 from patchwright.engine.index import LineIndex
 from patchwright.engine.normalize import unicode_key
+from patchwright.engine.rungs import Match
 from patchwright.model import Edit, ErrorCode, OldText, PatchwrightError, TextFile
 
 _COMMON = ("", "        return result", "    else:", "        total += 1", "    }")
@@ -44,7 +45,7 @@ def damaged(lines: list[str], rate: float, seed: int = 4) -> list[str]:
     return out
 
 
-def regions_work(file_lines: list[str], block: list[str]) -> tuple[list[fuzzy.Region], int, int]:
+def regions_work(file_lines: list[str], block: list[str]) -> tuple[list[Match], int, int]:
     """Regions for ``block`` and the work spent: (regions, cells, windows)."""
     STATS.reset()
     regions = fuzzy.best_regions(LineIndex(file_lines), block)

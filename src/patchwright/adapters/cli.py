@@ -16,6 +16,7 @@ head``: nothing more is written, quietly, as for SIGPIPE).
 from __future__ import annotations
 
 import sys
+from contextlib import suppress
 from importlib import import_module
 
 TYPE_CHECKING = False  # no ``typing`` import: start-up time
@@ -122,10 +123,8 @@ def run() -> NoReturn:
 
 
 def _say(line: str) -> None:
-    try:  # noqa: SIM105 (contextlib is not imported here: start-up time)
+    with suppress(OSError, ValueError):  # standard error gone too: the exit code is left
         print(line, file=sys.stderr, flush=True)
-    except (OSError, ValueError):
-        pass  # standard error is gone too: the exit code is all that is left
 
 
 def _silence_stdout() -> None:

@@ -8,6 +8,7 @@ changed (the report says which file and hunk failed, in spec 002's form), 2 usag
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 
 from patchwright.adapters.cli_options import add_encoding
@@ -143,8 +144,6 @@ def run_apply(args: argparse.Namespace) -> int:
         with_next_step(err, OPTION_NEXT_STEP)
     usage = err is not None and err.field in _USAGE_FIELDS
     if args.json:
-        import json  # only for --json: start-up time
-
         print(json.dumps(report.to_dict(), indent=2, ensure_ascii=False))
     elif usage and err is not None:
         # a bad argument, not a bad patch: say so the way argparse does

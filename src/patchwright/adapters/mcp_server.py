@@ -58,8 +58,8 @@ from mcp.server.context import ServerRequestContext
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from patchwright import __version__
-from patchwright.model import ErrorCode, PatchwrightError, ToolResult
-from patchwright.tools import Session, Toolbox, ToolSpec, mcp_tool
+from patchwright.model import ErrorCode, ToolResult
+from patchwright.tools import Session, Toolbox, ToolSpec, internal_error, mcp_tool
 from patchwright.workspace import calling_as
 from patchwright.workspace.approval import Caller, calling
 
@@ -196,7 +196,7 @@ class _ToolService:
             return wire_result(result)
         except Exception as exc:  # the server must answer, whatever went wrong
             log.exception("tool %s failed unexpectedly", params.name)
-            return wire_result(ToolResult.failure(_internal_error(params.name, exc)))
+            return wire_result(ToolResult.failure(internal_error(params.name, exc)))
 
     def _session(self, ctx: _Context) -> Session:
         """The session of the client that sent this request: its MCP session id over
@@ -371,16 +371,6 @@ async def write_access(
         log.warning("asking the user for write access failed", exc_info=True)
         return False
     return _allowed(asked)
-
-
-def _internal_error(name: str, exc: Exception) -> PatchwrightError:
-    return PatchwrightError(
-        ErrorCode.IO_ERROR,
-        f"{name} failed with an internal error ({type(exc).__name__}). Any file change "
-        "is all-or-nothing; re-read the file to see its current state.",
-        "Retry once; if it fails again, use another tool for this edit.",
-        details={"internal": True, "exception": type(exc).__name__},
-    )
 
 
 def build_server(toolbox: Toolbox, *, name: str = SERVER_NAME) -> Server[Any]:

@@ -26,20 +26,11 @@ from __future__ import annotations
 
 from patchwright._lazy import lazy_exports
 
-__all__ = ["ApplyReport", "FileOutcome", "HunkFailure", "apply_patch_text"]
-
-# public name -> module that defines it (imported on first use: see patchwright/_lazy.py)
-_EXPORTS: dict[str, str] = {
-    "ApplyReport": "patchwright.api.report",
-    "FileOutcome": "patchwright.api.report",
-    "HunkFailure": "patchwright.engine.failures",
-    "apply_patch_text": "patchwright.api.apply",
-}
-
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover - static view of the lazy exports
-    from patchwright.api.apply import apply_patch_text
-    from patchwright.api.report import ApplyReport, FileOutcome
-    from patchwright.engine.failures import HunkFailure
-else:  # mypy reads the imports above, so it flags an unknown name
-    __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, globals())
+    from patchwright.api.apply import apply_patch_text as apply_patch_text
+    from patchwright.api.report import ApplyReport as ApplyReport
+    from patchwright.api.report import FileOutcome as FileOutcome
+    from patchwright.engine.failures import HunkFailure as HunkFailure
+else:  # type checkers read the imports above
+    __getattr__, __dir__, __all__ = lazy_exports(globals())

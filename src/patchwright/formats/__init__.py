@@ -17,7 +17,8 @@ from importlib import import_module
 
 from patchwright._lazy import lazy_exports
 from patchwright.formats._common import check_hunk_count, require_text, unsupported
-from patchwright.formats.detect import SEARCH_REPLACE, UNIFIED, V4A, detect_format
+from patchwright.formats.detect import SEARCH_REPLACE, UNIFIED, V4A
+from patchwright.formats.detect import detect_format as detect_format
 from patchwright.model.errors import ErrorCode, PatchwrightError
 
 #: A lazy edit snippet of one file (read and merged by the engine, :mod:`patchwright.engine.
@@ -25,15 +26,6 @@ from patchwright.model.errors import ErrorCode, PatchwrightError
 #: format="snippet", path=...)``).
 SNIPPET = "snippet"
 
-__all__ = [
-    "FORMAT_ALIASES",
-    "detect_format",
-    "normalize_format",
-    "parse_patch",
-    "parse_search_replace",
-    "parse_unified",
-    "parse_v4a",
-]
 
 FORMAT_ALIASES: dict[str, str] = {
     "unified": UNIFIED,
@@ -48,24 +40,24 @@ FORMAT_ALIASES: dict[str, str] = {
 }
 """Accepted format names (lower case, ``_`` read as ``-``) and the format each means."""
 
-# format -> (module, parser): imported on first use
-_PARSERS: dict[str, tuple[str, str]] = {
-    UNIFIED: ("patchwright.formats.unified", "parse_unified"),
-    V4A: ("patchwright.formats.v4a", "parse_v4a"),
-    SEARCH_REPLACE: ("patchwright.formats.search_replace", "parse_search_replace"),
+# format -> its parser, a name of this package (imported on first use)
+_PARSERS: dict[str, str] = {
+    UNIFIED: "parse_unified",
+    V4A: "parse_v4a",
+    SEARCH_REPLACE: "parse_search_replace",
 }
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover - static view of the lazy exports
     from collections.abc import Callable
 
-    from patchwright.formats.search_replace import parse_search_replace
-    from patchwright.formats.unified import parse_unified
-    from patchwright.formats.v4a import parse_v4a
+    from patchwright.formats.search_replace import parse_search_replace as parse_search_replace
+    from patchwright.formats.unified import parse_unified as parse_unified
+    from patchwright.formats.v4a import parse_v4a as parse_v4a
     from patchwright.model import PatchSet
-else:  # mypy reads the imports above, so it flags an unknown name
-    __getattr__, __dir__ = lazy_exports(
-        __name__, {parser: module for module, parser in _PARSERS.values()}, globals()
+else:  # type checkers read the imports above
+    __getattr__, __dir__, __all__ = lazy_exports(
+        globals(), "FORMAT_ALIASES", "normalize_format", "parse_patch"
     )
 
 
@@ -111,6 +103,5 @@ def parse_patch(text: str, format: str = "auto") -> PatchSet:
             "format='snippet', path=PATH), or patchwright.merge_snippet(original, snippet).",
             field="format",
         )
-    module, parser = _PARSERS[name]
-    parse: Callable[[str], PatchSet] = getattr(import_module(module), parser)
+    parse: Callable[[str], PatchSet] = getattr(import_module(__name__), _PARSERS[name])
     return parse(text)

@@ -16,35 +16,18 @@ file with a parser is checked, and the checkers (and the parsers they use) on th
 from __future__ import annotations
 
 from patchwright._lazy import lazy_exports
-from patchwright.syntax.languages import known_suffixes, language_for
-from patchwright.syntax.policy import POLICIES, check_policy
-
-__all__ = [
-    "MAX_CHARS",
-    "POLICIES",
-    "TOO_LARGE_REASON",
-    "SyntaxIssue",
-    "SyntaxPolicy",
-    "SyntaxReport",
-    "check_edit",
-    "check_policy",
-    "known_suffixes",
-    "language_for",
-]
-
-# public name -> module that defines it (imported on first use: see patchwright/_lazy.py)
-_LAZY = {
-    "MAX_CHARS": "patchwright.syntax.check",
-    "TOO_LARGE_REASON": "patchwright.syntax.check",
-    "check_edit": "patchwright.syntax.check",
-    "SyntaxIssue": "patchwright.syntax.report",
-    "SyntaxPolicy": "patchwright.syntax.report",
-    "SyntaxReport": "patchwright.syntax.report",
-}
+from patchwright.syntax.languages import known_suffixes as known_suffixes
+from patchwright.syntax.languages import language_for as language_for
+from patchwright.syntax.policy import POLICIES as POLICIES
+from patchwright.syntax.policy import check_policy as check_policy
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover - static view of the lazy exports
-    from patchwright.syntax.check import MAX_CHARS, TOO_LARGE_REASON, check_edit
-    from patchwright.syntax.report import SyntaxIssue, SyntaxPolicy, SyntaxReport
-else:  # mypy reads the imports above, so it flags an unknown name
-    __getattr__, __dir__ = lazy_exports(__name__, _LAZY, globals())
+    from patchwright.syntax.check import MAX_CHARS as MAX_CHARS
+    from patchwright.syntax.check import TOO_LARGE_REASON as TOO_LARGE_REASON
+    from patchwright.syntax.check import check_edit as check_edit
+    from patchwright.syntax.report import SyntaxIssue as SyntaxIssue
+    from patchwright.syntax.report import SyntaxPolicy as SyntaxPolicy
+    from patchwright.syntax.report import SyntaxReport as SyntaxReport
+else:  # type checkers read the imports above
+    __getattr__, __dir__, __all__ = lazy_exports(globals())

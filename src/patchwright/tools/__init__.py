@@ -29,7 +29,7 @@ imported when the catalogue is first built.
 
 from patchwright.tools.catalogue import TOOL_NAMES, catalogue, input_schema, select_specs
 from patchwright.tools.context import ToolContext
-from patchwright.tools.dispatch import Toolbox, parse_arguments
+from patchwright.tools.dispatch import Toolbox, internal_error, parse_arguments
 from patchwright.tools.presets import DEFAULT_PRESET, PRESETS, Preset, preset
 from patchwright.tools.schemas import (
     FORMATS,
@@ -56,6 +56,7 @@ __all__ = [
     "anthropic_tool",
     "catalogue",
     "input_schema",
+    "internal_error",
     "load_session",
     "mcp_tool",
     "openai_tool",

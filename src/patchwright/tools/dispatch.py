@@ -24,11 +24,11 @@ from patchwright.model import ErrorCode, PatchwrightError, ToolResult
 from patchwright.syntax import SyntaxPolicy, check_policy
 from patchwright.tools.catalogue import TOOL_NAMES, chosen_tools, select_specs
 from patchwright.tools.context import ToolContext
-from patchwright.tools.gate import CallGate
 from patchwright.tools.session import Session, Sessions
 from patchwright.tools.spec import ToolSpec
 from patchwright.tools.validation import validate_request
 from patchwright.workspace import DEFAULT_APPROVAL_TIMEOUT, Mode, Workspace
+from patchwright.workspace.gate import DrainGate
 
 __all__ = ["Toolbox", "parse_arguments"]
 
@@ -87,7 +87,9 @@ class Toolbox:
         renames = {**chosen_tools(tools, preset)[1], **(rename or {})}
         self._names = {n: renames.get(n, n) for n in TOOL_NAMES}
         self._exposed = frozenset(s.canonical for s in self._specs.values())
-        self._gate = CallGate()
+        # whole calls in flight: a call reads, then commits (two workspace operations),
+        # and a mode change must not fall between them
+        self._calls = DrainGate()
 
     def specs(self) -> list[ToolSpec]:
         """The exposed tools, renamed, in catalog order."""
@@ -115,7 +117,7 @@ class Toolbox:
         Raises:
             PatchwrightError: ``invalid_request`` for an unknown mode; ``lock_timeout``.
         """
-        with self._gate.idle(timeout):
+        with self._calls.drained(timeout, _calls_running):
             self.workspace.set_mode(mode, timeout=timeout)
 
     def session_for(self, key: str | None) -> Session:
@@ -142,7 +144,7 @@ class Toolbox:
         except PatchwrightError as err:
             return ToolResult.failure(err)
         try:
-            with self._gate.call():
+            with self._calls.entered():
                 result = self._run(spec, arguments, self.session if session is None else session)
         except PatchwrightError as err:
             if err.code is ErrorCode.RESTRICTED and not err.hint:
@@ -151,7 +153,7 @@ class Toolbox:
             return _failure(spec, err)
         except Exception as exc:  # the dispatcher must answer, whatever went wrong
             log.exception("tool %s failed unexpectedly", spec.name)
-            internal = _internal_error(spec, exc)
+            internal = internal_error(spec.name, exc)
             _notify_failed(spec, internal, unexpected=True)
             return _failure(spec, internal)
         if spec.hooks.succeeded is not None:
@@ -268,12 +270,23 @@ def _notify_failed(spec: ToolSpec, err: PatchwrightError, *, unexpected: bool) -
         spec.hooks.failed(err, unexpected)
 
 
-def _internal_error(spec: ToolSpec, exc: Exception) -> PatchwrightError:
+def _calls_running(count: int) -> PatchwrightError:
+    return PatchwrightError(
+        ErrorCode.LOCK_TIMEOUT,
+        f"Timed out waiting for {count} tool call(s) to finish.",
+        "Try again once the running calls have finished.",
+    )
+
+
+def internal_error(tool: str, exc: Exception) -> PatchwrightError:
+    """The refusal of a call to ``tool`` that failed unexpectedly with ``exc``: the one
+    answer the dispatcher and the MCP server give, naming the exception's type only (its
+    text may hold paths or data the model should not see)."""
     # Workspace commits are atomic, so a failure before the commit changed nothing and
     # one after it left a complete commit.
     return PatchwrightError(
         ErrorCode.INTERNAL,
-        f"{spec.name} failed with an internal error ({type(exc).__name__}). Any file "
+        f"{tool} failed with an internal error ({type(exc).__name__}). Any file "
         "change is all-or-nothing; re-read the file to see its current state.",
         "Retry once; if it fails again, use another tool for this edit.",
         details={"internal": True, "exception": type(exc).__name__},

@@ -35,80 +35,29 @@ from __future__ import annotations
 
 from patchwright._lazy import lazy_exports
 
-_APPROVAL = "patchwright.workspace.approval"
-_RECORDS = "patchwright.workspace.records"
-_FS = "patchwright.workspace.fs"
-_GATE = "patchwright.workspace.gate"
-_WORKSPACE = "patchwright.workspace.workspace"
-
-# public name -> module that defines it
-_EXPORTS: dict[str, str] = {
-    "DEFAULT_APPROVAL_TIMEOUT": _GATE,
-    "Proposal": _APPROVAL,
-    "Proposals": _APPROVAL,
-    "FileSystem": _FS,
-    "LINK_MODE": _FS,
-    "OsFileSystem": _FS,
-    "Probe": _FS,
-    "RESTRICTED_MESSAGE": _GATE,
-    "Mode": _GATE,
-    "DEFAULT_DENY": "patchwright.workspace.globs",
-    "History": "patchwright.workspace.history",
-    "ChangeCommitRecord": _RECORDS,
-    "ChangeRecord": _RECORDS,
-    "CommitRecord": _RECORDS,
-    "FileChange": _RECORDS,
-    "FileCommitRecord": _RECORDS,
-    "FileState": _RECORDS,
-    "sha256_hex": _RECORDS,
-    "default_state_dir": "patchwright.workspace.state",
-    "DEFAULT_MAX_FILE_BYTES": _WORKSPACE,
-    "Workspace": _WORKSPACE,
-    "calling_as": _WORKSPACE,
-}
-
-__all__ = [
-    "DEFAULT_APPROVAL_TIMEOUT",
-    "DEFAULT_DENY",
-    "DEFAULT_MAX_FILE_BYTES",
-    "LINK_MODE",
-    "RESTRICTED_MESSAGE",
-    "ChangeCommitRecord",
-    "ChangeRecord",
-    "CommitRecord",
-    "FileChange",
-    "FileCommitRecord",
-    "FileState",
-    "FileSystem",
-    "History",
-    "Mode",
-    "OsFileSystem",
-    "Probe",
-    "Proposal",
-    "Proposals",
-    "Workspace",
-    "calling_as",
-    "default_state_dir",
-    "sha256_hex",
-]
-
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover - static view of the lazy exports
-    from patchwright.workspace.approval import Proposal, Proposals
-    from patchwright.workspace.fs import LINK_MODE, FileSystem, OsFileSystem, Probe
-    from patchwright.workspace.gate import DEFAULT_APPROVAL_TIMEOUT, RESTRICTED_MESSAGE, Mode
-    from patchwright.workspace.globs import DEFAULT_DENY
-    from patchwright.workspace.history import History
-    from patchwright.workspace.records import (
-        ChangeCommitRecord,
-        ChangeRecord,
-        CommitRecord,
-        FileChange,
-        FileCommitRecord,
-        FileState,
-        sha256_hex,
-    )
-    from patchwright.workspace.state import default_state_dir
-    from patchwright.workspace.workspace import DEFAULT_MAX_FILE_BYTES, Workspace, calling_as
-else:  # mypy reads the imports above, so it flags an unknown name
-    __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, globals())
+    from patchwright.workspace.approval import Proposal as Proposal
+    from patchwright.workspace.approval import Proposals as Proposals
+    from patchwright.workspace.fs import LINK_MODE as LINK_MODE
+    from patchwright.workspace.fs import FileSystem as FileSystem
+    from patchwright.workspace.fs import OsFileSystem as OsFileSystem
+    from patchwright.workspace.fs import Probe as Probe
+    from patchwright.workspace.gate import DEFAULT_APPROVAL_TIMEOUT as DEFAULT_APPROVAL_TIMEOUT
+    from patchwright.workspace.gate import RESTRICTED_MESSAGE as RESTRICTED_MESSAGE
+    from patchwright.workspace.gate import Mode as Mode
+    from patchwright.workspace.globs import DEFAULT_DENY as DEFAULT_DENY
+    from patchwright.workspace.history import History as History
+    from patchwright.workspace.records import ChangeCommitRecord as ChangeCommitRecord
+    from patchwright.workspace.records import ChangeRecord as ChangeRecord
+    from patchwright.workspace.records import CommitRecord as CommitRecord
+    from patchwright.workspace.records import FileChange as FileChange
+    from patchwright.workspace.records import FileCommitRecord as FileCommitRecord
+    from patchwright.workspace.records import FileState as FileState
+    from patchwright.workspace.records import sha256_hex as sha256_hex
+    from patchwright.workspace.state import default_state_dir as default_state_dir
+    from patchwright.workspace.workspace import DEFAULT_MAX_FILE_BYTES as DEFAULT_MAX_FILE_BYTES
+    from patchwright.workspace.workspace import Workspace as Workspace
+    from patchwright.workspace.workspace import calling_as as calling_as
+else:  # type checkers read the imports above
+    __getattr__, __dir__, __all__ = lazy_exports(globals())

@@ -3,7 +3,8 @@
 In ``restricted`` mode every writing operation is refused with ``restricted`` and the
 exact text of spec 000 REQ-PATCH-009 (:data:`RESTRICTED_MESSAGE`); reading still works.
 
-Every operation (read or write) runs inside :meth:`ModeGate.operation`. A mode change
+Every operation (read or write) runs inside :meth:`ModeGate.operation`, counted by a
+:class:`DrainGate`. A mode change
 waits until the operations in flight have finished, and operations that arrive while it
 waits are held back until it is done, so a stream of new calls cannot starve it
 (spec 000: "mode change waits for idle"). Operations must not nest: an inner one would
@@ -14,8 +15,8 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
 
 from patchwright._lazy import lazy_literals
 from patchwright.model.errors import ErrorCode, PatchwrightError
@@ -67,14 +68,71 @@ def check_mode(mode: str) -> Mode:
     return mode  # type: ignore[return-value]  # narrowed by the membership test
 
 
+class DrainGate:
+    """Work counted in flight, and sections that run alone once it has drained.
+
+    The one gate of two granularities: the workspace's operations (:class:`ModeGate`) and
+    a toolbox's whole tool calls (``tools/dispatch.py``), so that a mode change "waits for
+    idle" (spec 000 REQ-PATCH-009). Work that arrives while a section waits is held back
+    until the section is done, so a stream of new work cannot starve it.
+    """
+
+    def __init__(self) -> None:
+        self._cond = threading.Condition()
+        self._active = 0
+        self._draining = 0
+
+    @contextmanager
+    def entered(self, check: Callable[[], None] | None = None) -> Iterator[None]:
+        """Run one unit of work (waits while a drained section is pending or running).
+
+        ``check`` runs once the work is let in, before it counts (under the gate's lock,
+        so no drained section runs meanwhile), and refuses it by raising.
+        """
+        with self._cond:
+            while self._draining:
+                self._cond.wait()
+            if check is not None:
+                check()
+            self._active += 1
+        try:
+            yield
+        finally:
+            with self._cond:
+                self._active -= 1
+                self._cond.notify_all()
+
+    @contextmanager
+    def drained(
+        self, timeout: float | None, timed_out: Callable[[int], PatchwrightError]
+    ) -> Iterator[None]:
+        """Hold new work back, wait for the work in flight, then run the body alone.
+
+        Raises:
+            PatchwrightError: ``timed_out(count)`` (the count still running) when work
+                is still running after ``timeout`` seconds; the body does not run then.
+        """
+        deadline = None if timeout is None else time.monotonic() + timeout
+        with self._cond:
+            self._draining += 1
+            try:
+                while self._active:
+                    remaining = None if deadline is None else deadline - time.monotonic()
+                    if remaining is not None and remaining <= 0:
+                        raise timed_out(self._active)
+                    self._cond.wait(remaining)
+                yield
+            finally:
+                self._draining -= 1
+                self._cond.notify_all()
+
+
 class ModeGate:
-    """The current mode plus a count of operations in flight."""
+    """The current mode plus the workspace's operations in flight."""
 
     def __init__(self, mode: str) -> None:
         self._mode: Mode = check_mode(mode)
-        self._cond = threading.Condition()
-        self._active = 0
-        self._switching = 0
+        self._drain = DrainGate()
 
     @property
     def mode(self) -> Mode:
@@ -86,21 +144,9 @@ class ModeGate:
         if self._mode == "restricted":
             raise restricted_error()
 
-    @contextmanager
-    def operation(self, *, writing: bool) -> Iterator[None]:
+    def operation(self, *, writing: bool) -> AbstractContextManager[None]:
         """Run one operation; a writing one is refused in restricted mode."""
-        with self._cond:
-            while self._switching:
-                self._cond.wait()
-            if writing:
-                self.ensure_writable()
-            self._active += 1
-        try:
-            yield
-        finally:
-            with self._cond:
-                self._active -= 1
-                self._cond.notify_all()
+        return self._drain.entered(self.ensure_writable if writing else None)
 
     def set_mode(self, mode: str, *, timeout: float | None = None) -> None:
         """Change the mode once every operation in flight has finished.
@@ -111,21 +157,13 @@ class ModeGate:
                 then unchanged).
         """
         new_mode = check_mode(mode)
-        deadline = None if timeout is None else time.monotonic() + timeout
-        with self._cond:
-            self._switching += 1
-            try:
-                while self._active:
-                    remaining = None if deadline is None else deadline - time.monotonic()
-                    if remaining is not None and remaining <= 0:
-                        raise PatchwrightError(
-                            ErrorCode.LOCK_TIMEOUT,
-                            f"The mode change to {new_mode!r} timed out: {self._active} "
-                            "operation(s) still running.",
-                            "Try again once the running edits have finished.",
-                        )
-                    self._cond.wait(remaining)
-                self._mode = new_mode
-            finally:
-                self._switching -= 1
-                self._cond.notify_all()
+
+        def timed_out(running: int) -> PatchwrightError:
+            return PatchwrightError(
+                ErrorCode.LOCK_TIMEOUT,
+                f"The mode change to {new_mode!r} timed out: {running} operation(s) still running.",
+                "Try again once the running edits have finished.",
+            )
+
+        with self._drain.drained(timeout, timed_out):
+            self._mode = new_mode

@@ -27,11 +27,7 @@ _MAX_CANDIDATES = 6
 _MAX_VOTING_LINES = 12
 
 
-# A scored alignment of a pattern against a file window: the ladder's match record.
-Region = Match
-
-
-def best_regions(index: LineIndex, pattern: Sequence[str], lo: int = 0) -> list[Region]:
+def best_regions(index: LineIndex, pattern: Sequence[str], lo: int = 0) -> list[Match]:
     """Aligned candidate regions, best first, non-overlapping.
 
     Computed once per index, pattern and ``lo``: the refusal that explains a failed
@@ -47,10 +43,10 @@ def _pattern_keys(index: LineIndex, pattern: Sequence[str]) -> list[str]:
     return index.memo(("fuzzy.keys", tuple(pattern)), lambda: [unicode_key(p) for p in pattern])
 
 
-def _best_regions(index: LineIndex, pattern: Sequence[str], lo: int) -> list[Region]:
+def _best_regions(index: LineIndex, pattern: Sequence[str], lo: int) -> list[Match]:
     pkeys = _pattern_keys(index, pattern)
     starts = _vote(index, pattern, lo) or _fallback_votes(index, pkeys, lo)
-    regions: list[Region] = []
+    regions: list[Match] = []
     for start in starts:
         region = align_window(index, pkeys, start, lo, list(pattern))
         if region is not None:
@@ -58,14 +54,14 @@ def _best_regions(index: LineIndex, pattern: Sequence[str], lo: int) -> list[Reg
     return _keep_best(regions)
 
 
-def trustworthy(index: LineIndex, pattern: Sequence[str], region: Region) -> bool:
+def trustworthy(index: LineIndex, pattern: Sequence[str], region: Match) -> bool:
     """Whether a fuzzy region is safe to edit: enough lines, and at least half of the
     non-blank lines found as they are (whitespace and punctuation aside). Short or mostly
     rewritten text is too easy to match in the wrong place."""
     return distrust(index, pattern, region) is None
 
 
-def distrust(index: LineIndex, pattern: Sequence[str], region: Region) -> str | None:
+def distrust(index: LineIndex, pattern: Sequence[str], region: Match) -> str | None:
     """Why a fuzzy region is not safe to edit (see :func:`trustworthy`), as a clause a
     refusal can quote; ``None`` when it is safe."""
     pkeys = _pattern_keys(index, pattern)
@@ -118,7 +114,7 @@ def distrust(index: LineIndex, pattern: Sequence[str], region: Region) -> str | 
     return None
 
 
-def _slid(index: LineIndex, pattern: Sequence[str], region: Region) -> bool:
+def _slid(index: LineIndex, pattern: Sequence[str], region: Match) -> bool:
     """Whether a line paired only approximately has an exact twin among the nearby file
     lines left unpaired: the alignment slid past it (lists of near-identical lines)."""
     paired = {a for a, b in region.spans if b == a + 1}
@@ -138,9 +134,9 @@ def _slid(index: LineIndex, pattern: Sequence[str], region: Region) -> bool:
     return False
 
 
-def _keep_best(regions: list[Region]) -> list[Region]:
+def _keep_best(regions: list[Match]) -> list[Match]:
     regions.sort(key=lambda r: -r.similarity)
-    kept: list[Region] = []
+    kept: list[Match] = []
     for r in regions:
         if all(r.end <= k.start or r.start >= k.end for k in kept):
             kept.append(r)
@@ -228,7 +224,7 @@ def _top_starts(votes: Counter[int], size: int) -> list[int]:
 
 def align_window(
     index: LineIndex, pkeys: list[str], start: int, lo: int, raw_pattern: list[str]
-) -> Region | None:
+) -> Match | None:
     """Align ``pkeys`` against the file around ``start``; ``None`` when nothing pairs."""
     size = len(pkeys)
     slack = max(3, size // 4)

@@ -14,47 +14,6 @@ from __future__ import annotations
 
 from patchwright._lazy import lazy_exports
 
-_MODEL = "patchwright.engine.notebook.model"
-_EDIT = "patchwright.engine.notebook.edit"
-_EXPORTS = {
-    "TEXT_CELLS": _MODEL,
-    "Notebook": _MODEL,
-    "cell_name": _MODEL,
-    "cell_source": _MODEL,
-    "find_cell": _MODEL,
-    "output_summary": _MODEL,
-    "parse_notebook": _MODEL,
-    "NotebookChange": _EDIT,
-    "delete_cell": _EDIT,
-    "edit_in_cells": _EDIT,
-    "edit_sources": _EDIT,
-    "insert_cell": _EDIT,
-    "replace_cell": _EDIT,
-    "cell_diff": "patchwright.engine.notebook.diff",
-    "file_diff": "patchwright.engine.notebook.diff",
-    "notebook_diff": "patchwright.engine.notebook.diff",
-}
-
-__all__ = [
-    "TEXT_CELLS",
-    "Notebook",
-    "NotebookChange",
-    "cell_diff",
-    "cell_name",
-    "cell_source",
-    "delete_cell",
-    "edit_in_cells",
-    "edit_sources",
-    "file_diff",
-    "find_cell",
-    "insert_cell",
-    "is_notebook_path",
-    "notebook_diff",
-    "output_summary",
-    "parse_notebook",
-    "replace_cell",
-]
-
 
 def is_notebook_path(path: str | None) -> bool:
     """Whether ``path`` names a Jupyter notebook (``.ipynb``, any letter case).
@@ -66,23 +25,21 @@ def is_notebook_path(path: str | None) -> bool:
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover - static view of the lazy exports
-    from patchwright.engine.notebook.diff import cell_diff, file_diff, notebook_diff
-    from patchwright.engine.notebook.edit import (
-        NotebookChange,
-        delete_cell,
-        edit_in_cells,
-        edit_sources,
-        insert_cell,
-        replace_cell,
-    )
-    from patchwright.engine.notebook.model import (
-        TEXT_CELLS,
-        Notebook,
-        cell_name,
-        cell_source,
-        find_cell,
-        output_summary,
-        parse_notebook,
-    )
-else:  # mypy reads the imports above, so it flags an unknown name
-    __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, globals())
+    from patchwright.engine.notebook.diff import cell_diff as cell_diff
+    from patchwright.engine.notebook.diff import file_diff as file_diff
+    from patchwright.engine.notebook.diff import notebook_diff as notebook_diff
+    from patchwright.engine.notebook.edit import NotebookChange as NotebookChange
+    from patchwright.engine.notebook.edit import delete_cell as delete_cell
+    from patchwright.engine.notebook.edit import edit_in_cells as edit_in_cells
+    from patchwright.engine.notebook.edit import edit_sources as edit_sources
+    from patchwright.engine.notebook.edit import insert_cell as insert_cell
+    from patchwright.engine.notebook.edit import replace_cell as replace_cell
+    from patchwright.engine.notebook.model import TEXT_CELLS as TEXT_CELLS
+    from patchwright.engine.notebook.model import Notebook as Notebook
+    from patchwright.engine.notebook.model import cell_name as cell_name
+    from patchwright.engine.notebook.model import cell_source as cell_source
+    from patchwright.engine.notebook.model import find_cell as find_cell
+    from patchwright.engine.notebook.model import output_summary as output_summary
+    from patchwright.engine.notebook.model import parse_notebook as parse_notebook
+else:  # type checkers read the imports above
+    __getattr__, __dir__, __all__ = lazy_exports(globals(), "is_notebook_path")
