@@ -181,9 +181,9 @@ def counting_workspace(tick: Callable[[], None], root: str, **options: Any) -> W
     from patchwright.workspace import FileState, Workspace
 
     class Counting(Workspace):
-        def read_if_exists(self, path: str) -> FileState | None:
+        def read_if_exists(self, path: str, *, links: bool = False) -> FileState | None:
             try:
-                return super().read_if_exists(path)
+                return super().read_if_exists(path, links=links)
             finally:
                 tick()
 

@@ -30,7 +30,7 @@ from patchwright.model.errors import ErrorCode
 from patchwright.model.reports import Rung
 from patchwright.syntax import check_policy, language_for
 from patchwright.workspace import DEFAULT_MAX_FILE_BYTES, ChangeRecord, Workspace
-from patchwright.workspace.fs import process_umask
+from patchwright.workspace.fs import LINK_MODE, process_umask
 from patchwright.workspace.records import digests_kept
 from patchwright.writing import PlannedWrite, WriteOutcome, commit, stage
 
@@ -40,7 +40,7 @@ if TYPE_CHECKING:
 
 # git's modes for a regular file; anything else (symlink 120000, submodule 160000) is
 # not a permission change
-_REGULAR, _EXECUTABLE = "100644", "100755"
+_REGULAR, _EXECUTABLE, _LINK = "100644", "100755", "120000"
 _GIT_MODES = (_REGULAR, _EXECUTABLE, "100664")
 
 
@@ -68,6 +68,8 @@ class _Plan:
     # per target path: the history's change records and the permission bits asked for
     records: dict[str, list[ChangeRecord]] = field(default_factory=dict)
     modes: dict[str, int] = field(default_factory=dict)
+    # paths where a link stands that a regular file replaces (git's type change)
+    replaced_links: set[str] = field(default_factory=set)
     # the encoding of files neither UTF-8 nor UTF-16 (None: the workspace's, else detected)
     encoding: str | None = None
 
@@ -133,7 +135,9 @@ def apply_patch_text(
             if patch is not None and (retried is not None or report.already_in_files):
                 report.already_applied = retried
                 report.files = [
-                    FileOutcome(ws.resolve(f.path), f.action.value, status="already_applied")
+                    FileOutcome(
+                        ws.resolve(f.path, links=True), f.action.value, status="already_applied"
+                    )
                     for f in patch.files
                 ]
                 report.ok = True
@@ -178,7 +182,7 @@ def _plan_snippet(ws: Workspace, plan: _Plan, path: str, text: str) -> None:
     from patchwright.engine.snippet import merge_snippet_file  # only for snippets
 
     where = ws.resolve(path)
-    current = _load(ws, plan, where)
+    current = _load(ws, plan, where, links=False)
     if current is None:
         plan.outcomes.append(FileOutcome(where, "update", status="failed", hunks_total=1))
         raise PatchwrightError(
@@ -233,7 +237,7 @@ def _retried(ws: Workspace, plan: _Plan, patch: PatchSet) -> str | None:
         if not fp.path or fp.move_to or _changes_mode(fp):
             return None
         try:
-            path = ws.resolve(fp.path)
+            path = ws.resolve(fp.path, links=True)
             _load(ws, plan, path)
         except PatchwrightError:
             return None  # the plan reports it
@@ -283,7 +287,7 @@ def _in_files(ws: Workspace, plan: _Plan, patch: PatchSet) -> bool:
         if not fp.path or fp.move_to or _changes_mode(fp):
             return False
         try:
-            path = ws.resolve(fp.path)
+            path = ws.resolve(fp.path, links=True)
             current = _load(ws, plan, path) if path not in plan.before else plan.before[path].text
             if fp.action == FileAction.DELETE:
                 if current is not None:
@@ -339,14 +343,14 @@ def _plan_file(ws: Workspace, plan: _Plan, fp: FilePatch) -> None:
             "Add the file headers (--- a/PATH and +++ b/PATH) before the hunks.",
             line=fp.source_line,
         )
-    _refuse_links(ws, fp, fp.path)
-    if fp.move_to:
-        _refuse_links(ws, fp, fp.move_to)
-    path = ws.resolve(fp.path)
+    # a patch names a link, never what it points to; a path beyond a link is refused
+    path = ws.resolve(fp.path, links=True)
     current = _load(ws, plan, path)
+    link = _link_section(plan, fp, path, current)
     notes: list[str] = []
     try:
-        _check_modes(fp, path)
+        if not link:
+            _check_modes(fp, path)
         try:
             noop = _no_op(fp, path, current, plan.options)
             if noop is not None:
@@ -381,9 +385,18 @@ def _plan_file(ws: Workspace, plan: _Plan, fp: FilePatch) -> None:
     )  # fmt: skip
     target = path
     if fp.move_to:
-        target = ws.resolve(fp.move_to)
+        target = ws.resolve(fp.move_to, links=True)
         if target != path:
             if _load(ws, plan, target) is not None:
+                if _is_link(plan, target):
+                    raise PatchwrightError(
+                        ErrorCode.FILE_EXISTS,
+                        f"{path}: the patch moves this file to {target}, which already exists "
+                        "as a symbolic link (git refuses it too). Nothing was changed.",
+                        "Move it to a free path, or ask the user to remove the link.",
+                        path=path,
+                        details={"symlink": target},
+                    )
                 raise PatchwrightError(
                     ErrorCode.FILE_EXISTS,
                     f"{path}: the patch moves this file to {target}, which already exists.",
@@ -398,9 +411,29 @@ def _plan_file(ws: Workspace, plan: _Plan, fp: FilePatch) -> None:
     outcome.notes.extend(notes)
     plan.current[target] = new
     plan.records.setdefault(target, []).extend(_records(fp, reports, current))
-    if new is not None:
-        _plan_mode(plan, fp, path, target, current, new, outcome)
+    if link:
+        plan.modes[target] = LINK_MODE  # the change acts on the link (deleted, moved, set)
+    elif new is not None:
+        _plan_file_mode(plan, fp, path, target, current, new, outcome)
     plan.outcomes.append(outcome)
+
+
+def _plan_file_mode(
+    plan: _Plan,
+    fp: FilePatch,
+    path: str,
+    target: str,
+    current: TextFile | None,
+    new: TextFile,
+    outcome: FileOutcome,
+) -> None:
+    """The mode of a regular file the section writes at ``target``; a file where a link
+    stood (git's type change: the link deleted, a file created) replaces the link."""
+    if _is_link_before(plan, target):
+        plan.replaced_links.add(target)
+        if plan.modes.get(target) == LINK_MODE:
+            del plan.modes[target]
+    _plan_mode(plan, fp, path, target, current, new, outcome)
 
 
 def _apply(
@@ -427,42 +460,88 @@ def _apply(
     return apply_file_patch(current, fp, options)
 
 
-def _refuse_links(ws: Workspace, fp: FilePatch, named: str) -> None:
-    """Refuse a patch path that is a symlink or lies beyond one, as git does.
+def _is_link(plan: _Plan, path: str) -> bool:
+    """Whether the planned content of ``path`` (which exists) is a symbolic link."""
+    if path in plan.modes:
+        return plan.modes[path] == LINK_MODE
+    before = plan.before.get(path)
+    return before is not None and before.mode_bits == LINK_MODE
 
-    A patch once deleted a link's target (``*** Delete File: b_link`` removed ``b.txt``
-    and left the link dangling), moved it, or created the target of a dangling link.
-    git treats a link as a link ("beyond a symbolic link", "already exists"); patchwright
-    does not edit, delete or move links, so it refuses, and never acts on the target.
+
+def _link_section(plan: _Plan, fp: FilePatch, path: str, current: TextFile | None) -> bool:
+    """Whether the section acts on a symbolic link as a link, as git does; refuses what
+    git refuses.
+
+    A link's content is its target (git's mode 120000): a section deletes the link, moves
+    it (a rename without hunks), or changes its target when the diff says the file is a
+    link; a git diff with ``new file mode 120000`` creates one. Adding a file where a
+    link stands is refused ("already exists"), and so is a section that edits a link's
+    lines without saying it is a link: the file meant is the one the link points to,
+    which the patch should name.
     """
-    link = ws.first_link(named)
-    if link is None:
-        return
-    lexical = ws.resolve_lexical(named)
-    if link != lexical:
-        message = (
-            f"{named}: the folder {link} on its path is a symbolic link; a patch never "
-            "reaches a file beyond a link (git refuses it too). Nothing was changed."
+    says_link = _LINK in (fp.old_mode, fp.new_mode)
+    if current is None or not _is_link(plan, path):
+        if current is not None and fp.old_mode == _LINK:
+            raise PatchwrightError(
+                ErrorCode.NOT_A_FILE,
+                f"{path} is a regular file, not a symbolic link as the patch says (mode "
+                "120000); git refuses it too (wrong type). Nothing was changed.",
+                "Write the section against the file as it is (without the link mode).",
+                path=path,
+                details={"old_mode": fp.old_mode},
+            )
+        if says_link and fp.old_mode not in (None, _LINK):
+            _refuse_type_change(fp, path)
+        return says_link
+    target = current.text
+    if fp.action == FileAction.CREATE:
+        if fp.new_mode == _LINK:
+            return True  # refused as an existing path (file_exists), as git does
+        raise PatchwrightError(
+            ErrorCode.FILE_EXISTS,
+            f"{path} already exists as a symbolic link (to {target!r}); the patch would "
+            "create the file it points to instead. Nothing was changed.",
+            "Create the file under another name, or ask the user to remove the link.",
+            path=path,
+            details={"symlink": path, "target": target},
         )
-        hint = f"Name the file by its real path (without {link}/), or ask the user."
-    elif fp.action == FileAction.CREATE or named != fp.path:
-        message = (
-            f"{named} already exists as a symbolic link; the patch would create the file "
-            "it points to instead. Nothing was changed."
-        )
-        hint = "Create the file under another name, or ask the user to remove the link."
-    else:
-        verb = "delete" if fp.action == FileAction.DELETE else "move" if fp.move_to else "edit"
-        message = (
-            f"{named} is a symbolic link; patchwright does not {verb} links and never acts "
-            "on a link's target in its place. Nothing was changed."
-        )
-        hint = (
-            "Name the file the link points to if that is the one meant, or ask the user "
-            "to change the link."
-        )
-    code = ErrorCode.FILE_EXISTS if "already exists" in message else ErrorCode.NOT_A_FILE
-    raise PatchwrightError(code, message, hint, path=named, details={"symlink": link})
+    if fp.action == FileAction.DELETE:
+        return True
+    if fp.new_mode not in (None, _LINK) or fp.old_mode not in (None, _LINK):
+        _refuse_type_change(fp, path)
+    if says_link or (fp.move_to and not fp.edits):
+        return True
+    verb = "move and edit" if fp.move_to else "edit"
+    raise PatchwrightError(
+        ErrorCode.NOT_A_FILE,
+        f"{path} is a symbolic link to {target!r}; a patch would {verb} the link's target "
+        "text, not the file it points to (a git diff says so with mode 120000). Nothing "
+        "was changed.",
+        f"To edit the file the link points to, name that file in the patch ({target!r}, "
+        "from the link's folder); or ask the user.",
+        path=path,
+        details={"kind": "symlink", "symlink": path, "target": target},
+    )
+
+
+def _is_link_before(plan: _Plan, path: str) -> bool:
+    """Whether ``path`` was a symbolic link when the plan read it."""
+    before = plan.before.get(path)
+    return before is not None and before.mode_bits == LINK_MODE
+
+
+def _refuse_type_change(fp: FilePatch, path: str) -> None:
+    raise PatchwrightError(
+        ErrorCode.UNSUPPORTED,
+        f"{path}: the patch turns a {'link' if fp.old_mode == _LINK else 'file'} into a "
+        f"{'link' if fp.new_mode == _LINK else 'file'} (mode {fp.old_mode} to "
+        f"{fp.new_mode}); patchwright does not change a path's type in one section. "
+        "Nothing was changed.",
+        "Delete the old one in one section and create the new one in another, as git "
+        "writes it; or ask the user.",
+        path=path,
+        details={"old_mode": fp.old_mode, "new_mode": fp.new_mode},
+    )
 
 
 def _no_op(
@@ -514,11 +593,13 @@ def _frame_by_syntax(
     )
 
 
-def _load(ws: Workspace, plan: _Plan, path: str) -> TextFile | None:
+def _load(ws: Workspace, plan: _Plan, path: str, *, links: bool = True) -> TextFile | None:
+    """The planned text of ``path``, read on first use; a patch reads a link as itself
+    (``links``: its target as text, its mode ``LINK_MODE``)."""
     if path not in plan.current:
         # read_if_exists refuses a FIFO or a folder (not_a_file) instead of taking it
         # for a missing file; the bytes read are dropped once decoded
-        state = ws.read_if_exists(path)
+        state = ws.read_if_exists(path, links=links)
         if state is None:
             plan.before[path] = _Before(None)
             plan.current[path] = None
@@ -731,6 +812,7 @@ def _planned(plan: _Plan) -> Iterator[PlannedWrite]:
             regions=plan.regions.get(path),
             changes=tuple(plan.records.get(path, ())),
             rungs=[r.rung for r in outcome.reports] if outcome is not None else (),
+            replaces_link=path in plan.replaced_links,
         )
         del new, before
     plan.current.clear()

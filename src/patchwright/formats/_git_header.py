@@ -8,6 +8,9 @@ from patchwright._records import record
 from patchwright.formats._common import shorten, unsupported
 from patchwright.formats._diff_paths import git_line_paths, strip_prefixes, unquote_c
 
+#: git's mode of a symbolic link.
+LINK = "120000"
+
 # A line of "GIT binary patch" data: a length letter then base85, or the block headers.
 _BINARY_DATA = re.compile(
     r"(?:[A-Za-z][0-9A-Za-z!#$%&()*+\-;<=>?@^_`{|}~]*|(?:literal|delta) \d+|)$"
@@ -68,7 +71,14 @@ def read_git_header(lines: list[str], i: int) -> tuple[GitHeader, int]:
 
 def _read_extended(line: str, line_no: int, header: GitHeader) -> bool:
     """Apply one extended header line to ``header``; ``False`` if it is not one."""
-    if line.startswith(("index ", "similarity index ", "dissimilarity index ")):
+    if line.startswith("index "):
+        # "index a..b 120000": git names an unchanged mode here only; a link's mode is
+        # carried (the section edits the link's target, not a file's lines), a regular
+        # file's is left out as it changes nothing
+        if line.split()[2:3] == [LINK] and header.old_mode is None and header.new_mode is None:
+            header.old_mode = header.new_mode = LINK
+        return True
+    if line.startswith(("similarity index ", "dissimilarity index ")):
         return True
     if line.startswith(("old mode ", "new mode ")):
         mode = line.split()[-1]

@@ -39,6 +39,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover - static view of the lazy exports
     from patchwright.workspace.approval import Proposal as Proposal
     from patchwright.workspace.approval import Proposals as Proposals
+    from patchwright.workspace.fs import LINK_MODE as LINK_MODE
     from patchwright.workspace.fs import FileSystem as FileSystem
     from patchwright.workspace.fs import OsFileSystem as OsFileSystem
     from patchwright.workspace.fs import Probe as Probe

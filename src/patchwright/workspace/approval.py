@@ -898,6 +898,7 @@ def _change_json(change: FileChange) -> dict[str, Any]:
         "label": change.label, "changes": [asdict(c) for c in change.changes],
         "meta": change.meta, "must_not_exist": change.must_not_exist,
         "mode_bits": change.mode_bits,
+        **({"replaces_link": True} if change.replaces_link else {}),
     }  # fmt: skip
 
 

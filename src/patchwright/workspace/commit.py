@@ -15,6 +15,13 @@ the size limit, a SHA256 that is not one). Inside the locks of every path involv
 
 Any failure while writing rolls everything back before the error is raised, so a commit
 is all-or-nothing in the process as well as across a crash.
+
+A change with ``mode_bits`` ``LINK_MODE`` (or ``replaces_link``) acts on a symbolic
+link as a link (see
+:class:`~patchwright.workspace.records.FileChange`): its paths are resolved and read
+through the sandbox's ``links`` variant, and the target of every link it writes is
+checked to stay inside the root, inside the locks, before anything is written (undo
+excepted: it puts back a link as recorded).
 """
 
 from __future__ import annotations
@@ -26,7 +33,7 @@ from contextlib import nullcontext, suppress
 from patchwright._records import field, record, replace
 from patchwright.model.errors import ErrorCode, PatchwrightError
 from patchwright.workspace.direct import qualifies, with_new_modes, write_single
-from patchwright.workspace.fs import FileSystem
+from patchwright.workspace.fs import LINK_MODE, FileSystem
 from patchwright.workspace.history import History
 from patchwright.workspace.journal import Journal, JournalEntry, Manifest, temp_name
 from patchwright.workspace.locks import PathLocks
@@ -102,10 +109,11 @@ def plan(sandbox: Sandbox, changes: Sequence[FileChange]) -> list[Step]:
     seen: dict[str, str] = {}
     for index, change in enumerate(changes):
         name = f"changes[{index}]"
-        path = sandbox.resolve(change.path, field=f"{name}.path")
+        box = sandbox.as_links() if _as_link(change) else sandbox
+        path = box.resolve(change.path, field=f"{name}.path")
         source = None
         if change.move_from is not None:
-            source = sandbox.resolve(change.move_from, field=f"{name}.move_from")
+            source = box.resolve(change.move_from, field=f"{name}.move_from")
         expected = None
         if change.expected_sha256 is not None:
             expected = normalise_sha256(
@@ -127,6 +135,11 @@ def plan(sandbox: Sandbox, changes: Sequence[FileChange]) -> list[Step]:
     return steps
 
 
+def _as_link(change: FileChange) -> bool:
+    """Whether a change acts on a link at its paths as a link (see FileChange)."""
+    return change.mode_bits == LINK_MODE or change.replaces_link
+
+
 def _check_shape(
     change: FileChange, name: str, path: str, source: str | None, expected: str | None
 ) -> None:
@@ -142,9 +155,10 @@ def _check_shape(
             name,
             path,
         )
-    if change.mode_bits is not None and not 0 <= change.mode_bits <= 0o7777:
+    if change.mode_bits not in (None, LINK_MODE) and not 0 <= change.mode_bits <= 0o7777:
         raise _invalid(
-            f"{name}.mode_bits {change.mode_bits!r} is not a permission mode (0 to 0o7777).",
+            f"{name}.mode_bits {change.mode_bits!r} is not a permission mode (0 to 0o7777) "
+            "nor LINK_MODE.",
             "Give permission bits such as 0o644, or leave mode_bits out.",
             f"{name}.mode_bits",
             path,
@@ -160,11 +174,21 @@ def run_commit(
     # several files: each folder is walked once and kept for the whole commit, and
     # rechecked before the tree is written (dirfd.py, docs/security.md)
     keeping = ctx.fs.keeping_folders() if len(involved) > 1 else nullcontext()
+    # the paths of link changes are read as they stand: a link there is the link itself
+    as_links = {p for s in steps if _as_link(s.change) for p in (s.path, s.source) if p}
+    links_box = ctx.sandbox.as_links()
     with keeping, ctx.recovery.hold(involved):
-        states = {p: ctx.sandbox.read(p) for p in sorted(involved)}
+        states = {
+            p: (links_box if p in as_links else ctx.sandbox).read(p) for p in sorted(involved)
+        }
         _check_preconditions(steps, states)
         created_dirs = _dirs_to_create(ctx.sandbox, steps)
         draft = _Draft.build(ctx, steps, states, info)
+        for entry in draft.entries:
+            # a link written (created, changed, moved); undo puts back a link exactly as
+            # the history recorded it, even one the user made to a place outside
+            if entry.after_mode == LINK_MODE and info.reverts is None:
+                links_box.check_link_target(entry.path, draft.writes[entry.path])
         if dry_run:
             return replace(draft.record, dry_run=True)
         manifest = Manifest(draft.record.batch_id, tuple(draft.entries), tuple(created_dirs))
@@ -285,8 +309,8 @@ class _Draft:
         after_mode = change.mode_bits
         after_sha = None
         if data is not None:
-            if after_mode is None and before is not None:
-                after_mode = before.mode_bits
+            if after_mode is None and before is not None and before.mode_bits != LINK_MODE:
+                after_mode = before.mode_bits  # (a file replacing a link gets the default)
             # hashed once: a large file's hash is a noticeable part of a commit
             same = before is not None and data is before.data  # a move keeping its content
             after_sha = before.sha256 if same and before is not None else sha256_hex(data)

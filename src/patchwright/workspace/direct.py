@@ -35,7 +35,7 @@ from contextlib import contextmanager, suppress
 
 from patchwright._records import replace
 from patchwright.model.errors import PatchwrightError
-from patchwright.workspace.journal import JournalEntry, Manifest
+from patchwright.workspace.journal import JournalEntry, Manifest, holds
 from patchwright.workspace.records import CommitRecord, FileState, sha256_hex
 from patchwright.workspace.recovery import failure_error, rollback_failed
 
@@ -238,7 +238,7 @@ def _abort_single(
     try:
         left = _put_back(ctx, entry, before) if placed else []
         temp = ctx.sandbox.abspath(temp_for(entry.path))
-        if ctx.fs.probe(temp).kind == "file":
+        if ctx.fs.probe(temp).kind in ("file", "symlink"):
             ctx.fs.unlink(temp)
     except (OSError, PatchwrightError) as rollback_exc:
         raise rollback_failed(exc, rollback_exc) from exc
@@ -252,8 +252,7 @@ def _put_back(ctx: CommitParts, entry: JournalEntry, before: FileState | None) -
     fs, sandbox = ctx.fs, ctx.sandbox
     target = sandbox.abspath(entry.path)
     current = fs.read_file(target, 1 << 40)
-    sha = sha256_hex(current.data) if current.data is not None else None
-    if current.kind not in ("file", "missing") or sha != entry.after_sha256:
+    if not holds(current, entry.after_sha256, entry.after_mode):
         return [entry.path]
     if before is None:
         fs.unlink(target)

@@ -34,9 +34,15 @@ from patchwright.workspace.dirfd import Anchors, FolderMoved, FolderWalk, Symlin
 from patchwright.workspace.metadata import carry_over
 
 __all__ = [
-    "MISSING", "FileSystem", "FolderMoved", "Kind", "OsFileSystem", "Probe", "SymlinkInPath",
-    "kind_of",
+    "LINK_MODE", "MISSING", "FileSystem", "FolderMoved", "Kind", "OsFileSystem", "Probe",
+    "SymlinkInPath", "kind_of",
 ]  # fmt: skip
+
+#: The ``mode_bits`` of a symbolic link (git's mode 120000): :meth:`FileSystem.read_file`
+#: reports a link with it, its content being the link's target, and
+#: :meth:`FileSystem.write_new` given it creates a link to ``data`` instead of a file.
+#: Outside the permission bits (0 to 0o7777), so it is never taken for them.
+LINK_MODE = stat.S_IFLNK
 
 #: Every :data:`Kind`: ``get_args(Kind)``, kept as a constant so that no run-time use of
 #: the alias imports ``typing`` (start-up time).
@@ -67,9 +73,10 @@ class Probe:
     Attributes:
         kind: the file type, or ``missing``.
         size: size in bytes (0 when missing).
-        mode_bits: permission bits (``stat.S_IMODE``), ``None`` when missing.
+        mode_bits: permission bits (``stat.S_IMODE``), ``None`` when missing;
+            :data:`LINK_MODE` for a symlink read by :meth:`FileSystem.read_file`.
         data: the content, only from :meth:`FileSystem.read_file` on a regular file
-            within the size limit.
+            within the size limit, or on a symlink (its target, as bytes).
         identity: ``(device, inode, size, mtime_ns)``, ``None`` when missing: two probes
             with the same identity saw the same, unmodified file.
         nlink: the number of hard links to the file (0 when missing).
@@ -145,10 +152,18 @@ class FileSystem(Protocol):
         """What stands at ``path`` (``lstat``); :data:`MISSING` when nothing does."""
 
     def read_file(self, path: str, limit: int) -> Probe:
-        """Read a regular file; ``data`` is ``None`` when it is not one or is over ``limit``."""
+        """Read a regular file; ``data`` is ``None`` when it is not one or is over ``limit``.
+
+        A symlink (never followed) is read as itself: ``data`` is its target and
+        ``mode_bits`` :data:`LINK_MODE`.
+        """
 
     def write_new(self, path: str, data: bytes, mode_bits: int | None) -> None:
-        """Create ``path`` exclusively, write ``data``, set ``mode_bits`` if given, fsync."""
+        """Create ``path`` exclusively, write ``data``, set ``mode_bits`` if given, fsync.
+
+        With ``mode_bits`` :data:`LINK_MODE`, ``path`` is created as a symlink to ``data``
+        (made durable by the fsync of its folder, which every writer does after).
+        """
 
     def link(self, src: str, dst: str, *, sync: bool = True) -> Probe:
         """Hard-link the file at ``src`` (a symlink is not followed) as the new name ``dst``
@@ -505,6 +520,10 @@ class OsFileSystem:
     def _read_in(self, folder: int | None, name: str, limit: int) -> Probe:
         # lstat first so a device is never opened (opening one can have side effects).
         found = _probe_of(os.stat(name, dir_fd=folder, follow_symlinks=False))
+        if found.kind == "symlink":
+            # a link's content is its target, as git sees it; readlink never follows it
+            target = os.readlink(os.fsencode(name), dir_fd=folder)
+            return replace(found, size=len(target), mode_bits=LINK_MODE, data=target)
         if found.kind != "file" or found.size > limit:
             return found
         try:
@@ -531,6 +550,10 @@ class OsFileSystem:
     def write_new(self, path: str, data: bytes, mode_bits: int | None) -> None:
         """See :meth:`FileSystem.write_new`."""
         flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
+        if mode_bits == LINK_MODE:
+            with self._anchors.parent(path) as (folder, name):
+                os.symlink(data, os.fsencode(name), dir_fd=folder)
+            return
         with self._anchors.parent(path) as (folder, name):
             fd = os.open(name, flags, 0o666, dir_fd=folder)  # the umask decides new bits
         try:

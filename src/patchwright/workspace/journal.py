@@ -41,6 +41,12 @@ device, links not permitted or not supported) or the file changed since it was r
 bytes that were read are copied instead. Rollback checks an image's SHA256 before using
 it either way, so an image altered by a writer that ignores the locks is reported, never
 restored.
+
+A symbolic link changed as a link (mode ``LINK_MODE``, see fs.py) is journaled like a
+file whose content is its target: its before-image is a plain file holding the target
+(never a hard link to the link), and rollback re-creates the link from it. A path is
+only taken to hold a content when it is of the kind recorded too (a link for
+``LINK_MODE``, a regular file otherwise).
 """
 
 from __future__ import annotations
@@ -51,7 +57,7 @@ from collections.abc import Mapping
 
 from patchwright._records import asdict, record
 from patchwright.model.errors import ErrorCode, PatchwrightError
-from patchwright.workspace.fs import FileSystem
+from patchwright.workspace.fs import LINK_MODE, FileSystem, Probe
 from patchwright.workspace.records import FileState, sha256_hex
 
 TYPE_CHECKING = False
@@ -116,6 +122,17 @@ class Manifest:
         return cls(data["batch_id"], entries, tuple(data["created_dirs"]))
 
 
+def holds(found: Probe, sha256: str | None, mode: int | None) -> bool:
+    """Whether ``found`` (from :meth:`FileSystem.read_file`) is what a commit recorded:
+    missing for ``sha256`` ``None``, else that content in a link when ``mode`` is
+    ``LINK_MODE`` and in a regular file otherwise."""
+    if sha256 is None or found.kind == "missing":
+        return sha256 is None and found.kind == "missing"
+    if found.kind != ("symlink" if mode == LINK_MODE else "file") or found.data is None:
+        return False
+    return sha256_hex(found.data) == sha256
+
+
 def temp_name(rel: str, batch_id: str, suffix: str) -> str:
     """A temp file next to ``rel``, unique to the batch."""
     folder, name = posixpath.split(rel)
@@ -175,8 +192,9 @@ class Journal:
             self.fs.fsync_dir(self._batch_dir(manifest.batch_id))
 
     def keep_before(self, image: str, state: FileState) -> None:
-        """Make ``image`` hold ``state``'s content: a hard link when possible, else a copy."""
-        if state.identity is not None:
+        """Make ``image`` hold ``state``'s content: a hard link when possible, else a copy
+        (always for a link: the image holds its target, as a plain file)."""
+        if state.identity is not None and state.mode_bits != LINK_MODE:
             linked = self.fs.link(self._abs(state.path), image)
             if linked.identity == state.identity:
                 return
@@ -268,12 +286,13 @@ class Journal:
         target = self._abs(entry.path)
         limit = 1 << 40
         current = self.fs.read_file(target, limit)
-        if current.kind not in ("file", "missing"):
+        if current.kind not in ("file", "missing", "symlink"):
             return "left"
-        sha = sha256_hex(current.data) if current.data is not None else None
-        if sha == entry.before_sha256 and (sha is None or current.mode_bits == entry.before_mode):
+        if holds(current, entry.before_sha256, entry.before_mode) and (
+            entry.before_sha256 is None or current.mode_bits == entry.before_mode
+        ):
             return "unchanged"
-        if sha != entry.after_sha256:
+        if not holds(current, entry.after_sha256, entry.after_mode):
             return "left"
         if entry.before_sha256 is None:
             self.fs.unlink(target)

@@ -41,6 +41,8 @@ def carry_over(src_dir: int | None, src: str, dst_dir: int | None, dst: str) -> 
         return
     # the common case, the same owner and no extended attributes, opens neither file
     new = os.stat(src, dir_fd=src_dir, follow_symlinks=False)
+    if stat.S_ISLNK(new.st_mode):
+        return  # a link replacing a file: a link's owner and attributes mean nothing to git
     same_owner = (new.st_uid, new.st_gid) == (old.st_uid, old.st_gid)
     if same_owner and _no_xattrs(dst_dir, dst):
         return

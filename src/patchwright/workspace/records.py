@@ -243,6 +243,13 @@ class FileChange:
         must_not_exist: refuse when ``path`` already exists (creations).
         mode_bits: permission bits to give the written file; ``None`` keeps the current
             bits (a new file gets the process default, i.e. the umask).
+            ``LINK_MODE`` (:mod:`patchwright.workspace.fs`, git's 120000) makes the change
+            act on a symbolic link as a link, as git does: ``data`` is the link's target,
+            a delete or move removes the link itself (never its target), a path beyond a
+            link is refused, and the target must stay inside the root.
+        replaces_link: ``path`` is a symbolic link that this change replaces with a
+            regular file (git's type change), read and replaced as a link, never
+            followed; a path beyond a link is refused as for ``LINK_MODE``.
     """
 
     path: str
@@ -256,6 +263,7 @@ class FileChange:
     meta: dict[str, Any] = field(default_factory=dict)
     must_not_exist: bool = False
     mode_bits: int | None = None
+    replaces_link: bool = False
 
 
 @record(frozen=True)

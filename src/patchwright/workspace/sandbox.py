@@ -33,7 +33,13 @@ Two variants serve commits (:meth:`Sandbox.variant`):
   several hard links (replacing it would split the links; writing in place could leave it
   torn by a crash; the choice is to refuse, and say how to split it on purpose);
 * ``follow_links=False`` (undo): a path is used as recorded, and a symlink on it, at
-  any component, is refused (``not_a_file``) rather than followed.
+  any component, is refused (``not_a_file``) rather than followed;
+* ``links=True`` (a change that acts on a link as a link, as git does: see
+  :data:`~patchwright.workspace.fs.LINK_MODE`): the last component is never followed,
+  a symlink there is read as itself (its target as content, ``mode_bits``
+  ``LINK_MODE``), and a path beyond a symlink (one among its folders) is refused
+  (``not_a_file``, as git refuses a path "beyond a symbolic link"). A link's new target
+  must stay inside the root (:meth:`Sandbox.check_link_target`).
 """
 
 from __future__ import annotations
@@ -44,7 +50,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
 from patchwright.model.errors import ErrorCode, PatchwrightError
-from patchwright.workspace.fs import FileSystem, FolderMoved, Probe, SymlinkInPath
+from patchwright.workspace.fs import LINK_MODE, FileSystem, FolderMoved, Probe, SymlinkInPath
 from patchwright.workspace.globs import GlobSet
 from patchwright.workspace.records import FileState, sha256_hex
 from patchwright.workspace.writable import require_writable
@@ -115,16 +121,24 @@ class Sandbox:
         self.deny = GlobSet([*deny, *hidden_rel], ignore_case=True)
         self.follow_links = True
         self.writing = False
+        self.links = False
         self.name_max = _name_max(self.root)
         fs.hold_root(self.root)
 
-    def variant(self, *, follow_links: bool = True, writing: bool = False) -> Sandbox:
-        """The same sandbox, following symlinks or not, checking writability or not."""
+    def variant(
+        self, *, follow_links: bool = True, writing: bool = False, links: bool = False
+    ) -> Sandbox:
+        """The same sandbox, following symlinks or not, checking writability or not,
+        taking a link at the last component as a link or not (see module)."""
         # a shallow copy by hand: the ``copy`` module is not worth its import here
         other = object.__new__(type(self))
         other.__dict__.update(self.__dict__)
-        other.follow_links, other.writing = follow_links, writing
+        other.follow_links, other.writing, other.links = follow_links, writing, links
         return other
+
+    def as_links(self) -> Sandbox:
+        """This sandbox with ``links=True``, the rest unchanged."""
+        return self.variant(follow_links=self.follow_links, writing=self.writing, links=True)
 
     # paths -----------------------------------------------------------------------------------
     def abspath(self, rel: str) -> str:
@@ -135,7 +149,7 @@ class Sandbox:
         """Normalise ``path`` to a posix path relative to the root, or refuse it (see module)."""
         lexical = self._lexical(path, field)
         self._check_rules(lexical, path, field)
-        if not self.follow_links:
+        if not self.follow_links or self.links:
             return self._unlinked(lexical, path, field)
         real = self.fs.realpath_below(self.root, lexical)
         if not _within(self.root, real):
@@ -259,10 +273,20 @@ class Sandbox:
 
     def _unlinked(self, lexical: str, path: str, field: str) -> str:
         link = self.first_link(lexical) if lexical != "." else None
-        if link is None and lexical != ".":
+        if (link is None or (self.links and link == lexical)) and lexical != ".":
             return lexical
         if link is None:
             raise _names_root(path, field)
+        if self.links:
+            raise PatchwrightError(
+                ErrorCode.NOT_A_FILE,
+                f"{path}: the folder {link} on its path is a symbolic link; a patch never "
+                "reaches a file beyond a link (git refuses it too). Nothing was changed.",
+                f"Name the file by its real path (without {link}/), or ask the user.",
+                path=path,
+                field=field,
+                details={"kind": "symlink", "symlink": link},
+            )
         raise PatchwrightError(
             ErrorCode.NOT_A_FILE,
             f"{link!r} is now a symlink; {path!r} is used only as it was recorded, "
@@ -301,6 +325,11 @@ class Sandbox:
             found = self.fs.read_file(self.abspath(rel), self.max_file_bytes)
         if found.kind == "missing":
             return None
+        if self.links and found.kind == "symlink" and found.data is not None:
+            # the link itself: its target is its content (git's view of a link)
+            return FileState(
+                rel, found.data, sha256_hex(found.data), LINK_MODE, identity=found.identity
+            )
         self.require_file(rel, found)
         if found.data is None:
             raise self._too_large(rel, found.size)
@@ -309,6 +338,44 @@ class Sandbox:
         return FileState(
             rel, found.data, sha256_hex(found.data), found.mode_bits, identity=found.identity
         )
+
+    def check_link_target(self, rel: str, target: bytes, *, field: str = "path") -> None:
+        """Refuse a link at ``rel`` to ``target`` unless the target stays inside the root.
+
+        The target is taken as the kernel would take it from the link's folder, existing
+        links on its way followed; it must name a place inside the root that the rules
+        allow. A link leading out would let a later read or write of it leave the root.
+        """
+        text = os.fsdecode(target)
+        if not text or "\x00" in text or "\n" in text:
+            raise PatchwrightError(
+                ErrorCode.INVALID_REQUEST,
+                f"The new target of the link {rel!r} is "
+                + ("empty" if not text else f"{text[:80]!r}, which holds a line break")
+                + ". Nothing was changed.",
+                "Give the link's target as one line without a final newline (in a diff, "
+                "the line '\\ No newline at end of file' after it).",
+                path=rel,
+                field=field,
+            )
+        # as the kernel will take it: from the link's folder, each link on the way
+        # followed before a ".." after it (realpath does the same)
+        where = posixpath.join(self.root, posixpath.dirname(rel), text)
+        real = self.fs.realpath(where)
+        if not _within(self.root, real):
+            raise PatchwrightError(
+                ErrorCode.PATH_OUTSIDE_ROOT,
+                f"The link {rel!r} would point to {text!r}, which leads outside the "
+                f"workspace root {self.given_root}. Nothing was changed.",
+                "A link may only point to a place inside the workspace; ask the user to "
+                "make this one.",
+                path=rel,
+                field=field,
+                details={"target": text, "resolves_to": real},
+            )
+        inside = posixpath.relpath(real, self.root)
+        if inside != ".":
+            self._check_rules(inside, rel, field)
 
     def check_size(self, rel: str, data: bytes) -> None:
         """Refuse content over the size limit."""

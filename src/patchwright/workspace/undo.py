@@ -8,7 +8,9 @@ deleted file), so the commit that applies it refuses when a file changed since; 
 workspace reports that as ``conflict``, naming the file and both hashes. Undo uses each
 path exactly as recorded: when a symlink, a folder or a special file now stands on it,
 the commit refuses (``not_a_file``) and that too is a ``conflict``, never a write
-through the symlink. The new batch
+through the symlink. A link the batch changed as a link (mode ``LINK_MODE``) is put
+back as a link: a deleted link is re-created with its target, a created one removed
+(the link itself, never its target). The new batch
 records which batch it ``reverts``; the history store lets a batch be reverted only once.
 
 The diff of each inverse change is rendered by the engine's ``file_diff`` (unified, or
@@ -19,6 +21,7 @@ workspace does not otherwise need.
 from __future__ import annotations
 
 from patchwright.model.errors import ErrorCode, PatchwrightError
+from patchwright.workspace.fs import LINK_MODE
 from patchwright.workspace.history import History
 from patchwright.workspace.records import CommitRecord, FileChange, FileCommitRecord
 
@@ -68,11 +71,14 @@ def _inverse(history: History, f: FileCommitRecord) -> FileChange:
     before = history.content(f.before_sha256)
     after = history.content(f.after_sha256)
     label, meta = f"Undo {f.file_id}", {"reverts_file": f.file_id}
+    # the batch left a link at its path: the inverse replaces that link, never follows it
+    link = f.after_mode == LINK_MODE
     if f.action == "create":
         diff = render_diff(after, None, f.path, f.path)
         return FileChange(
-            f.path, None, expected_sha256=f.after_sha256, diff=diff, label=label, meta=meta
-        )
+            f.path, None, expected_sha256=f.after_sha256, diff=diff, label=label, meta=meta,
+            replaces_link=link,
+        )  # fmt: skip
     if f.action == "delete":
         diff = render_diff(None, before, f.path, f.path)
         return FileChange(
@@ -84,12 +90,12 @@ def _inverse(history: History, f: FileCommitRecord) -> FileChange:
         diff = render_diff(after, before, f.path, f.move_from)
         return FileChange(
             f.move_from, before, expected_sha256=f.after_sha256, move_from=f.path,
-            mode_bits=f.before_mode, diff=diff, label=label, meta=meta,
+            mode_bits=f.before_mode, diff=diff, label=label, meta=meta, replaces_link=link,
         )  # fmt: skip
     diff = render_diff(after, before, f.path, f.path)
     return FileChange(
         f.path, before, expected_sha256=f.after_sha256, mode_bits=f.before_mode, diff=diff,
-        label=label, meta=meta,
+        label=label, meta=meta, replaces_link=link,
     )  # fmt: skip
 
 

@@ -206,22 +206,18 @@ class Workspace:
         with self._on_disk():
             return self._sandbox.resolve_lexical(path)
 
-    def first_link(self, path: str) -> str | None:
-        """The first component of ``path`` (a parent folder or the path itself) that is
-        a symlink, as a path relative to the root; ``None`` when there is none.
+    # reading ---------------------------------------------------------------------------------
+    def resolve(self, path: str, *, links: bool = False) -> str:
+        """The normalised posix path of ``path`` relative to the root (see sandbox.py).
 
-        Raises:
-            PatchwrightError: the sandbox's refusals of ``path`` itself.
+        ``links``: a symlink at ``path`` is not followed (the path names the link
+        itself) and a path beyond a symlink is refused (``not_a_file``), as git does.
         """
         with self._on_disk():
-            lexical = self._sandbox.resolve_lexical(path)
-            return None if lexical == "." else self._sandbox.first_link(lexical)
+            return self._box(links).resolve(path)
 
-    # reading ---------------------------------------------------------------------------------
-    def resolve(self, path: str) -> str:
-        """The normalised posix path of ``path`` relative to the root (see sandbox.py)."""
-        with self._on_disk():
-            return self._sandbox.resolve(path)
+    def _box(self, links: bool) -> Sandbox:
+        return self._sandbox.as_links() if links else self._sandbox
 
     def exists(self, path: str) -> bool:
         """Whether a regular file exists at ``path`` (``False`` for a folder).
@@ -283,18 +279,21 @@ class Workspace:
 
         return decode_file(data, path, encoding=encoding or self.encoding)
 
-    def read_if_exists(self, path: str) -> FileState | None:
+    def read_if_exists(self, path: str, *, links: bool = False) -> FileState | None:
         """Read a file, or ``None`` when nothing is at ``path``.
 
         Unlike :meth:`exists` followed by :meth:`read`, something that is not a regular
         file (a folder, a FIFO, a device) is refused, not taken for a missing file, and
-        the path is resolved and probed once.
+        the path is resolved and probed once. ``links``: as in :meth:`resolve`, and a
+        symlink at ``path`` is read as itself (its target as content, ``mode_bits``
+        :data:`~patchwright.workspace.fs.LINK_MODE`).
 
         Raises:
             PatchwrightError: sandbox refusals; ``not_a_file``, ``too_large``.
         """
         with self._gate.operation(writing=False), self._on_disk():
-            return self._sandbox.read(self._sandbox.resolve(path))
+            box = self._box(links)
+            return box.read(box.resolve(path))
 
     def keeping_folders(self) -> AbstractContextManager[None]:
         """A block in which this thread reaches each folder of the tree once and keeps it

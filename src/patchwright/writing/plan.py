@@ -29,7 +29,9 @@ class PlannedWrite:
         old_data: the bytes read, when the planner kept them: an ``after`` that encodes
             to them changes nothing and is left out.
         move_from: the path the file moves from.
-        mode_bits: the permission bits to give the written file (``None`` keeps them).
+        mode_bits: the permission bits to give the written file (``None`` keeps them);
+            ``LINK_MODE`` writes a symbolic link whose target is the text (see
+            :class:`~patchwright.workspace.FileChange`).
         diff_head: lines put before the diff (git's mode lines).
         regions: the changed line blocks, when the planner knows them (the diff and the
             syntax guard need not find them again).
@@ -38,6 +40,8 @@ class PlannedWrite:
         meta: further JSON-ready data for the history.
         rungs: the matching-ladder rungs that placed the edits: a recovered placement
             whose result has a syntax error the file did not have is refused.
+        replaces_link: a symbolic link stands at ``path`` and the file replaces it (see
+            :class:`~patchwright.workspace.FileChange`).
     """
 
     path: str
@@ -54,6 +58,7 @@ class PlannedWrite:
     changes: Sequence[ChangeRecord] = ()
     meta: dict[str, Any] = field(default_factory=dict)
     rungs: Sequence[str] = ()
+    replaces_link: bool = False
 
     @cached_property
     def text(self) -> str:

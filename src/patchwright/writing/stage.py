@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from patchwright._records import field, record
-from patchwright.workspace import FileChange, Workspace
+from patchwright.workspace import LINK_MODE, FileChange, Workspace
 from patchwright.writing.diff import render_diff
 from patchwright.writing.guard import guard
 from patchwright.writing.plan import PlannedWrite, WriteOutcome
@@ -66,7 +66,7 @@ def stage(
             continue
         diff = render_diff(plan)
         outcome.diffs[plan.path] = diff
-        if plan.after is not None:
+        if plan.after is not None and plan.mode_bits != LINK_MODE:  # a link's target: no code
             before_text = None
             if recall is not None and plan.before is not None:
                 before_text = recall(plan.move_from or plan.path, plan.sha256)
@@ -105,6 +105,7 @@ def _file_change(plan: PlannedWrite, diff: str, release: bool) -> FileChange:
         meta=dict(plan.meta),
         must_not_exist=plan.sha256 is None and plan.move_from is None,
         mode_bits=plan.mode_bits,
+        replaces_link=plan.replaces_link,
     )
 
 
