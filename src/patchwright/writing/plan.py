@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import cached_property
-from typing import Any
 
 from patchwright._records import field, record
 from patchwright.model import TextFile
 from patchwright.model.encoding import encode_text
 from patchwright.workspace import ChangeRecord, CommitRecord
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # ``typing`` stays off the start-up path (docs/architecture.md)
+    from typing import Any
 
 #: One block an edit changed: ``(old_start, old_end, new_start, new_end)``, 0-based.
 Block = tuple[int, int, int, int]

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from contextlib import nullcontext
-from typing import TypeVar
 
 from patchwright.model.errors import ErrorCode, PatchwrightError
 from patchwright.workspace import Workspace
@@ -17,7 +16,11 @@ RACE_TRIES = 8
 #: read to the commit, so they cannot lose again to a writer that keeps winning.
 _OPTIMISTIC_TRIES = 2
 
-_T = TypeVar("_T")
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # ``typing`` stays off the start-up path (docs/architecture.md)
+    from typing import TypeVar
+
+    _T = TypeVar("_T")
 
 
 def racing(

@@ -13,7 +13,6 @@ refusing in restricted mode (a dry run is allowed there).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Any
 
 from patchwright._records import field, record
 from patchwright.workspace import LINK_MODE, FileChange, Workspace
@@ -23,6 +22,8 @@ from patchwright.writing.plan import PlannedWrite, WriteOutcome
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from patchwright.syntax import SyntaxPolicy
 
 #: ``recall(path, sha256)``: the text a session last wrote to ``path`` with that SHA256
