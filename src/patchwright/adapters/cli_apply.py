@@ -11,10 +11,9 @@ import argparse
 import json
 import sys
 
-from patchwright.adapters.cli_options import add_encoding
+from patchwright.adapters.cli_options import add_encoding, add_syntax
 from patchwright.model.errors import PatchwrightError
 from patchwright.model.quoting import quote_name, visible_lines
-from patchwright.syntax.policy import POLICIES
 
 TYPE_CHECKING = False  # no ``typing`` import: start-up time
 if TYPE_CHECKING:  # pragma: no cover
@@ -59,13 +58,7 @@ def configure_apply(parser: argparse.ArgumentParser) -> None:
         metavar="F",
         help="minimum similarity for fuzzy matches, 0.5-1.0 (default 0.8)",
     )
-    parser.add_argument(
-        "--syntax",
-        default="warn",
-        choices=POLICIES,
-        help="syntax check of changed files that have a parser: warn about errors the "
-        "patch introduces (default), reject the patch, or off",
-    )
+    add_syntax(parser, after="the patch")
     add_encoding(parser, of="the patch and files")
     parser.add_argument("--dry-run", action="store_true", help="check only; write nothing")
     parser.add_argument("--json", action="store_true", help="print one JSON object")

@@ -26,9 +26,8 @@ import os
 import sys
 from typing import TYPE_CHECKING
 
-from patchwright.adapters.cli_options import add_encoding
+from patchwright.adapters.cli_options import add_encoding, add_syntax
 from patchwright.adapters.cli_tools import add_selection, toolbox_options
-from patchwright.syntax.policy import POLICIES
 
 if TYPE_CHECKING:  # pragma: no cover
     from patchwright.adapters.mcp_http import HttpAccess
@@ -47,12 +46,7 @@ def configure_mcp(parser: argparse.ArgumentParser) -> None:
         help="restricted refuses every write (default: unrestricted)",
     )
     add_selection(parser)
-    parser.add_argument(
-        "--syntax",
-        default="warn",
-        choices=POLICIES,
-        help="syntax check after each edit (default: warn)",
-    )
+    add_syntax(parser)
     parser.add_argument(
         "--no-history",
         action="store_true",

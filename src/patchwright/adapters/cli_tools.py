@@ -24,8 +24,7 @@ import json
 import sys
 from typing import TYPE_CHECKING, Any
 
-from patchwright.adapters.cli_options import add_encoding
-from patchwright.syntax.policy import POLICIES
+from patchwright.adapters.cli_options import add_encoding, add_syntax
 
 if TYPE_CHECKING:  # pragma: no cover
     from patchwright.model import PatchwrightError
@@ -84,12 +83,7 @@ def configure_call(parser: argparse.ArgumentParser) -> None:
         help="restricted refuses every write",
     )
     add_encoding(parser)
-    parser.add_argument(
-        "--syntax",
-        default="warn",
-        choices=POLICIES,
-        help="syntax check after each edit (default: warn)",
-    )
+    add_syntax(parser)
     add_selection(parser)
 
 
