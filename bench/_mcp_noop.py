@@ -3,7 +3,7 @@
 ``bench/mcp_latency.py --floors`` times it beside the real servers: what a call costs
 with the SDK's low-level ``mcp.server.Server`` over stdio alone, before any tool work
 (the floor a Python MCP server starts from). With ``--wire`` the same server is served
-the way ``patchwright mcp`` serves its own (``patchwright.adapters.mcp_stdio``, and no
+the way ``patchwright mcp`` serves its own (``patchwright.adapters.mcp.stdio``, and no
 tracing middleware without a tracer provider): the floor patchwright's calls start from.
 """
 
@@ -35,8 +35,8 @@ async def _call_tool(ctx: Any, params: Any) -> types.CallToolResult:
 async def _main() -> None:
     server: Server[Any] = Server("noop", on_list_tools=_list_tools, on_call_tool=_call_tool)
     if "--wire" in sys.argv:
-        from patchwright.adapters.mcp_server import tracing_configured
-        from patchwright.adapters.mcp_stdio import serve_stdio
+        from patchwright.adapters.mcp.server import tracing_configured
+        from patchwright.adapters.mcp.stdio import serve_stdio
 
         if not tracing_configured():  # as build_server does
             server.middleware = []

@@ -159,7 +159,7 @@ def served(root: Path, state: Path, src: Path, *args: str) -> Iterator[str]:
     """A ``patchwright mcp --http`` server from ``src`` on a free port; its URL."""
     env = {**os.environ, "PYTHONPATH": str(src), "PATCHWRIGHT_STATE_DIR": str(state)}
     process = subprocess.Popen(
-        [sys.executable, "-m", "patchwright.adapters.cli_mcp", "--root", str(root),
+        [sys.executable, "-m", "patchwright.adapters.cli.mcp", "--root", str(root),
          "--http", "127.0.0.1:0", *args],
         env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
         text=True,

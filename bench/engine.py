@@ -21,8 +21,8 @@ import time
 from collections.abc import Callable
 
 from patchwright.engine import MatchOptions, apply_edits
-from patchwright.engine.index import LineIndex
-from patchwright.engine.locate import locate_block
+from patchwright.engine.matching.index import LineIndex
+from patchwright.engine.matching.locate import locate_block
 from patchwright.model import Edit, OldText, PatchwrightError, TextFile
 
 

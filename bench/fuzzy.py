@@ -38,8 +38,8 @@ from _common import fmt_ms, fmt_ratio, peak_rss_kb, render_table
 from _synth import generate_source
 
 from patchwright.engine import MatchOptions, apply_edits
-from patchwright.engine.fuzzy.align import align_dp, align_lines
-from patchwright.engine.normalize import unicode_key
+from patchwright.engine.matching.fuzzy.align import align_dp, align_lines
+from patchwright.engine.matching.normalize import unicode_key
 from patchwright.model import Edit, OldText, PatchwrightError, TextFile
 
 

@@ -30,7 +30,7 @@ commit's ``src`` from ``git archive``), for before/after figures from one run.
   ``edit_file`` does nothing (``bench/_mcp_noop.py``): the cost of one call over stdio
   with the SDK alone;
 * ``pw wire no-op``: the same server served as ``patchwright mcp`` serves its own
-  (``patchwright.adapters.mcp_stdio``: requests read and answers written on the event
+  (``patchwright.adapters.mcp.stdio``: requests read and answers written on the event
   loop, no tracing middleware): the floor patchwright's calls start from;
 * ``reference no-op``: the reference server's ``list_allowed_directories``, the same
   for node and its SDK;

@@ -2,7 +2,7 @@
 
 Every snippet of ``../shared/corpus/snippets.jsonl`` (1,920, kinds ``clean``, ``k1``,
 ``scope``, ``no_edge``, ``ctx_ws``) is merged in process into its file's ``before``
-(``patchwright.engine.snippet.merge_snippet_file``) and judged against ``expected``:
+(``patchwright.engine.replacing.snippet.merge_snippet_file``) and judged against ``expected``:
 **merged** (byte for byte), **refused** (a ``PatchwrightError``), or **WRONG** (a result
 that differs). A refusal must name the original lines it could not decide. Then the
 time of one merge against the file's size: the median per size band, and a synthetic
@@ -51,7 +51,7 @@ def score(corpus: Path, entries: list[dict[str, str]], show: int) -> tuple[dict,
     """Per kind: merged / refused / WRONG counts, refusal reasons; and per merge the
     file's line count and the seconds it took."""
     sys.path.insert(0, str(REPO_ROOT / "src"))
-    from patchwright.engine.snippet import merge_snippet_file
+    from patchwright.engine.replacing.snippet import merge_snippet_file
     from patchwright.model import PatchwrightError, TextFile
 
     counts: dict[str, Counter[str]] = defaultdict(Counter)
@@ -117,7 +117,7 @@ def band_table(timings: list[tuple[int, float]]) -> str:
 
 def growth_table(repeats: int) -> str:
     """One snippet (two runs, three markers) merged into synthetic files of growing size."""
-    from patchwright.engine.snippet import merge_snippet_file
+    from patchwright.engine.replacing.snippet import merge_snippet_file
     from patchwright.model import TextFile
 
     rows = []

@@ -24,7 +24,7 @@ if TYPE_CHECKING:  # pragma: no cover - static view of the lazy exports
     from patchwright.engine import MatchOptions as MatchOptions
     from patchwright.engine import apply_edits as apply_edits
     from patchwright.engine import unified_diff as unified_diff
-    from patchwright.engine.snippet import merge_snippet_file as merge_snippet_file
+    from patchwright.engine.replacing.snippet import merge_snippet_file as merge_snippet_file
     from patchwright.formats import detect_format as detect_format
     from patchwright.formats import parse_patch as parse_patch
     from patchwright.model.edits import BeginningOfFile as BeginningOfFile

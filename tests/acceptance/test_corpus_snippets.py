@@ -19,7 +19,7 @@ from collections import Counter
 import pytest
 from corpus_support import CORPUS
 
-from patchwright.engine.snippet import merge_snippet_file
+from patchwright.engine.replacing.snippet import merge_snippet_file
 from patchwright.model import PatchwrightError, TextFile
 
 SNIPPETS = CORPUS / "snippets.jsonl"

@@ -16,7 +16,7 @@ import openai
 import pytest
 from served import served
 
-from patchwright.adapters.apply_server import RequestError, parse_prompt
+from patchwright.adapters.mcp.apply_server import RequestError, parse_prompt
 
 TIMEOUT = 60.0
 

@@ -13,15 +13,15 @@ from pathlib import Path
 
 import pytest
 
-from patchwright.adapters.diffstat import classify, count, stat_lines
-from patchwright.adapters.patch_options import PatchOptionError, reverse, strip_paths
-from patchwright.adapters.terminal import (
+from patchwright.adapters.cli.patch_options import PatchOptionError, reverse, strip_paths
+from patchwright.adapters.cli.terminal import (
     files_in,
     run_with_progress,
     use_color,
     write_diff,
     write_stat,
 )
+from patchwright.adapters.diffstat import classify, count, stat_lines
 
 PATCH = "--- a/src/f.txt\n+++ b/src/f.txt\n@@ -1,3 +1,3 @@\n a\n-b\n+B\n c\n"
 GIT = (
@@ -265,8 +265,7 @@ def test_refusal_names_the_root_folder(tree: Path) -> None:
 def test_a_long_apply_shows_a_bar_counting_the_files(
     tree: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    from patchwright.adapters import terminal
-    from patchwright.adapters.cli import main
+    from patchwright.adapters.cli import main, terminal
     from patchwright.api import apply_patch_text
 
     for name in ("g.txt", "h.txt"):

@@ -31,7 +31,7 @@ from served import served
 from patchwright.model import PatchwrightError
 from patchwright.workspace import Proposal, Workspace
 
-SERVER = [sys.executable, "-m", "patchwright.adapters.cli_mcp"]
+SERVER = [sys.executable, "-m", "patchwright.adapters.cli.mcp"]
 TIMEOUT = 60
 EDIT = {"path": "app.py", "old_string": "x = 1", "new_string": "x = 2"}
 

@@ -13,8 +13,8 @@ from mcp.types import TextContent
 from mcp_types.methods import serialize_server_result
 from mcp_types.version import KNOWN_PROTOCOL_VERSIONS
 
-from patchwright.adapters.cli_mcp import main, parse_endpoint
-from patchwright.adapters.mcp_server import (
+from patchwright.adapters.cli.mcp import main, parse_endpoint
+from patchwright.adapters.mcp.server import (
     build_server,
     call_result,
     instructions,
@@ -142,7 +142,7 @@ def test_usage_errors_exit_2_before_serving(
 
 
 def test_an_address_in_use_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from patchwright.adapters.mcp_http import bind
+    from patchwright.adapters.mcp.http import bind
 
     taken = bind("127.0.0.1", 0)
     try:

@@ -29,7 +29,7 @@ from patchwright.tools import PRESETS, input_schema, select_specs
 from patchwright.workspace import RESTRICTED_MESSAGE
 
 # the module `patchwright mcp` runs; started directly so most tests need no installed script
-SERVER = [sys.executable, "-m", "patchwright.adapters.cli_mcp"]
+SERVER = [sys.executable, "-m", "patchwright.adapters.cli.mcp"]
 # the console script the package installs, next to the interpreter running the tests
 SCRIPT = Path(sys.executable).with_name("patchwright.exe" if os.name == "nt" else "patchwright")
 GREET = 'def greet(name):\n    print("Hello, " + name)\n'

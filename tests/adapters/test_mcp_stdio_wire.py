@@ -15,8 +15,8 @@ import anyio
 import anyio.to_thread
 import pytest
 
-from patchwright.adapters.mcp_server import _ToolService
-from patchwright.adapters.mcp_stdio import WireReader, WireWriter
+from patchwright.adapters.mcp.server import _ToolService
+from patchwright.adapters.mcp.stdio import WireReader, WireWriter
 from patchwright.tools import Toolbox
 from patchwright.workspace import Workspace
 from patchwright.workspace.approval import current_caller
@@ -101,7 +101,7 @@ def test_stray_output_goes_to_stderr_while_the_wire_is_claimed() -> None:
     script = textwrap.dedent(
         """
         import os, sys
-        from patchwright.adapters.mcp_stdio import claimed_stdout
+        from patchwright.adapters.mcp.stdio import claimed_stdout
 
         print("before")
         with claimed_stdout() as wire:

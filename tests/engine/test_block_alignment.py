@@ -12,8 +12,9 @@ from engine_helpers import run
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from patchwright.engine import diff, evidence, locate, oldtext
-from patchwright.engine.normalize import strip_key
+from patchwright.engine import diff, oldtext
+from patchwright.engine.matching import evidence, locate
+from patchwright.engine.matching.normalize import strip_key
 from patchwright.model import Edit, OldText
 
 # Lines that collide on their keys ("x = 1" at two depths, blank and whitespace-only)

@@ -12,12 +12,13 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from patchwright.engine import MatchOptions, apply_edits, fuzzy
-from patchwright.engine.fuzzy import align as align_mod
-from patchwright.engine.fuzzy.align import STATS, align_dp, align_lines
-from patchwright.engine.index import LineIndex
-from patchwright.engine.normalize import unicode_key
-from patchwright.engine.rungs import Match
+from patchwright.engine import MatchOptions, apply_edits
+from patchwright.engine.matching import fuzzy
+from patchwright.engine.matching.fuzzy import align as align_mod
+from patchwright.engine.matching.fuzzy.align import STATS, align_dp, align_lines
+from patchwright.engine.matching.index import LineIndex
+from patchwright.engine.matching.normalize import unicode_key
+from patchwright.engine.matching.rungs import Match
 from patchwright.model import Edit, ErrorCode, OldText, PatchwrightError, TextFile
 
 _COMMON = ("", "        return result", "    else:", "        total += 1", "    }")

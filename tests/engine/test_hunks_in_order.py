@@ -15,7 +15,7 @@ import pytest
 from engine_helpers import random_file, random_hunks
 
 from patchwright.engine.apply import _against_original, _sequential
-from patchwright.engine.policy import MatchOptions
+from patchwright.engine.matching.policy import MatchOptions
 from patchwright.model import TextFile
 
 

@@ -221,7 +221,7 @@ def test_left_out_line_rung_reads_each_line_a_bounded_number_of_times(
     """A long block with one line left out is placed by the left-out-line rung with work
     linear in the block: each file and block line keyed a bounded number of times (a
     search per split point keyed the block's head again for every one)."""
-    import patchwright.engine.rungs as rungs
+    import patchwright.engine.matching.rungs as rungs
 
     calls = [0]
     real = rungs.unicode_key

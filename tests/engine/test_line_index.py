@@ -11,7 +11,7 @@ from collections import Counter
 
 import pytest
 
-from patchwright.engine.index import LineIndex
+from patchwright.engine.matching.index import LineIndex
 
 
 def _lines(rng: random.Random, n: int, kinds: int) -> list[str]:

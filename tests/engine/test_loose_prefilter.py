@@ -1,4 +1,4 @@
-"""The loose search's first look (engine/literal.py, ``loose_find``): a text whose
+"""The loose search's first look (engine/replacing/literal.py, ``loose_find``): a text whose
 characters, blanks removed, do not stand in the file with its blanks removed is ruled
 out before any reading is tried. That is exact only if every reading that finds a copy
 finds one there too; these properties check it against the readings themselves."""
@@ -10,7 +10,7 @@ import re
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from patchwright.engine.literal import _NO_BLANKS, _squeezed
+from patchwright.engine.replacing.literal import _NO_BLANKS, _squeezed
 
 # few letters and many blanks and line breaks: squeezed copies are frequent
 _TEXT = st.text(alphabet="ab \t\n", max_size=40)

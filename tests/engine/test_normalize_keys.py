@@ -9,7 +9,7 @@ import re
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from patchwright.engine.normalize import PUNCT_TABLE, fold_text, unicode_key
+from patchwright.engine.matching.normalize import PUNCT_TABLE, fold_text, unicode_key
 
 _SPACES = re.compile(r"[ \t]+")
 # blanks of every kind, the punctuation the rung folds, and plain text

@@ -27,7 +27,7 @@ EXACT = MatchOptions(mode="strict")
 WORDS = st.sampled_from(["a", "b", "  a", "\tb", "x = 1", "", "y  ", "“q”", "..."])
 LINES = st.lists(WORDS, max_size=25)
 # New text without "...": a placeholder line the old text lacks is expanded or refused,
-# never written (engine/placeholders.py; tests/engine/test_placeholders.py)
+# never written (engine/replacing/placeholders.py; tests/engine/test_placeholders.py)
 NEW_LINES = st.lists(
     st.sampled_from(["a", "b", "  a", "\tb", "x = 1", "", "y  ", "“q”"]), max_size=25
 )

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from patchwright.engine.snippet.markers import is_marker, marker_body, parse_snippet
+from patchwright.engine.replacing.snippet.markers import is_marker, marker_body, parse_snippet
 
 MARKERS = [
     "// ... existing code ...",

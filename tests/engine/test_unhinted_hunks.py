@@ -17,7 +17,7 @@ import pytest
 from engine_helpers import random_file, random_hunks
 
 from patchwright.engine import apply as engine_apply
-from patchwright.engine.policy import MatchOptions
+from patchwright.engine.matching.policy import MatchOptions
 from patchwright.model import Edit, PatchwrightError, TextFile
 
 

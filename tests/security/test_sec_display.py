@@ -17,9 +17,9 @@ from pathlib import Path
 
 import pytest
 
+from patchwright.adapters.cli.terminal import write_diff, write_stat
 from patchwright.adapters.diffstat import classify, count
 from patchwright.adapters.review.render import files_html, parse_rows
-from patchwright.adapters.terminal import write_diff, write_stat
 from patchwright.model.quoting import quote_name, visible, visible_lines
 from patchwright.model.text import diff_rows
 from patchwright.tools import Toolbox

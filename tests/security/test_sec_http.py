@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-SERVER = [sys.executable, "-m", "patchwright.adapters.cli_mcp"]
+SERVER = [sys.executable, "-m", "patchwright.adapters.cli.mcp"]
 TIMEOUT = 30
 INITIALIZE = {
     "jsonrpc": "2.0",

@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from patchwright.adapters.mcp_http import TOKEN_ENV, http_access
+from patchwright.adapters.mcp.http import TOKEN_ENV, http_access
 
-SERVER = [sys.executable, "-m", "patchwright.adapters.cli_mcp"]
+SERVER = [sys.executable, "-m", "patchwright.adapters.cli.mcp"]
 TIMEOUT = 60
 HOSTS = ["0.0.0.0", "127.0.0.1", "::1"]
 BLANK = ["", " ", "\t", "  \n"]

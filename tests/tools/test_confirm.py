@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from tool_helpers import ok, refused, write
 
-from patchwright.adapters.mcp_server import wire_result
+from patchwright.adapters.mcp.server import wire_result
 from patchwright.model import ErrorCode
 from patchwright.tools import Toolbox
 from patchwright.tools import confirm as confirm_module

@@ -72,7 +72,7 @@ def test_write_patch_doc_path_outside_the_root_names_the_doc_path(
         assert result.data["errors"][0]["field"] == "files[0].docPath"
 
 
-# get_patch_change: see test_spec001_history_tools.py (unknown ID names its field)
+# get_patch_change: see test_history_tools.py (unknown ID names its field)
 
 
 # patch (spec 000) ---------------------------------------------------------------------------

@@ -135,7 +135,7 @@ def test_unexpected_exception_becomes_error_result(
     def boom(*_: object, **__: object) -> None:
         raise RuntimeError("disk gremlin")
 
-    monkeypatch.setattr("patchwright.tools.spec000.tool.apply_edits", boom)
+    monkeypatch.setattr("patchwright.tools.patch.tool.apply_edits", boom)
     result = toolbox.call(
         "patch", {"path": "a.txt", "patches": [{"operation": "append_eof", "newText": "y"}]}
     )

@@ -4,7 +4,7 @@ A patch given to ``patchwright apply``, the arguments of ``patchwright call`` an
 MCP message are refused once they pass their limit, having read at most one byte more:
 memory stays bounded by the limit, not by what a client sends. Each refusal names the
 limit and the option that raises it. Over HTTP the SDK's own body limit is set to the
-same figure (mcp_http.py).
+same figure (mcp/http.py).
 """
 
 from __future__ import annotations

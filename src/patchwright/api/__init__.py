@@ -31,6 +31,6 @@ if TYPE_CHECKING:  # pragma: no cover - static view of the lazy exports
     from patchwright.api.apply import apply_patch_text as apply_patch_text
     from patchwright.api.report import ApplyReport as ApplyReport
     from patchwright.api.report import FileOutcome as FileOutcome
-    from patchwright.engine.failures import HunkFailure as HunkFailure
+    from patchwright.engine.matching.failures import HunkFailure as HunkFailure
 else:  # type checkers read the imports above
     __getattr__, __dir__, __all__ = lazy_exports(globals())

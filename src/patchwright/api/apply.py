@@ -92,7 +92,7 @@ def apply_patch_text(
     """Apply ``patch_text`` (unified/git diff, OpenAI patch or SEARCH/REPLACE blocks) to
     the files under ``root``; all files or none. With ``format="snippet"`` the text is a
     lazy edit snippet of the file at ``path`` (merged by
-    :func:`patchwright.engine.snippet.merge_snippet_file`; its report is the file's
+    :func:`patchwright.engine.replacing.snippet.merge_snippet_file`; its report is the file's
     ``snippet`` entry).
 
     Never raises for a bad patch: the refusal is in ``report.error``, and
@@ -179,7 +179,7 @@ def _is_snippet(format: str, path: str | None) -> bool:
 
 def _plan_snippet(ws: Workspace, plan: _Plan, path: str, text: str) -> None:
     """Plan the merge of a snippet into the file at ``path``."""
-    from patchwright.engine.snippet import merge_snippet_file  # only for snippets
+    from patchwright.engine.replacing.snippet import merge_snippet_file  # only for snippets
 
     where = ws.resolve(path)
     current = _load(ws, plan, where, links=False)
@@ -636,7 +636,7 @@ def _failed(
             outcome.reports = apply_file_patch(current, earlier, opts)[1]
         except PatchwrightError:
             outcome.reports = []
-    from patchwright.engine.failures import hunk_failure  # only when a hunk failed
+    from patchwright.engine.matching.failures import hunk_failure  # only when a hunk failed
 
     outcome.failure = hunk_failure(err, fp, index, current.lines if current else None)
     return outcome

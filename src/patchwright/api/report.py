@@ -11,7 +11,7 @@ if TYPE_CHECKING:
 
     # the failure rendering is imported when a patch fails: a patch that applies
     # never loads it (start-up time)
-    from patchwright.engine.failures import HunkFailure
+    from patchwright.engine.matching.failures import HunkFailure
     from patchwright.model import MatchReport, PatchwrightError
 
 __all__ = ["ApplyReport", "FileOutcome"]
@@ -162,7 +162,7 @@ class ApplyReport:
         failed = next((f for f in self.files if f.status == "failed"), None)
         path = err.path or (failed.path if failed else None)
         hunk = failed.failure if failed is not None else None
-        from patchwright.engine.failures import failure_block
+        from patchwright.engine.matching.failures import failure_block
 
         return failure_block(path, hunk, self.mode, err.message, err.hint or "")
 

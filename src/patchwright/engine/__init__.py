@@ -8,6 +8,6 @@ renders any change.
 
 from patchwright.engine.apply import apply_edits, apply_file_patch
 from patchwright.engine.diff import unified_diff
-from patchwright.engine.policy import RUNGS, MatchOptions
+from patchwright.engine.matching.policy import RUNGS, MatchOptions
 
 __all__ = ["RUNGS", "MatchOptions", "apply_edits", "apply_file_patch", "unified_diff"]

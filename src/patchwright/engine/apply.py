@@ -15,13 +15,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import pairwise
 
-from patchwright.engine.compose import compose_exact
-from patchwright.engine.index import HOT_AFTER, LineIndex
-from patchwright.engine.placeholders import expand_placeholders
-from patchwright.engine.policy import MatchOptions
+from patchwright.engine.matching.index import HOT_AFTER, LineIndex
+from patchwright.engine.matching.policy import MatchOptions
+from patchwright.engine.matching.rungs import unique_exact_start
+from patchwright.engine.replacing.compose import compose_exact
+from patchwright.engine.replacing.placeholders import expand_placeholders
+from patchwright.engine.replacing.splice import matched_text
 from patchwright.engine.resolve import Splice, resolve
-from patchwright.engine.rungs import unique_exact_start
-from patchwright.engine.splice import matched_text
 from patchwright.model.edits import (
     Composition,
     Edit,
@@ -179,8 +179,8 @@ def _exact_at_hint(file: TextFile, anchor: object, drift: int) -> Splice | None:
     for anything else, which then goes through the whole ladder.
 
     Diffs of thousands of hunks are almost all like this, and this path gives the same
-    answer as :func:`~patchwright.engine.locate.locate_block`'s hint fast path followed by
-    :func:`~patchwright.engine.compose.compose`, minus the per-hunk bookkeeping.
+    answer as :func:`~patchwright.engine.matching.locate.locate_block`'s hint fast path followed by
+    :func:`~patchwright.engine.replacing.compose.compose`, minus the per-hunk bookkeeping.
     """
     if not isinstance(anchor, Hunk) or anchor.old_start is None or anchor.anchors:
         return None
@@ -263,7 +263,7 @@ def _exact_unique(file: TextFile, index: LineIndex, anchor: object) -> Splice | 
 
 def _exact_splice(file: TextFile, anchor: Hunk, pattern: list[str], at: int, end: int) -> Splice:
     """The splice of a hunk whose old lines ``pattern`` stand exactly at ``[at, end)``:
-    what :func:`~patchwright.engine.compose.compose_exact` builds, with its matched text."""
+    what :func:`~patchwright.engine.replacing.compose.compose_exact` builds, with its matched text."""
     body = anchor.lines
     endings = file.endings
     low = at - 1 if at else 0

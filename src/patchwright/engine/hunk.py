@@ -11,17 +11,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from patchwright._records import record, replace
-from patchwright.engine.index import LineIndex
-from patchwright.engine.locate import (
+from patchwright.engine.matching.index import LineIndex
+from patchwright.engine.matching.locate import (
     Hint,
     Match,
     locate_block,
     locate_or_refuse,
 )
-from patchwright.engine.normalize import is_elision, strip_key
-from patchwright.engine.policy import MatchOptions
-from patchwright.engine.rungs import keyed_matches
-from patchwright.engine.splice import Splice, compose_splice, noted
+from patchwright.engine.matching.normalize import is_elision, strip_key
+from patchwright.engine.matching.policy import MatchOptions
+from patchwright.engine.matching.rungs import keyed_matches
+from patchwright.engine.replacing.splice import Splice, compose_splice, noted
 from patchwright.model.edits import Hunk
 from patchwright.model.errors import ErrorCode, PatchwrightError
 from patchwright.model.reports import Rung
@@ -95,7 +95,10 @@ def resolve_hunk(
     except PatchwrightError as err:
         if err.code != ErrorCode.NOT_FOUND:
             raise
-        from patchwright.engine.diagnose import not_found, rejected_at  # failures: start-up
+        from patchwright.engine.matching.diagnose import (  # failures: start-up
+            not_found,
+            rejected_at,
+        )
 
         raise not_found(index, pattern, hunk.new_lines, label, options, rejected_at(err)) from None
     return noted(splice, _scope_warnings(scope, match, label))
@@ -137,7 +140,7 @@ def _check_near_evidence(
     """A hunk found far from its header while a near copy of its lines stands at the
     header: two pieces of evidence disagree (a hunk that lost a line can match exactly
     elsewhere). Refuse, naming both places, rather than take the far one silently."""
-    from patchwright.engine import fuzzy  # only for a hunk found far away: slow to import
+    from patchwright.engine.matching import fuzzy  # only for a hunk found far away: slow to import
 
     for region in fuzzy.best_regions(index, pattern):
         near = abs(region.start - hint.line) <= _AT_HEADER

@@ -1,4 +1,4 @@
-"""Resolve a search text (``OldText``): literal matches first (:mod:`patchwright.engine.literal`),
+"""Resolve a search text (``OldText``): literal matches first (:mod:`patchwright.engine.replacing.literal`),
 then whole lines through the matching ladder, the replacement turned into a hunk against
 what was found, with the checks that reading needs (lines it repeats at its edges, a
 re-indentation it only half shows).
@@ -9,16 +9,25 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from patchwright._records import replace
-from patchwright.engine.diagnose import not_found, rejected_at
 from patchwright.engine.diff import line_opcodes, matcher_opcodes
-from patchwright.engine.evidence import (
+from patchwright.engine.matching.diagnose import not_found, rejected_at
+from patchwright.engine.matching.evidence import (
     extend_edges,
     fill_gaps,
     same_as_file,
     without_edge_elisions,
 )
-from patchwright.engine.index import LineIndex
-from patchwright.engine.literal import (
+from patchwright.engine.matching.index import LineIndex
+from patchwright.engine.matching.locate import Hint, Match, locate_or_refuse
+from patchwright.engine.matching.normalize import (
+    leading,
+    strip_key,
+    strip_line_numbers,
+)
+from patchwright.engine.matching.policy import MatchOptions
+from patchwright.engine.matching.reindent import detect_shift, replacement_shift
+from patchwright.engine.matching.rungs import identity, keyed_matches, loosely_equal
+from patchwright.engine.replacing.literal import (
     LooseFind,
     ambiguity_hint,
     char_matches,
@@ -30,16 +39,7 @@ from patchwright.engine.literal import (
     unnumbered_replacement,
     whole_lines,
 )
-from patchwright.engine.locate import Hint, Match, locate_or_refuse
-from patchwright.engine.normalize import (
-    leading,
-    strip_key,
-    strip_line_numbers,
-)
-from patchwright.engine.policy import MatchOptions
-from patchwright.engine.reindent import detect_shift, replacement_shift
-from patchwright.engine.rungs import identity, keyed_matches, loosely_equal
-from patchwright.engine.splice import (
+from patchwright.engine.replacing.splice import (
     Splice,
     compose_splice,
     noted,

@@ -8,9 +8,9 @@ Nothing is mutated here: each anchor kind becomes one or more :class:`Splice` va
 from __future__ import annotations
 
 from patchwright.engine.hunk import resolve_hunk
-from patchwright.engine.index import LineIndex
-from patchwright.engine.policy import MatchOptions
-from patchwright.engine.splice import Splice, line_splice, with_matched
+from patchwright.engine.matching.index import LineIndex
+from patchwright.engine.matching.policy import MatchOptions
+from patchwright.engine.replacing.splice import Splice, line_splice, with_matched
 from patchwright.model.edits import Edit, Hunk
 from patchwright.model.errors import ErrorCode, PatchwrightError
 from patchwright.model.reports import Rung

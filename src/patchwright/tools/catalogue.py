@@ -82,11 +82,13 @@ def catalogue(*, use_patch_edits: bool = True) -> dict[str, ToolSpec]:
         cursor,
         navigation,
     )
+    from patchwright.tools.documents import build_diff, edit, snapshot
+    from patchwright.tools.file_edits import apply_diff, edit_file, edit_lines
+    from patchwright.tools.history import tool as history
+    from patchwright.tools.navigation import read_file
     from patchwright.tools.notebook import tool as notebook
-    from patchwright.tools.spec000 import tool as spec000
-    from patchwright.tools.spec001 import history, read_file, write_patch
-    from patchwright.tools.spec002 import apply_diff, edit_file, edit_lines
-    from patchwright.tools.spec003 import build_diff, edit, snapshot
+    from patchwright.tools.patch import tool as spec000
+    from patchwright.tools.write_patch import tool as write_patch
 
     specs = [
         read_file.SPEC,

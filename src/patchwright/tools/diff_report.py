@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from patchwright.engine.failures import failure_block, hunk_failure
+from patchwright.engine.matching.failures import failure_block, hunk_failure
 from patchwright.model import FilePatch, MatchReport, PatchwrightError, ToolResult
 from patchwright.tools.files import Loaded
 from patchwright.writing import WriteOutcome

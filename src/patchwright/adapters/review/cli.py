@@ -52,7 +52,7 @@ def run_review(args: argparse.Namespace) -> int:
         workspace = Workspace(args.root, session="review")
     except PatchwrightError as err:
         return _fail(f"--root {args.root}: {err.message}")
-    from patchwright.adapters.mcp_http import bind
+    from patchwright.adapters.mcp.http import bind
 
     try:
         sock = bind(args.host, args.port)

@@ -24,6 +24,7 @@ from typing import Any
 
 from patchwright._records import field, record, replace
 from patchwright.engine.apply import apply_edits
+from patchwright.engine.matching.policy import MatchOptions
 from patchwright.engine.notebook import is_notebook_path
 from patchwright.engine.notebook.model import (
     TEXT_CELLS,
@@ -34,7 +35,6 @@ from patchwright.engine.notebook.model import (
     source_value,
 )
 from patchwright.engine.notebook.write import Slot, render
-from patchwright.engine.policy import MatchOptions
 from patchwright.model import (
     Composition,
     Edit,

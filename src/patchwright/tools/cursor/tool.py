@@ -1,6 +1,6 @@
 """Cursor's ``edit_file``: a lazy snippet merged into the file, or a new file written.
 
-The merge is the engine's (:func:`patchwright.engine.snippet.merge_snippet_file`): every
+The merge is the engine's (:func:`patchwright.engine.replacing.snippet.merge_snippet_file`): every
 literal run placed at exactly one place, markers keeping the file's lines, nothing deleted
 silently. The answer says what was placed where and which edges were kept; a snippet that
 merges to the file as it stands is answered as already applied, nothing written.
@@ -8,8 +8,8 @@ merges to the file as it stands is answered as already applied, nothing written.
 
 from __future__ import annotations
 
-from patchwright.engine.snippet import merge_snippet_file
-from patchwright.engine.snippet.markers import parse_snippet
+from patchwright.engine.replacing.snippet import merge_snippet_file
+from patchwright.engine.replacing.snippet.markers import parse_snippet
 from patchwright.model import ErrorCode, PatchwrightError, ToolResult
 from patchwright.tools.context import ToolContext
 from patchwright.tools.cursor.models import CursorEditRequest

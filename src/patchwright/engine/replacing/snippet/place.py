@@ -1,0 +1,743 @@
+"""Place one literal run of a snippet in the original: the file lines it covers.
+
+A run is the new text of a stretch of the file: context lines (unchanged) at its ends,
+changes and shown lines inside. Its *head* is the longest prefix of the run that stands
+in the file, its *tail* the longest suffix; each is found through the keyed rungs of the
+matching ladder (:data:`patchwright.engine.matching.rungs.KEYED`: exact, trailing whitespace,
+indentation, punctuation; a loose rung only when the whole prefix is shifted alike, as
+the ladder asks of any block). A run's span runs from its head's first line to its
+tail's last line; a placement is unique when exactly one (head, tail) pair fits in the
+window its placed neighbours leave, or when the run's inner lines settle it: new lines
+that read as window lines rewritten point at the lines the run replaces
+(:func:`_by_rewrite`).
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left, bisect_right
+from collections.abc import Sequence
+from difflib import SequenceMatcher
+
+from patchwright._records import record, replace
+from patchwright.engine.diff import matcher_opcodes
+from patchwright.engine.matching.index import LineIndex
+from patchwright.engine.matching.normalize import is_blank, unicode_key
+from patchwright.engine.matching.reindent import detect_shift
+from patchwright.engine.matching.rungs import KEYED, Comparator, keyed_matches
+from patchwright.model.reports import Rung
+
+#: Original lines a run may drop between two of its shown lines (or at an open edge)
+#: without a marker saying otherwise; beyond this, "delete" and "forgot a marker" look
+#: alike and the merge refuses with the candidate.
+MAX_DELETED = 12
+
+#: Original lines a run opening (closing) the snippet with new lines, no marker there,
+#: may drop above (below) its context without showing what takes their place: the
+#: file's edge bounds them, but nothing in the snippet says the model saw them.
+MAX_EDGE_DELETED = 2
+
+#: The rungs that place a run's context, in ladder order (each looser than the last).
+RUNGS: tuple[Rung, ...] = tuple(KEYED)
+
+#: The rungs that keep a line's indentation.
+_STRICT = (Rung.EXACT, Rung.TRAILING_WHITESPACE)
+
+
+@record(frozen=True)
+class End:
+    """The placements of one end (head or tail) of a run.
+
+    Attributes:
+        length: run lines this end covers (0: the run's line at this end is in no
+            candidate place: a new line).
+        rung: the rung that matched them.
+        starts: for a head, the file lines where it starts; for a tail, where it ends
+            (exclusive). Sorted. Every place it reaches ``length`` lines or enough
+            (:data:`ENOUGH`) lines is one.
+        lengths: the run lines it covers at each of ``starts``.
+        anywhere: every place its first line (a head's) or last line (a tail's) stands
+            under the punctuation-folded comparison, as ``starts`` counts them.
+    """
+
+    length: int
+    rung: Rung
+    starts: tuple[int, ...]
+    lengths: tuple[int, ...] = ()
+    anywhere: tuple[int, ...] = ()
+
+    def at(self, length: int) -> tuple[int, ...]:
+        """The starts where this end covers ``length`` lines or more."""
+        return tuple(s for s, k in zip(self.starts, self.lengths) if k >= length)
+
+
+@record(frozen=True)
+class Placement:
+    """Where a run goes: original lines ``[start, end)`` and the rung of its context.
+
+    Attributes:
+        head / tail: run lines its head and tail cover (0: none anchored there).
+        others: how many other (start, end) pairs fit the window (0: unique).
+    """
+
+    start: int
+    end: int
+    rung: Rung
+    head: int
+    tail: int
+    others: int = 0
+
+
+class Keys:
+    """Where a line of a run stands in the file, found through the line index's folded
+    text (a C-speed substring search, then each hit's key checked), memoised per merge.
+
+    Every keyed rung's equal lines are equal once punctuation is folded and blanks
+    collapsed (the unicode rung's key), so these positions serve every rung.
+    """
+
+    def __init__(self, index: LineIndex) -> None:
+        self.index = index
+        self.lines = index.lines
+        self._found: dict[str, list[int]] = {}
+
+    def _all(self, key: str) -> list[int]:
+        found = self._found.get(key)
+        if found is None:
+            lines = self.lines
+            if not key:
+                found = [i for i, line in enumerate(lines) if not line.strip()]
+            else:
+                hits = self.index.line_starts(key, self.index.collapsed)
+                found = [i for i in hits if unicode_key(lines[i]) == key]
+            self._found[key] = found
+        return found
+
+    def positions(self, line: str, lo: int, hi: int) -> list[int]:
+        """File lines in ``[lo, hi)`` equal to ``line`` once punctuation is folded."""
+        found = self._all(unicode_key(line))
+        return found[bisect_left(found, lo) : bisect_left(found, hi)]
+
+    def __contains__(self, stripped: object) -> bool:
+        """Whether a line of the file, stripped, is ``stripped`` (the parser asks it of
+        marker-shaped lines: one that is a line of the file is text)."""
+        if not isinstance(stripped, str):
+            return False
+        return any(self.lines[i].strip() == stripped for i in self._all(unicode_key(stripped)))
+
+
+def _shifted_alike(pattern: Sequence[str], found: Sequence[str]) -> bool:
+    return detect_shift(pattern, found) is not None
+
+
+def _extent(
+    keys: Keys, run: Sequence[str], rung: Rung, at: int, lo: int, hi: int, step: int
+) -> int:
+    """How many run lines from one end match the file from line ``at`` under ``rung``
+    (``step`` 1: the head, run and file read downwards from ``at``; -1: the tail, read
+    upwards from ``at``, which is then the file line of the run's last line)."""
+    lines = keys.lines
+    key: Comparator = KEYED[rung]
+    size = len(run)
+    k = 0
+    # keys of the lines looked at only: a run's ends reach a few lines at each candidate
+    if step == 1:
+        while k < size and at + k < hi and key(lines[at + k]) == key(run[k]):
+            k += 1
+    else:
+        while k < size and at - k >= lo and key(lines[at - k]) == key(run[size - 1 - k]):
+            k += 1
+    if k and rung in (Rung.INDENTATION, Rung.UNICODE):
+        # ignoring indentation, one line (a "}") stands for any other: a loose rung
+        # needs two non-blank lines to say where a block is
+        ends = run[:k] if step == 1 else run[size - k :]
+        found = lines[at : at + k] if step == 1 else lines[at - k + 1 : at + 1]
+        if sum(1 for line in ends if not is_blank(line)) < 2 and not _tabs_expanded(ends, found):
+            return 0
+        # a loose rung holds only while the lines are shifted alike (re-indented lines
+        # next to unchanged ones are a change, not slipped context)
+        while k:
+            if step == 1:
+                pat, got = run[:k], keys.lines[at : at + k]
+            else:
+                pat, got = run[size - k :], keys.lines[at - k + 1 : at + 1]
+            if _shifted_alike(pat, got):
+                break
+            k -= 1
+    return k
+
+
+def _tabs_expanded(mine: Sequence[str], theirs: Sequence[str]) -> bool:
+    """Whether ``mine`` is ``theirs`` with every tab written as 4 (or every one as 8)
+    spaces and trailing blanks dropped: a slip so specific that one line tells it."""
+    for width in (4, 8):
+        if all(
+            a.rstrip() == b.replace("\t", " " * width).rstrip() and "\t" in b
+            for a, b in zip(mine, theirs)
+            if b.strip()
+        ):
+            return True
+    return False
+
+
+def find_end(keys: Keys, run: Sequence[str], lo: int, hi: int, *, tail: bool) -> End:
+    """The longest head (or tail) of ``run`` standing in file lines ``[lo, hi)``: at the
+    strictest rung that reaches that length, every place it stands."""
+    line = run[-1] if tail else run[0]
+    candidates = keys.positions(line, lo, hi)
+    best: End = End(0, Rung.EXACT, ())
+    if not candidates or (is_blank(line) and len(candidates) > 64 and len(run) == 1):
+        return best
+    found: list[End] = []
+    for rung in RUNGS:
+        lengths = [(_extent(keys, run, rung, c, lo, hi, -1 if tail else 1), c) for c in candidates]
+        longest = max(length for length, _ in lengths)
+        if longest:
+            floor = min(longest, ENOUGH)
+            kept = [(c + 1 if tail else c, length) for length, c in lengths if length >= floor]
+            anywhere = tuple(c + 1 if tail else c for c in candidates)
+            starts, reach = tuple(c for c, _ in kept), tuple(k for _, k in kept)
+            found.append(End(longest, rung, starts, reach, anywhere))
+        if longest == len(run):
+            break
+    if not found:
+        return best
+    # The strictest rung that reaches far enough: a looser one may only read changed
+    # lines (re-indented on purpose) as slipped context.
+    enough = min(ENOUGH, max(end.length for end in found))
+    return next(end for end in found if end.length >= enough)
+
+
+#: Context lines that place a run's end as well as any longer reach would: every place
+#: an end reaches this far is a candidate, not only the place it reaches farthest.
+ENOUGH = 3
+
+
+def _looser(a: Rung, b: Rung) -> Rung:
+    """The looser of two rungs (a run's context is as loose as its loosest end)."""
+    return a if RUNGS.index(a) >= RUNGS.index(b) else b
+
+
+def place_run(
+    keys: Keys,
+    run: Sequence[str],
+    lo: int,
+    hi: int,
+    *,
+    open_top: bool,
+    open_bottom: bool,
+) -> Placement | None:
+    """Place ``run`` within original lines ``[lo, hi)``.
+
+    ``open_top`` (``open_bottom``): no marker above (below) the run, so lines of the
+    window above its head (below its tail) that it does not show are replaced by it;
+    with a marker there, its new first (last) lines are inserted next to its context.
+
+    Returns ``None`` when neither end stands anywhere in the window (but a run with no
+    marker on either side, the whole snippet, replaces a window of at most
+    :data:`MAX_EDGE_DELETED` lines: the new text of a file too short to show context
+    for); a placement with ``others`` > 0 when several fit (the first of them is
+    given). A run whose ends fit
+    several places is placed by its inner lines when they settle it
+    (:func:`_by_rewrite`).
+    """
+    placed = _by_ends(keys, run, lo, hi, open_top=open_top, open_bottom=open_bottom)
+    if placed is not None and placed.others:
+        return _by_rewrite(keys, run, lo, hi) or placed
+    if placed is None and open_top and open_bottom and hi - lo <= MAX_EDGE_DELETED:
+        return Placement(lo, hi, Rung.EXACT, 0, 0)
+    return placed
+
+
+def _by_ends(
+    keys: Keys,
+    run: Sequence[str],
+    lo: int,
+    hi: int,
+    *,
+    open_top: bool,
+    open_bottom: bool,
+) -> Placement | None:
+    """:func:`place_run` by the run's ends alone."""
+    size = len(run)
+    if all(is_blank(line) for line in run) and hi > lo:
+        # blank lines say nothing about where they go
+        return Placement(lo, lo, Rung.EXACT, 0, 0, hi - lo)
+    head = find_end(keys, run, lo, hi, tail=False)
+    if head.length == size:
+        whole = head.at(size)
+        return Placement(whole[0], whole[0] + size, head.rung, size, 0, len(whole) - 1)
+    tail = find_end(keys, run, lo, hi, tail=True)
+    if head.length and tail.length:
+        rung = _looser(head.rung, tail.rung)
+        # the tail stands below the head: each starts and ends below the other's start
+        # and end; they may share lines (new lines that repeat the context), each end
+        # giving up what they share but keeping enough of its own (an end cut down to
+        # a line or two places nothing). A tail further than the run's lines plus a
+        # deletion the merge would accept is read only when no nearer one is (the merge
+        # then refuses the deletion, showing it).
+        near, far, first_far = _pairs(head, tail, run)
+        if near and not any(_score(keys, run, pair) == 0 for pair in near[:_MAX_PAIRS]):
+            # every reading drops a line unshown: one may not, with an end cut down to
+            # its telling edge line (what it gives up repeated by new lines)
+            cut = _pairs(head, tail, run, cut=True)[0]
+            if any(_score(keys, run, pair) == 0 for pair in cut[:_MAX_PAIRS]):
+                near = cut
+        if near or far:
+            one_sided = False
+            if near:
+                chosen, one_sided = _nearest(keys, run, near, rung)
+            else:
+                h, hk, t, tk = first_far
+                chosen = Placement(h, t, rung, hk, tk, far - 1)
+            # (a reading settled by one-sided evidence has already weighed the places
+            # its short end stands in)
+            short = min(chosen.head, chosen.tail) < ENOUGH and not one_sided
+            if short and _short_readings(keys, run, head, tail, chosen, lo, hi) > 1:
+                # an end of a line or two: the run may as well stand where only its
+                # end lines do, the rest of what it shows being new lines
+                return replace(chosen, others=max(chosen.others, 1))
+            if _blind(keys, run, chosen):
+                return replace(chosen, others=max(chosen.others, 1))
+            return chosen
+        # the two ends stand apart: the shorter one is new lines that happen to repeat
+        # lines of the file
+        if head.length >= tail.length:
+            tail = End(0, tail.rung, ())
+        else:
+            head = End(0, head.rung, ())
+    if head.length:
+        starts = head.at(head.length)
+        h = starts[0]
+        end = hi if open_bottom else h + head.length
+        return Placement(h, max(end, h + head.length), head.rung, head.length, 0,
+                         len(starts) - 1)  # fmt: skip
+    if tail.length:
+        ends = tail.at(tail.length)
+        t = ends[0]
+        start = lo if open_top else t - tail.length
+        return Placement(min(start, t - tail.length), t, tail.rung, 0, tail.length,
+                         len(ends) - 1)  # fmt: skip
+    return None
+
+
+Pair = tuple[int, int, int, int]
+
+
+def _pairs(
+    head: End, tail: End, run: Sequence[str], *, cut: bool = False
+) -> tuple[list[Pair], int, Pair]:
+    """The (head start, head length, tail end, tail length) readings of a run: those
+    within its size plus :data:`MAX_DELETED` lines (near), how many further ones there
+    are, and the first of those. Tails are looked up by position, not tried one by one
+    against every head (a "}" may stand hundreds of times).
+
+    Where the ends overlap, each gives up what they share (new lines that repeat the
+    context) but keeps :data:`ENOUGH` lines of its own, or all it had; with ``cut``,
+    its edge line alone is enough when it is a telling line standing once and what the
+    end gives up holds no telling line (a "}" or a blank, which new lines repeat)."""
+    size = len(run)
+    once_head = cut and _once(run[0], head.anywhere)
+    once_tail = cut and _once(run[-1], tail.anywhere)
+    tails = sorted(zip(tail.starts, tail.lengths))
+    ends = [t for t, _ in tails]
+    near: list[Pair] = []
+    far = 0
+    first_far: Pair = (0, 0, 0, 0)
+    for h, hk in zip(head.starts, head.lengths):
+        reach = bisect_right(ends, h + size + MAX_DELETED)
+        for t, tk in tails[bisect_right(ends, h + 1) : reach]:
+            room = t - h - 1
+            keeps_head = min(hk, room) >= min(hk, ENOUGH) or (
+                once_head and _telling(run[min(hk, room) : hk]) == 0
+            )
+            keeps_tail = min(tk, room) >= min(tk, ENOUGH) or (
+                once_tail and _telling(run[size - tk : size - min(tk, room)]) == 0
+            )
+            if keeps_head and keeps_tail:
+                near.append((h, min(hk, room), t, min(tk, room)))
+        if reach < len(tails):
+            if not far:
+                t, tk = tails[reach]
+                first_far = (h, hk, t, tk)
+            far += len(tails) - reach
+    return near, far, first_far
+
+
+def _blind(keys: Keys, run: Sequence[str], chosen: Placement) -> bool:
+    """Whether a reading between ends that say nothing (a "}", a blank), one of them a
+    single line, drops lines unshown, telling ones among them that no new line
+    rewrites: such ends stand anywhere, and the lines they frame may as well be kept
+    beside the new lines."""
+    ends = [*run[: chosen.head], *run[len(run) - chosen.tail :]]
+    pair = (chosen.start, 0, chosen.end, 0)
+    return (
+        min(chosen.head, chosen.tail) < 2
+        and not _telling(ends)
+        and _score(keys, run, pair) < 0
+        and _rewritten_only(keys, run, pair) is None
+    )
+
+
+def _telling(lines: Sequence[str]) -> int:
+    """How many of ``lines`` say something: four characters or more, a letter or digit
+    among them (not a "})" or a blank, which stand anywhere)."""
+    return sum(1 for line in lines if len(line.strip()) >= 4 and any(c.isalnum() for c in line))
+
+
+def _once(line: str, places: Sequence[int]) -> bool:
+    """Whether a telling line stands at one place only."""
+    return len(places) == 1 and _telling([line]) == 1
+
+
+def _short_readings(
+    keys: Keys, run: Sequence[str], head: End, tail: End, chosen: Placement, lo: int, hi: int
+) -> int:
+    """How many (start, end) spans a run could cover when an end of fewer than
+    :data:`ENOUGH` lines is taken by its edge line alone, wherever that line stands. An
+    end of two telling lines or more keeps its own places, unless the other end has one
+    telling line at most (then this one may have been read too long, over new lines
+    that repeat the file). When the reading drops no line unshown, an end holding a
+    telling line that stands once in the window ``[lo, hi)`` stands where it was read
+    or further out (around a deletion): further
+    in, that line would be a new copy of a line the file has once, right beside copies
+    of its neighbours. Capped: many is many.
+
+    An end whose edge line is a telling line standing once fixes the run there, and
+    the other end, if :data:`ENOUGH` lines long, keeps its own places when the reading
+    drops no line unshown, or when that end holds a telling line standing once too
+    (both ends are then where they read, and what the run leaves out between them is
+    a deletion it spells out). The edge lines of a run read at a rung that keeps
+    indentation stand at their own indentation."""
+    size = len(run)
+    lone = min(_telling(run[: chosen.head]), _telling(run[size - chosen.tail :])) < 2
+    # A telling edge line that stands once is where the run is; then the other end, if
+    # long enough and the reading drops no line unshown, keeps its own places (it was
+    # not read too long over new lines: they would leave the file's copy beside them).
+    settled = _score(keys, run, (chosen.start, 0, chosen.end, 0)) == 0
+    head_pinned = _pinned(keys, run[: chosen.head], lo, hi)
+    tail_pinned = _pinned(keys, run[size - chosen.tail :], lo, hi)
+    fixed_head = chosen.tail >= ENOUGH and _once(run[0], head.anywhere) and (settled or tail_pinned)
+    fixed_tail = (
+        chosen.head >= ENOUGH and _once(run[-1], tail.anywhere) and (settled or head_pinned)
+    )
+    own_heads = chosen.head >= 2 and (not lone or fixed_tail)
+    own_tails = chosen.tail >= 2 and (not lone or fixed_head)
+    heads = head.at(chosen.head) if own_heads else head.anywhere
+    tails = tail.at(chosen.tail) if own_tails else tail.anywhere
+    if settled and head_pinned:
+        # not below: its telling line would be new there; above, the lines between
+        # its edge line and the telling one may be deleted
+        heads = tuple(h for h in heads if h <= chosen.start)
+    if settled and tail_pinned:
+        tails = tuple(t for t in tails if t >= chosen.end)
+    if chosen.rung in _STRICT:
+        # the run's context stands at its own indentation: an edge line read alone
+        # stands at that indentation too (a "}" one level out closes another block)
+        n = len(keys.lines)
+        heads = tuple(h for h in heads if _extent(keys, run, chosen.rung, h, 0, n, 1))
+        tails = tuple(t for t in tails if t and _extent(keys, run, chosen.rung, t - 1, 0, n, -1))
+    if len(heads) * len(tails) > _MAX_READINGS**2:
+        return _MAX_READINGS
+    need = 2 if lone else max(2, chosen.head, chosen.tail)
+    return len(
+        {
+            (h, t)
+            for h in heads
+            for t in tails
+            if need <= t - h <= size + MAX_DELETED
+            and not _cuts_telling(keys, run, h, t, chosen.rung)
+        }
+    )
+
+
+def _pinned(keys: Keys, end: Sequence[str], lo: int, hi: int) -> bool:
+    """Whether a run's end, as read, holds a telling line that stands once in the
+    window (read there, exactly, beside the end's other lines)."""
+    return any(_telling([line]) and len(keys.positions(line, lo, hi)) == 1 for line in end)
+
+
+def _cuts_telling(keys: Keys, run: Sequence[str], h: int, t: int, rung: Rung) -> bool:
+    """Whether reading a run at file lines ``[h, t)`` by its edge lines alone cuts off
+    an end that goes on matching the file there with a telling line: its head, read on
+    from ``h``, runs over the place of its last line (or its tail, read up from ``t``,
+    over the place of its first line), so that reading would add, as new lines, copies
+    of the very lines it stands before (a "next();" right above the file's "next();").
+    New lines that repeat the file that way are a "}" or a blank, not a telling line."""
+    size, room = len(run), t - h - 1
+    n = len(keys.lines)
+    a = _extent(keys, run, rung, h, 0, n, 1)
+    if a > room and _telling(run[room : min(a, size - 1)]):
+        return True
+    b = _extent(keys, run, rung, t - 1, 0, n, -1)
+    return b > room and bool(_telling(run[max(size - b, 1) : size - room]))
+
+
+def _nearest(
+    keys: Keys, run: Sequence[str], pairs: list[tuple[int, int, int, int]], rung: Rung
+) -> tuple[Placement, bool]:
+    """The reading of a run among (head start, head length, tail end, tail length)
+    pairs: when one end stands in one place, the one reading that deletes no original
+    line without showing what takes its place, when every other one does (nothing is
+    deleted that the snippet does not spell out); several otherwise.
+
+    An end of one line ("}", a blank), or both ends standing in several places (then a
+    reading that only inserts is found almost anywhere), settles it only on one-sided
+    evidence (:func:`_one_sided`); the flag returned says the reading was settled so.
+    """
+    one_end = len({p[0] for p in pairs}) == 1 or len({p[2] for p in pairs}) == 1
+    if len(pairs) == 1 or len(pairs) > _MAX_PAIRS:
+        h, hk, t, tk = pairs[0]
+        return Placement(h, t, rung, hk, tk, len(pairs) - 1), False
+    scored = sorted(((_score(keys, run, p), p) for p in pairs), reverse=True)
+    (best, (h, hk, t, tk)), (second, _) = scored[0], scored[1]
+    # only one reading shows every line it drops, and it is anchored by more than a
+    # line at each end (a lone line, "}" or a blank, stands anywhere) or the evidence
+    # for it is one-sided
+    settled = one_end and best == 0 and second < 0 and min(hk, tk) >= 2
+    one_sided = (
+        not settled
+        and best == 0
+        and second < 0
+        and _one_sided(keys, run, (h, hk, t, tk), [p for _, p in scored[1:]])
+    )
+    others = 0 if settled or one_sided else len(pairs) - 1
+    return Placement(h, t, rung, hk, tk, others), one_sided
+
+
+# Readings of a run compared line by line at most (more: the run is refused as placed
+# in several ways).
+_MAX_READINGS = 16
+
+# Readings of a run scored at most when its ends both stand in several places (each
+# score is a diff of the run against a span of at most its size plus MAX_DELETED).
+_MAX_PAIRS = 64
+
+
+# Words of a line, for telling a rewritten line from an unrelated one.
+_WORD = re.compile(r"\w{3,}")
+
+
+def _similar(a: str, b: str) -> bool:
+    """Whether two lines look like versions of one line: three words in common (or two
+    among few), or half their characters alike."""
+    a, b = a.strip(), b.strip()
+    wa, wb = set(_WORD.findall(a)), set(_WORD.findall(b))
+    shared = len(wa & wb)
+    if shared >= 3 or (shared >= 2 and shared * 5 >= len(wa | wb)):
+        return True
+    m = SequenceMatcher(None, a, b, autojunk=False)
+    return m.real_quick_ratio() >= 0.5 and m.quick_ratio() >= 0.5 and m.ratio() >= 0.5
+
+
+def _one_sided(keys: Keys, run: Sequence[str], best: Pair, others: Sequence[Pair]) -> bool:
+    """Whether everything speaks for ``best``, the one reading of a run that drops no
+    line unshown, over the ``others`` (farther places of its one-line end): every
+    telling file line it drops is rewritten by a new line of the run, and no telling
+    line that only the others would drop looks like a new line of the run (had the
+    model meant a farther place, the new lines would be rewrites of those lines, and
+    the nearest reading would keep the old version beside the new one)."""
+    h, _, t, _ = best
+    new = _rewritten_only(keys, run, best)
+    if new is None or _inserts_elsewhere(keys, run, 0, len(keys.lines), best):
+        return False
+    for oh, _, ot, _ in others:
+        beyond = [*keys.lines[min(oh, h) : h], *keys.lines[t : max(ot, t)]]
+        if any(_telling([line]) and any(_similar(line, n) for n in new) for line in beyond):
+            return False
+    return True
+
+
+def _rewritten_only(keys: Keys, run: Sequence[str], pair: Pair) -> list[str] | None:
+    """The telling new lines of a reading of a run, when every telling file line it
+    drops is rewritten by one of the new lines that take its place; ``None`` when it
+    drops a line that says something and is not rewritten there."""
+    h, _, t, _ = pair
+    span = [line.strip() for line in keys.lines[h:t]]
+    new: list[str] = []
+    for tag, i1, i2, j1, j2 in matcher_opcodes(span, [line.strip() for line in run]):
+        if tag == "equal":
+            continue
+        added = [line for line in run[j1:j2] if _telling([line])]
+        if any(_telling([gone]) and not any(_similar(gone, n) for n in added)
+               for gone in span[i1:i2]):  # fmt: skip
+            return None
+        new.extend(added)
+    return new
+
+
+#: How alike (rapidfuzz's ratio, 0-100) a new line of a run and a file line must be for
+#: the new line to read as that line rewritten (a version bumped, a word corrected).
+REWRITTEN = 80.0
+
+#: How much less alike than the closest one another file line must be not to count as
+#: what the new line may rewrite as well (lines as alike are all candidates).
+MARGIN = 20.0
+
+# New lines of a run looked up as rewrites at most (each is compared with the window).
+_MAX_REWRITES = 8
+
+
+def _rewrites(
+    keys: Keys, run: Sequence[str], lo: int, hi: int
+) -> list[tuple[int, tuple[int, ...]]]:
+    """For the telling lines of the run that stand nowhere in the window but read as a
+    line of it rewritten: the run line, and every window line it may rewrite (as alike
+    as the closest one, give or take :data:`MARGIN`)."""
+    from rapidfuzz import fuzz, process  # only for runs in doubt: slow to import
+
+    window: list[str] | None = None
+    found: list[tuple[int, tuple[int, ...]]] = []
+    looked = 0
+    for j, line in enumerate(run):
+        if looked >= _MAX_REWRITES:
+            break
+        if not _telling([line]) or keys.positions(line, lo, hi):
+            continue
+        looked += 1
+        if window is None:
+            window = [text.strip() for text in keys.lines[lo:hi]]
+        hits = process.extract(
+            line.strip(), window, scorer=fuzz.ratio, score_cutoff=REWRITTEN - MARGIN, limit=None
+        )
+        best = max((score for _, score, _ in hits), default=0.0)
+        if best >= REWRITTEN:
+            found.append(
+                (j, tuple(sorted(lo + i for _, score, i in hits if score >= best - MARGIN)))
+            )
+    return found
+
+
+def _by_rewrite(keys: Keys, run: Sequence[str], lo: int, hi: int) -> Placement | None:
+    """The one reading of a run whose ends fit several places that its inner lines
+    settle: new lines that read as window lines rewritten point at the lines the run
+    replaces. Taken only when exactly one reading replaces, for each such new line, a
+    line it may rewrite, drops no line unshown, drops only telling lines its new lines
+    rewrite, and shows as new no line that stands in the window; ``None`` otherwise
+    (the run stays in doubt).
+
+    A model that meant to add those new lines elsewhere would leave, beside them, a
+    line they are near copies of; one that meant to rewrite the line shows it here.
+    """
+    size = len(run)
+    head = find_end(keys, run, lo, hi, tail=False)
+    tail = find_end(keys, run, lo, hi, tail=True)
+    if not head.length or not tail.length or head.length == size:
+        return None
+    anchors = _rewrites(keys, run, lo, hi)
+    if not anchors:
+        return None
+    near, _, _ = _pairs(head, tail, run)
+    around = [
+        (h, hk, t, tk)
+        for h, hk, t, tk in near
+        if all(
+            hk <= j < size - tk and any(h + hk <= i < t - tk for i in lines) for j, lines in anchors
+        )
+    ]
+    fits = [p for p in around if _score(keys, run, p) == 0 and _only_new(keys, run, p, lo, hi)]
+    if len(fits) != 1:
+        return None
+    if _inserts_elsewhere(keys, run, lo, hi, fits[0]):
+        return None
+    if len(around) > 1 and not _all_rewrites(keys, run, fits[0]):
+        # a wider reading around the same lines drops more: the new lines it reads as
+        # added here may as well replace the lines it drops (the old text left beside)
+        return None
+    h, hk, t, tk = fits[0]
+    return Placement(h, t, _looser(head.rung, tail.rung), hk, tk)
+
+
+def _only_new(keys: Keys, run: Sequence[str], pair: Pair, lo: int, hi: int) -> bool:
+    """Whether a reading of a run drops only telling lines its new lines rewrite, and
+    its telling new lines stand nowhere in the window (one that does may be context
+    read at the wrong place: the reading would then be too short)."""
+    new = _rewritten_only(keys, run, pair)
+    return new is not None and not any(keys.positions(line, lo, hi) for line in new)
+
+
+def _all_rewrites(keys: Keys, run: Sequence[str], pair: Pair) -> bool:
+    """Whether every telling new line of a reading takes the place of a file line it
+    reads as a version of (no line is only added)."""
+    h, _, t, _ = pair
+    span = [line.strip() for line in keys.lines[h:t]]
+    for tag, i1, i2, j1, j2 in matcher_opcodes(span, [line.strip() for line in run]):
+        if tag != "equal" and any(
+            _telling([line]) and not any(_similar(line, gone) for gone in span[i1:i2])
+            for line in run[j1:j2]
+        ):
+            return False
+    return True
+
+
+def _inserts_elsewhere(keys: Keys, run: Sequence[str], lo: int, hi: int, pair: Pair) -> bool:
+    """Whether the run, read at ``pair`` as rewriting lines of the file, also reads as
+    only adding lines elsewhere in ``[lo, hi)``: its first lines and its last lines
+    (a telling one among them) stand right next to each other there, its lines between
+    new. A block added beside a near copy of itself (a sibling function) reads both
+    ways; its new lines may end in lines ("}", a blank) that repeat the file's."""
+    h, _, t, _ = pair
+    span = [line.strip() for line in keys.lines[h:t]]
+    ops = matcher_opcodes(span, [line.strip() for line in run])
+    if not any(tag != "equal" and _telling(span[i1:i2]) for tag, i1, i2, _, _ in ops):
+        return False  # it drops no telling line: it adds lines there as well
+    lines, size = keys.lines, len(run)
+    for x in keys.positions(run[0], lo, hi):
+        a = _extent(keys, run, Rung.EXACT, x, lo, hi, 1)
+        for b in range(1, min(ENOUGH, size - a - 1) + 1):
+            end = x + a + b
+            if end > hi or (x, end) == (h, t) or not _telling([*run[:a], *run[size - b :]]):
+                continue
+            if all(lines[x + a + k].strip() == run[size - b + k].strip() for k in range(b)):
+                return True
+    return False
+
+
+def _score(keys: Keys, run: Sequence[str], pair: tuple[int, int, int, int]) -> int:
+    """Minus the file lines a reading deletes without showing anything in their place
+    (a deleted stretch beyond the new lines that replace it)."""
+    h, _, t, _ = pair
+    span = [line.strip() for line in keys.lines[h:t]]
+    ops = matcher_opcodes(span, [line.strip() for line in run])
+    return -sum(max(0, (i2 - i1) - (j2 - j1)) for tag, i1, i2, j1, j2 in ops if tag != "equal")
+
+
+def _solid(lines: Sequence[str]) -> bool:
+    """Whether a block says enough to stand for a place: two non-blank lines."""
+    return sum(1 for line in lines if not is_blank(line)) >= 2
+
+
+def split_reading(
+    keys: Keys, run: Sequence[str], lo: int, hi: int, chosen: Placement
+) -> list[Placement]:
+    """The readings of ``run`` as its head at one place and its tail further down, the
+    original lines between them deleted, other than ``chosen``: a solid head (two
+    non-blank lines or more) and a solid tail, or any head and tail when the run changes
+    nothing where it stands (then it is there only to show a deletion). At most
+    :data:`MAX_SPLITS` + 1 (more: many).
+
+    A run shown next to a marker may have been written around a deletion (its head
+    above the deleted lines, its tail below) or be the unchanged copy standing whole
+    further down; the snippet does not tell which the marker hides.
+    """
+    size = len(run)
+    rung = chosen.rung
+    pure = chosen.head == size and chosen.end - chosen.start == size
+    found: list[Placement] = []
+    for h in keys.positions(run[0], lo, hi):
+        reach = _extent(keys, run, rung, h, lo, hi, 1)
+        for k in range(min(reach, size - 1), 0, -1):
+            head, tail = run[:k], run[k:]
+            if not pure and (not _solid(head) or not _solid(tail)):
+                continue
+            for m in keyed_matches(keys.index, tail, rung, h + k + 1):
+                end = m.start + len(tail)
+                if end <= hi and (h, end) != (chosen.start, chosen.end):
+                    found.append(Placement(h, end, rung, k, size - k))
+                    if len(found) > MAX_SPLITS:
+                        return found
+    return found
+
+
+# Split readings of a run compared with the reading taken at most (more: in doubt).
+MAX_SPLITS = 4
