@@ -5,8 +5,9 @@
     new_text = merge_snippet(old_text, snippet, path="app.py")
 
 The snippet is the new version of the file, or of part of it, with markers such as
-``# ... existing code ...`` for unchanged runs (grammar: :mod:`patchwright.engine.replacing.snippet.markers`;
-rules: :mod:`patchwright.engine.replacing.snippet.merge`). For the report (which rung placed each
+``# ... existing code ...`` for unchanged runs (grammar:
+:mod:`patchwright.engine.replacing.snippet.markers`; rules:
+:mod:`patchwright.engine.replacing.snippet.merge`). For the report (which rung placed each
 run, which edges were kept) use :func:`patchwright.merge_snippet_file`.
 """
 

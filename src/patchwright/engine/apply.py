@@ -263,7 +263,8 @@ def _exact_unique(file: TextFile, index: LineIndex, anchor: object) -> Splice | 
 
 def _exact_splice(file: TextFile, anchor: Hunk, pattern: list[str], at: int, end: int) -> Splice:
     """The splice of a hunk whose old lines ``pattern`` stand exactly at ``[at, end)``:
-    what :func:`~patchwright.engine.replacing.compose.compose_exact` builds, with its matched text."""
+    what :func:`~patchwright.engine.replacing.compose.compose_exact` builds, with its
+    matched text."""
     body = anchor.lines
     endings = file.endings
     low = at - 1 if at else 0

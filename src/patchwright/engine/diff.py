@@ -5,6 +5,10 @@ hunks with ``context`` lines around changes, and ``\\ No newline at end of file`
 last line that has no ending. Identical prefixes and suffixes are skipped, and a large
 middle is first split at lines that occur once on each side (patience diff), so the
 quadratic line matcher only ever sees small gaps: diffing a huge file stays fast.
+
+Below both of the engine's rooms: the fuzzy rung and the evidence of a loose search text
+(matching) align lines with its opcodes, snippets (replacing) render with it; it imports
+neither room.
 """
 
 from __future__ import annotations

@@ -4,6 +4,9 @@ and what replaces them.
 A hunk carries more evidence than a search text: its header's line number, ``@@``
 anchor lines that scope the search, context edges that say "start (end) of file", and
 a body whose added lines are placed against the removed and context lines around them.
+
+Above both rooms, like :mod:`.resolve`: it finds with :mod:`.matching` and decides with
+:mod:`.replacing`.
 """
 
 from __future__ import annotations

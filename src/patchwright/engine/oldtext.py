@@ -1,7 +1,10 @@
-"""Resolve a search text (``OldText``): literal matches first (:mod:`patchwright.engine.replacing.literal`),
-then whole lines through the matching ladder, the replacement turned into a hunk against
-what was found, with the checks that reading needs (lines it repeats at its edges, a
-re-indentation it only half shows).
+"""Resolve a search text (``OldText``): literal matches first
+(:mod:`patchwright.engine.replacing.literal`), then whole lines through the matching
+ladder, the replacement turned into a hunk against what was found, with the checks that
+reading needs (lines it repeats at its edges, a re-indentation it only half shows).
+
+Above both rooms, like :mod:`.resolve`: it finds with :mod:`.matching` and decides with
+:mod:`.replacing`.
 """
 
 from __future__ import annotations

@@ -3,6 +3,9 @@
 Nothing is mutated here: each anchor kind becomes one or more :class:`Splice` values
 (file lines ``[start, end)`` and the lines that take their place), which
 :mod:`patchwright.engine.apply` checks for overlaps and splices in one pass.
+
+Above both rooms, like :mod:`.hunk` and :mod:`.oldtext`: each anchor kind is found by
+:mod:`.matching` and its replacement decided by :mod:`.replacing`.
 """
 
 from __future__ import annotations

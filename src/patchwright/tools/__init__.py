@@ -19,9 +19,11 @@ Layout:
   what a tool is, what its handler gets, how its request is checked and published;
 * ``files``, ``writing``, ``diff_report``, ``next_steps``: reading, the hand-off to the
   write path, the checks around an edit, shared answers;
-* one folder per family: ``spec000`` .. ``spec003``, ``apply_patch``, ``navigation``,
-  ``anthropic_editor``, ``codex``, ``claude_code``. Within a family, request models sit
-  below the tool and its report, so no two tool modules import each other.
+* one folder per family, named for its job: ``navigation``, ``apply_patch``, ``patch``,
+  ``write_patch``, ``history``, ``file_edits``, ``documents``, ``anthropic_editor``,
+  ``codex``, ``claude_code``, ``cursor``, ``notebook`` (the spec a family implements is
+  named in its docstring). Within a family, request models sit below the tool and its
+  report, so no two tool modules import each other.
 
 Importing this package loads the catalogue's machinery only; each tool family is
 imported when the catalogue is first built.

@@ -3,10 +3,15 @@
 Each contract or dialect lives in its own folder and hands the catalogue its specs:
 
 =============================  ===============================================================
-``navigation``                 ``list_files``, ``search_files`` (read-only)
+``navigation``                 ``read_file`` (numbered lines; spec 001), ``list_files``,
+                               ``search_files`` (read-only)
 ``apply_patch``                ``apply_patch``: one patch text, any format, many files
-``spec000`` .. ``spec003``     the four specified contracts (``patch``, ``read_file``,
-                               ``workspace_write_patch``, ``edit_file``, ``document_edit``...)
+``patch``                      ``patch``: regions, appends, overwrites, clipboards (spec 000)
+``write_patch``                ``workspace_write_patch``: line patches, many files (spec 001)
+``history``                    ``get_patch_change``, ``undo`` (spec 001)
+``file_edits``                 ``edit_file``, ``edit_lines``, ``apply_diff`` (spec 002)
+``documents``                  ``build_diff``, ``document_snapshot``, ``document_edit``
+                               (spec 003)
 ``anthropic_editor``           ``str_replace_based_edit_tool`` (Anthropic's text editor)
 ``codex``                      ``codex_apply_patch``: Codex CLI's ``apply_patch`` (``input``)
 ``claude_code``                ``Read``, ``Edit``, ``MultiEdit``, ``Write``
@@ -87,13 +92,13 @@ def catalogue(*, use_patch_edits: bool = True) -> dict[str, ToolSpec]:
     from patchwright.tools.history import tool as history
     from patchwright.tools.navigation import read_file
     from patchwright.tools.notebook import tool as notebook
-    from patchwright.tools.patch import tool as spec000
+    from patchwright.tools.patch import tool as patch
     from patchwright.tools.write_patch import tool as write_patch
 
     specs = [
         read_file.SPEC,
         *navigation.SPECS,
-        spec000.SPEC,
+        patch.SPEC,
         edit_file.SPEC,
         edit_lines.SPEC,
         apply_diff.SPEC,

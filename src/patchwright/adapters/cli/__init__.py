@@ -4,7 +4,8 @@ Start-up must stay cheap: this module imports only ``argparse`` and ``sys``; eac
 subcommand's module (and its heavy dependencies) is imported only when that subcommand
 runs. ``--version`` answers before anything else is loaded.
 
-Subcommands live in sibling modules ``cli_<name>.py``, each exposing
+Subcommands live in the modules of this package (``apply``, ``tools``, ``mcp``...), each
+exposing
 ``configure_<name>(parser)`` and ``run_<name>(args) -> int`` (a ``-`` in the command's
 name is ``_`` in the function's). Exit codes: 0 success, 1 refused (nothing
 changed), 2 usage error, 70 internal error (one line on standard error, never a

@@ -1,4 +1,5 @@
-"""``patchwright apply-server``: the fast-apply drop-in (see :mod:`.apply_server`).
+"""``patchwright apply-server``: the fast-apply drop-in (see
+:mod:`patchwright.adapters.mcp.apply_server`).
 
 Point a Morph- or Relace-compatible client's base URL at the address it prints (for
 example ``http://127.0.0.1:8766/v1``); its API key is the token when one is required.

@@ -13,6 +13,9 @@ This server answers that request with the deterministic merge of
 merge cannot be sure, an error response naming the refusal, so the client can fall back to
 its model. Nothing is read from or written to disk.
 
+It sits with the MCP server because it is a server of the same kind: an HTTP endpoint
+behind the MCP transport's guard (:mod:`.http`), started by a command of the command line.
+
 Routes (all ``POST``, JSON):
 
 =================================  =========================================================

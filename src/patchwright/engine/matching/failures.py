@@ -10,6 +10,9 @@ from the closest region); :func:`failure_block` renders the block::
         Expected: "    return None"
         Found:    "    return result"
     No changes made (atomic rollback).
+
+In the matching room beside :mod:`.diagnose`, whose reasons it words: a failed hunk is
+one whose place was not found.
 """
 
 from __future__ import annotations

@@ -5,6 +5,10 @@ the same lines. :func:`detect_shift` recognises a *consistent* shift from the al
 lines; :func:`choose_frame` decides whether the model's new lines were written in the
 same shifted frame (then they are shifted too) or already in the file's frame (then they
 are inserted as given); :class:`Shift` converts one indentation into the other.
+
+In the matching room although the replacing room shifts lines with it: the indentation
+rung (:mod:`.rungs`) and the evidence of a loose search text (:mod:`.evidence`) measure a
+shift to find the place, and the matching room may not import the replacing one.
 """
 
 from __future__ import annotations

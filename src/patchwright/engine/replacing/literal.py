@@ -1,6 +1,10 @@
 """Literal matches of a search text: the text found character for character (line
 endings aside, read_file's line-number prefixes removed, or typographic punctuation
 folded), and replaced as ``str.replace`` would, rewriting only the lines it touches.
+
+It finds as well as replaces, and sits in the replacing room because what it returns is
+a :class:`~patchwright.engine.replacing.splice.Splice` of the characters found: the
+finding it does uses the matching room's line index and keys, an arrow pointing down.
 """
 
 from __future__ import annotations

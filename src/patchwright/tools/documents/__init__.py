@@ -1,3 +1,3 @@
-"""Spec 003: ``build_diff``, ``document_snapshot`` and ``document_edit`` over the
-versioned in-memory documents of :mod:`patchwright.documents`.
+"""The document tools (spec 003): ``build_diff``, ``document_snapshot`` and
+``document_edit`` over the versioned in-memory documents of :mod:`patchwright.documents`.
 """

@@ -1,4 +1,4 @@
-"""Spec 000: ``patch`` (replace / append_eof / prepend_bof / overwrite, clipboards).
+"""``patch``: replace a region, append, prepend or overwrite, with clipboards (spec 000).
 
 ``models`` holds the request models, ``text`` the inserted text (clipboards, reindent),
 ``report`` the answer and ``tool`` the handler and its spec.

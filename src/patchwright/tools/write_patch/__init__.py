@@ -1,7 +1,7 @@
-"""Spec 001: ``read_file``, ``workspace_write_patch`` (line-based multi-file batches) and
-the history tools ``get_patch_change`` and ``undo``.
+"""``workspace_write_patch``: line-based patches over several files, one atomic batch.
 
-For the batch tool, ``write_patch_models`` holds the request models,
-``write_patch_checks`` the structural checks and per-file plan, ``write_patch_report``
-the envelope and ``write_patch`` the handler.
+Spec 001 (its ``read_file`` is in :mod:`patchwright.tools.navigation`, its
+``get_patch_change`` and ``undo`` in :mod:`patchwright.tools.history`). ``models`` holds
+the request models, ``checks`` the structural checks and per-file plan, ``report`` the
+envelope and ``tool`` the handler.
 """

@@ -2,7 +2,7 @@
 
 Order of work, nothing written unless every step passes:
 
-1. structural validation of every file and change (:mod:`.write_patch_checks`);
+1. structural validation of every file and change (:mod:`.checks`);
 2. each ``docPath`` resolved in the workspace, ignoring letter case (exact path first;
    several case variants are an ``ambiguous`` error); a docPath may appear once;
 3. each file read and its SHA256 compared with ``originalSha256`` (``stale`` when the
