@@ -168,7 +168,7 @@ def test_restricted_mode_asks_the_user_when_the_client_can(
     async def scenario(log: TextIO) -> CallToolResult:
         callback = _answering(allow)
         async with _client(
-            root, tmp_path, log, "--mode", "restricted", elicitation_callback=callback, mode=era
+            root, tmp_path, log, "--access", "restricted", elicitation_callback=callback, mode=era
         ) as client:
             return await client.call_tool("edit_file", EDIT)
 
@@ -186,7 +186,7 @@ def test_restricted_mode_without_elicitation_hints_to_ask_the_user(tmp_path: Pat
     root = _make_root(tmp_path)
 
     async def scenario(log: TextIO) -> tuple[CallToolResult, CallToolResult]:
-        async with _client(root, tmp_path, log, "--mode", "restricted") as client:
+        async with _client(root, tmp_path, log, "--access", "restricted") as client:
             read = await client.call_tool("read_file", {"path": "app.py"})
             return read, await client.call_tool("edit_file", EDIT)
 

@@ -128,6 +128,7 @@ def test_bad_http_endpoints(text: str) -> None:
         (["--tools", "read_file,nope"], "Unknown tool 'nope'"),
         (["--rename", "read_file"], "--rename takes OLD=NEW"),
         (["--http", "host:port"], "--http takes HOST:PORT"),
+        (["--access", "open"], "invalid choice"),
         (["--mode", "open"], "invalid choice"),
     ],
 )

@@ -151,7 +151,7 @@ def test_stdio_restricted_mode_and_tool_selection_over_the_handshake(
         pytest.skip(f"no installed patchwright script at {SCRIPT}")
 
     async def scenario(log: TextIO) -> None:
-        args = ("--mode", "restricted", "--tools", "read_file,patch,undo")
+        args = ("--access", "restricted", "--tools", "read_file,patch,undo")
         script = (str(SCRIPT), "mcp")
         async with _stdio_client(root, env, log, *args, mode="legacy", server=script) as client:
             assert client.protocol_version.startswith("2025")
@@ -277,7 +277,7 @@ def test_http_restricted_mode_refuses_writes(root: Path, env: dict[str, str]) ->
             assert write.is_error and _text(write).startswith(RESTRICTED_MESSAGE)
             assert write.structured_content["ok"] is False
 
-    with _http_server(root, env, "--mode", "restricted", *SPEC) as (url, _):
+    with _http_server(root, env, "--access", "restricted", *SPEC) as (url, _):
         anyio.run(try_to_write, url)
     assert (root / "app.py").read_text() == APP
 

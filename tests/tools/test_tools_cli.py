@@ -75,19 +75,39 @@ def test_exit_codes_and_modes(root: Path, state: Path) -> None:
         state, "call", "edit_file", '{"path": "a.txt", "old_string": "q", "new_string": "r"}', *args
     )
     assert code == 1 and out["ok"] is False and out["error"]["code"] == "not_found"
-    code, out, _ = _cli(
+    code, out, err = _cli(
         state, "call", "patch", '{"path": "a.txt", "patches": []}', *args, *SPEC,
-        "--mode", "restricted",
+        "--access", "restricted",
     )  # fmt: skip
     assert code == 1 and out["text"].startswith("Patch tool is disabled in Restricted mode.")
+    assert err == ""
     code, out, _ = _cli(state, "call", "no_such_tool", "{}", *args)
     assert code == 2 and out["error"]["code"] == "invalid_request"
     code, out, _ = _cli(state, "call", "read_file", "{oops", *args)
     assert code == 2 and out["error"]["field"] == "arguments"
     code, out, _ = _cli(state, "call", "read_file", "{}", "--root", str(root / "missing"))
     assert code == 2 and out["error"]["code"] == "file_not_found"
-    code, _, err = _cli(state, "call", "read_file", "{}", *args, "--mode", "sideways")
+    code, _, err = _cli(state, "call", "read_file", "{}", *args, "--access", "sideways")
     assert code == 2 and "invalid choice" in err
+
+
+def test_the_old_spelling_of_access_still_works_and_names_the_new_one(
+    root: Path, state: Path
+) -> None:
+    write(root, "a.txt", "x\n")
+    edit = '{"path": "a.txt", "old_string": "x", "new_string": "y"}'
+    code, out, err = _cli(
+        state, "call", "edit_file", edit, "--root", str(root), "--mode", "restricted"
+    )
+    assert code == 1 and out["error"]["code"] == "restricted"
+    assert (root / "a.txt").read_text() == "x\n"
+    assert err == (
+        "patchwright call: --mode restricted is deprecated, use --access restricted "
+        "(--mode is the matching mode, as in patchwright apply)\n"
+    )
+    # the matching modes are not access modes: the old spelling takes only those two
+    code, _, err = _cli(state, "call", "read_file", "{}", "--root", str(root), "--mode", "fuzzy")
+    assert code == 2 and "invalid choice: 'fuzzy'" in err
 
 
 def test_history_persists_between_calls(root: Path, state: Path) -> None:

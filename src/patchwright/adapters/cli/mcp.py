@@ -2,12 +2,12 @@
 
     patchwright mcp --root path/to/repo                      # stdio (what MCP clients launch)
     patchwright mcp --root . --http 127.0.0.1:8765           # streamable HTTP at /mcp
-    patchwright mcp --mode restricted --tools read_file      # read-only, one tool
+    patchwright mcp --access restricted --tools read_file    # read-only, one tool
     patchwright mcp --root . --no-history                    # no history: no undo
     patchwright mcp --preset anthropic                       # Anthropic's text editor tool
 
 One process is one session: clipboards persist from call to call until it exits.
-Restricted mode and the tool selection work as in ``patchwright call``. Exit codes: 0
+``--access restricted`` and the tool selection work as in ``patchwright call``. Exit codes: 0
 when the client disconnects (stdio) or on Ctrl-C (one is enough, stdio or HTTP; over
 stdio SIGTERM too, over HTTP SIGTERM stops it gracefully, then ends the process as
 SIGTERM does), 2 on a usage error (an unknown tool, a root that is not a folder, an
@@ -26,7 +26,7 @@ import os
 import sys
 from typing import TYPE_CHECKING
 
-from patchwright.adapters.cli.options import add_encoding, add_syntax
+from patchwright.adapters.cli.options import add_access, add_encoding, add_syntax
 from patchwright.adapters.cli.tools import add_selection, toolbox_options
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -39,12 +39,7 @@ DEFAULT_HOST = "127.0.0.1"
 def configure_mcp(parser: argparse.ArgumentParser) -> None:
     """Arguments of ``patchwright mcp``."""
     parser.add_argument("--root", default=".", help="the workspace folder (default: here)")
-    parser.add_argument(
-        "--mode",
-        default="unrestricted",
-        choices=["restricted", "unrestricted"],
-        help="restricted refuses every write (default: unrestricted)",
-    )
+    add_access(parser)
     add_selection(parser)
     add_syntax(parser)
     parser.add_argument(
@@ -150,7 +145,7 @@ def run_mcp(args: argparse.Namespace) -> int:
         toolbox = Toolbox(
             Workspace(
                 args.root,
-                mode=args.mode,
+                mode=args.access,
                 history=not args.no_history,
                 session=f"mcp-{os.getpid()}",
                 encoding=args.encoding,

@@ -24,7 +24,7 @@ import json
 import sys
 from typing import TYPE_CHECKING, Any
 
-from patchwright.adapters.cli.options import add_encoding, add_syntax
+from patchwright.adapters.cli.options import add_access, add_encoding, add_syntax
 
 if TYPE_CHECKING:  # pragma: no cover
     from patchwright.model import PatchwrightError
@@ -76,12 +76,7 @@ def configure_call(parser: argparse.ArgumentParser) -> None:
         help="refuse arguments larger than this, before reading them whole (default 64)",
     )
     parser.add_argument("--session", default="default", help="session name (default: default)")
-    parser.add_argument(
-        "--mode",
-        default="unrestricted",
-        choices=["restricted", "unrestricted"],
-        help="restricted refuses every write",
-    )
+    add_access(parser)
     add_encoding(parser)
     add_syntax(parser)
     add_selection(parser)
@@ -208,7 +203,7 @@ def run_call(args: argparse.Namespace) -> int:
 
     try:
         arguments = parse_arguments(_read_arguments(args.arguments, int(args.max_args_mb * 2**20)))
-        workspace = Workspace(args.root, mode=args.mode, encoding=args.encoding)
+        workspace = Workspace(args.root, mode=args.access, encoding=args.encoding)
         path = where(workspace.state_folder, args.session)
         session = load_session(path)
         toolbox = Toolbox(
