@@ -111,4 +111,4 @@ def test_the_check_finds_a_missing_name() -> None:
     assert not _path_exists("workspace/no_such_module.py")
     assert _path_exists("src/app.py")  # an example's
     assert _relative_exists(PACKAGE / "tools" / "dispatch.py", ".writing")
-    assert not _relative_exists(PACKAGE / "tools" / "spec000" / "tool.py", ".guards")
+    assert not _relative_exists(PACKAGE / "tools" / "patch" / "tool.py", ".no_such_module")
