@@ -1,7 +1,7 @@
 """Splices: what replaces which file lines, built from a located match.
 
-Shared by the resolution of every anchor kind (:mod:`.resolve` for line ranges and
-hunks, :mod:`.oldtext` for search texts).
+Shared by the resolution of every anchor kind (:mod:`patchwright.engine.resolve` for line ranges and
+hunks, :mod:`patchwright.engine.oldtext` for search texts).
 """
 
 from __future__ import annotations
