@@ -585,14 +585,17 @@ def _evidence(
     for hl in body:
         if hl.op == "+":
             if not is_blank(hl.text):
-                if not block and prev is not None:
+                # a line opening a level has the block one level in: not level with it
+                if not block and prev is not None and not prev[0].rstrip().endswith(_OPENERS):
                     beside.append((prev[0], prev[1], hl.text))
                 block.append(hl.text)
             continue
         a, b = next(olds)
         here = (hl.text, file_lines[a]) if b == a + 1 and not is_blank(hl.text) else None
         if block and here is not None and unicode_key(here[0]) == unicode_key(here[1]):
-            beside.append((here[0], here[1], block[-1]))
+            # nor with a line closing one (``}``, ``fi``): the block sits deeper
+            if not _CLOSERS.match(here[0].lstrip()):
+                beside.append((here[0], here[1], block[-1]))
         block = []
         if here is not None and unicode_key(here[0]) == unicode_key(here[1]):
             prev = here
