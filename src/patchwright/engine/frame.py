@@ -592,10 +592,14 @@ def _evidence(
             continue
         a, b = next(olds)
         here = (hl.text, file_lines[a]) if b == a + 1 and not is_blank(hl.text) else None
-        if block and here is not None and unicode_key(here[0]) == unicode_key(here[1]):
-            # nor with a line closing one (``}``, ``fi``): the block sits deeper
-            if not _CLOSERS.match(here[0].lstrip()):
-                beside.append((here[0], here[1], block[-1]))
+        # nor with a line closing one (``}``, ``fi``): the block sits deeper
+        if (
+            block
+            and here is not None
+            and unicode_key(here[0]) == unicode_key(here[1])
+            and not _CLOSERS.match(here[0].lstrip())
+        ):
+            beside.append((here[0], here[1], block[-1]))
         block = []
         if here is not None and unicode_key(here[0]) == unicode_key(here[1]):
             prev = here
