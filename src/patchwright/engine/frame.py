@@ -67,7 +67,7 @@ def shift_for(
     outside = _outside_margin(shift, added, found)
     if decision is not None and outside[0] != outside[1] and decision != outside[0]:
         decision = None  # the evidence puts new lines outside the hunk's blocks: a clash
-    elif decision is None and _plain(shift, added):
+    elif decision is None and plain_shift(shift, added):
         decision = _within_margin(outside, model, found)
     if decision is None and frame != "auto":
         decision = frame == "shift"
@@ -78,8 +78,8 @@ def shift_for(
         decision is None
         and not mappable
         and not outside[0]
-        and not _dedented(model, found)
-        and _plain(shift, added)
+        and not dedented(model, found)
+        and plain_shift(shift, added)
     ):
         decision = False  # the one reading that can be built, and nothing says otherwise
     if decision is None:
@@ -268,12 +268,12 @@ def _within_margin(outside: tuple[bool, bool], model: list[str], found: list[str
     keep_out, shift_out = outside
     if keep_out != shift_out:
         return keep_out
-    if not keep_out and _dedented(model, found):
+    if not keep_out and dedented(model, found):
         return True
     return None
 
 
-def _plain(shift: Shift, added: Sequence[str]) -> bool:
+def plain_shift(shift: Shift, added: Sequence[str]) -> bool:
     """Whether the shift only adds (or only removes) one same prefix of indentation on
     every old line, and does just that to every added line: then either reading keeps
     the characters each line was written with, and choosing between them is all there
@@ -303,7 +303,7 @@ def _plain(shift: Shift, added: Sequence[str]) -> bool:
     return True
 
 
-def _dedented(model: list[str], found: list[str]) -> bool:
+def dedented(model: list[str], found: list[str]) -> bool:
     """Whether the model's old lines lack exactly the indentation all their file lines
     share: the least indented is at column 0 where the file's least indented is not."""
     solid = [(m, f) for m, f in zip(model, found) if not is_blank(m)]
