@@ -67,8 +67,8 @@ def shift_for(
     outside = _outside_margin(shift, added, found)
     if decision is not None and outside[0] != outside[1] and decision != outside[0]:
         decision = None  # the evidence puts new lines outside the hunk's blocks: a clash
-    elif decision is None and plain_shift(shift, added):
-        decision = _within_margin(outside, model, found)
+    elif decision is None and frame == "auto" and plain_shift(shift, added):
+        decision = _within_margin(outside, model, found)  # a caller's frame goes first
     if decision is None and frame != "auto":
         decision = frame == "shift"
     mappable = _all_mappable(shift, added, grid)
@@ -76,6 +76,7 @@ def shift_for(
         decision = None
     if (
         decision is None
+        and frame == "auto"
         and not mappable
         and not outside[0]
         and not dedented(model, found)
