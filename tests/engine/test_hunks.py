@@ -128,13 +128,27 @@ def test_outdented_hunk_framed_by_its_neighbours() -> None:
     assert out == text.replace("        b = 2\n", "        b = 3\n        c = 4\n")
 
 
-def test_outdented_hunk_without_evidence_is_refused() -> None:
+def test_outdented_hunk_kept_within_its_margin() -> None:
     text = "class A:\n    def f(self):\n        a = 1\n        b = 2\n\n        return a\n"
-    # Only the line before the new lines can be compared (a blank line follows them):
-    # nothing tells whether "b = 3" was written with the file's indentation or the
-    # hunk's, and refusing beats guessing.
+    # Only the line before the new lines can be compared (a blank line follows them),
+    # but as written "b = 3" would stand at column 0, left of every line the hunk
+    # shows (out of the function): shifted like the old lines, it stays inside.
+    out = run(text, hunk(" a = 1\n-b = 2\n+b = 3\n+c = 4\n \n return a"))
+    assert out == text.replace("        b = 2\n", "        b = 3\n        c = 4\n")
+
+
+def test_partly_outdented_hunk_without_evidence_is_refused() -> None:
+    text = (
+        "class A:\n    def f(self):\n        a = 1\n        if a:\n            b = 2\n\n"
+        "        return a\n"
+    )
+    # The hunk is 4 columns short (not dedented to column 0), and its new line could
+    # be one level inside "b = 2" as written or level with it shifted: both readings
+    # stay inside the hunk's lines and land on the file's levels, and only the line
+    # before the new one can be compared. Refusing beats guessing.
+    body = "     a = 1\n     if a:\n         b = 2\n+        log()\n \n     return a"
     with pytest.raises(PatchwrightError) as info:
-        run(text, hunk(" a = 1\n-b = 2\n+b = 3\n+c = 4\n \n return a"))
+        run(text, hunk(body))
     assert info.value.code == ErrorCode.AMBIGUOUS
     assert "indented differently" in info.value.message
 

@@ -59,14 +59,15 @@ def test_indentation_rung_shifts_new_text_by_the_same_amount() -> None:
     assert rung_of(SOURCE, old, new) == "indentation"
 
 
-def test_indentation_shift_with_conflicting_evidence_is_refused() -> None:
+def test_search_dedented_as_a_whole_moves_its_replacement() -> None:
     # The added line is deeper than the line after it: that line's indentation agrees
-    # with the file's frame while the copied line agrees with the model's. Refuse.
+    # with the file's frame while the copied line agrees with the model's. But the
+    # search text stands at column 0 where every file line it matched is indented:
+    # the block was quoted dedented as a whole, its replacement too.
     old = "with open(path) as fh:\n    data = fh.read()\nreturn data\n"
     new = "with open(path) as fh:\n    data = fh.read()\n    data = data.strip()\nreturn data\n"
-    with pytest.raises(PatchwrightError) as info:
-        run(SOURCE, Edit(OldText(old), new))
-    assert info.value.code == ErrorCode.AMBIGUOUS
+    out = run(SOURCE, Edit(OldText(old), new))
+    assert "        data = fh.read()\n        data = data.strip()\n    return data\n" in out
 
 
 def test_indentation_rung_tabs_file_spaces_search() -> None:

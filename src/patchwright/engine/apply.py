@@ -97,10 +97,16 @@ def _independent(edits: Sequence[Edit]) -> bool:
 
 
 def _resolve_one(
-    file: TextFile, index: LineIndex, edit: Edit, i: int, opts: MatchOptions, shift: int = 0
+    file: TextFile,
+    index: LineIndex,
+    edit: Edit,
+    i: int,
+    opts: MatchOptions,
+    shift: int = 0,
+    after: int = 0,
 ) -> list[Splice]:
     try:
-        splices = resolve(file, index, edit, opts, hint_shift=shift)
+        splices = resolve(file, index, edit, opts, hint_shift=shift, after=after)
         for splice in splices:
             _check_changes(file, splice, edit.label or f"edit {i + 1}")
         return splices
@@ -154,15 +160,18 @@ def _against_original(file: TextFile, edits: Sequence[Edit], opts: MatchOptions)
             unhinted = _prepare_searches(index, edits, opts)
         if splice is None and unhinted:
             splice = _exact_unique(file, index, hunk)
-            if splice is not None:
+            # one above the hunk before it goes through the ladder, which checks the order
+            if splice is not None and (not tagged or splice.start >= tagged[-1][1].end):
                 tagged.append((i, splice))
                 continue
+            splice = None
         if splice is not None:
             assert isinstance(hunk, Hunk) and hunk.old_start is not None
             drift = splice.start - (hunk.old_start - 1)
             tagged.append((i, splice))
             continue
-        splices = _resolve_one(file, index, edit, i, opts, shift=drift)
+        after = tagged[-1][1].end if tagged else 0
+        splices = _resolve_one(file, index, edit, i, opts, shift=drift, after=after)
         if isinstance(hunk, Hunk) and hunk.old_start is not None and hunk.old_lines:
             drift = splices[0].start - (hunk.old_start - 1)
         tagged.extend((i, s) for s in splices)
@@ -513,10 +522,11 @@ def _sequential(file: TextFile, edits: Sequence[Edit], opts: MatchOptions) -> En
     current = file
     history: list[tuple[int, int, int]] = []  # (start, old_len, new_len) per splice, in order
     reports: list[MatchReport] = []
+    after = 0  # where the edit before ended, in the text as it now is
     for i, edit in enumerate(edits):
         index = LineIndex(current.lines)
         try:
-            splices = _resolve_one(current, index, edit, i, opts)
+            splices = _resolve_one(current, index, edit, i, opts, after=after)
         except PatchwrightError as err:
             _told_in_original_lines(err, i, history)
             raise
@@ -527,6 +537,8 @@ def _sequential(file: TextFile, edits: Sequence[Edit], opts: MatchOptions) -> En
             history.append((s.start, s.end - s.start, len(s.lines)))
         reports.append(_renumber(rep, i, edit, orig_a + 1, orig_b))
         current = step.file
+        last = max(splices, key=lambda s: s.start, default=None)
+        after = last.start + len(last.lines) if last is not None else 0
     final = _forward_new_ranges(reports, history, edits)
     return EngineResult(current, final)
 

@@ -38,10 +38,13 @@ def resolve_hunk(
     label: str,
     options: MatchOptions,
     hint_shift: int,
+    after: int = 0,
 ) -> Splice:
     """The splice of a diff hunk: its old lines located through the ladder (near its
     header's line, ``hint_shift`` lines off as earlier hunks moved the file, inside its
-    ``@@`` anchors' scope), its body composed against what was found.
+    ``@@`` anchors' scope), its body composed against what was found. ``after`` is the
+    line where the hunk before it ended (a hunk without line numbers is checked
+    against that order).
 
     Raises:
         PatchwrightError: not found, ambiguous, or placed against the evidence.
@@ -70,7 +73,7 @@ def resolve_hunk(
     except PatchwrightError as err:
         shorter = _without_last_empty(hunk) if err.code == ErrorCode.NOT_FOUND else None
         if shorter is not None:
-            return resolve_hunk(file, index, shorter, label, options, hint_shift)
+            return resolve_hunk(file, index, shorter, label, options, hint_shift, after)
         if err.code != ErrorCode.AMBIGUOUS:
             raise
         err.hint = _HUNK_AMBIGUITY_HINT  # a diff has no replace_all
@@ -84,6 +87,8 @@ def resolve_hunk(
     _check_open_edges(hunk, match, len(file.lines), label, open_edges)
     if hint is not None and abs(match.start - hint.line) > _FAR:
         _check_near_evidence(index, pattern, match, hint, options, label)
+    if hunk.old_start is None:
+        _check_own_evidence(index, pattern, match, scope, after, options, label)
     try:
         splice = compose_splice(
             file,
@@ -159,6 +164,71 @@ def _check_near_evidence(
                 "and give that place's line numbers in the header.",
                 details={"lines": [match.start + 1, region.start + 1], "rung": match.rung.value},
             )
+
+
+def _check_own_evidence(
+    index: LineIndex,
+    pattern: Sequence[str],
+    match: Match,
+    scope: _Scope,
+    after: int,
+    options: MatchOptions,
+    label: str,
+) -> None:
+    """A hunk without line numbers found where its own evidence says it is not (outside
+    the block of its ``@@`` line, or above the hunk before it, while an OpenAI patch's
+    hunks come in the file's order) while its lines stand where that evidence puts
+    them with one more line between them: a hunk that lost a context line can match
+    exactly at a look-alike place. Refuse, naming both places. A match the evidence
+    agrees with, or one with no such copy where the evidence points, is kept (hunks
+    given out of order, look-alike blocks that differ in a line)."""
+    lo = max(scope.lo, after)
+    hi = _block_end(index, scope) if scope.lo else len(index.lines)
+    if lo <= match.start < hi or lo >= hi or not options.allows(Rung.OMITTED):
+        return
+    from patchwright.engine.rungs import omitted_matches  # only against the evidence
+
+    for near in omitted_matches(index, pattern, lo):
+        if not lo <= near.start < hi or near.end > hi:
+            continue
+        covered = {a for a, _ in near.spans}
+        left = next(k for k in range(near.start, near.end) if k not in covered)
+        wheres = []
+        if scope.lo:
+            wheres.append(f"inside the block of its @@ line (lines {scope.lo}-{hi})")
+        if after:
+            wheres.append(f"after the hunk before it (which ends at line {after})")
+        where = " and ".join(wheres)
+        raise PatchwrightError(
+            ErrorCode.AMBIGUOUS,
+            f"{label or 'The hunk'}: its lines stand at line {match.start + 1} "
+            f"({match.rung.words}), but not {where}, where the hunk's own evidence puts "
+            f"it; lines {near.start + 1}-{near.end} there hold the same lines with one "
+            f"more, line {left + 1}, which the hunk may have left out. It cannot be told "
+            "which place is meant. No change was made.",
+            "Copy the hunk's lines exactly from the place you mean (re-read the file), "
+            "with an @@ line naming the enclosing class or function.",
+            details={"lines": [match.start + 1, near.start + 1], "rung": match.rung.value},
+        )
+
+
+# Lines that close a block at the indentation of the line that opened it.
+_CLOSING = ("}", ")", "]", "end")
+
+
+def _block_end(index: LineIndex, scope: _Scope) -> int:
+    """Where the block of the last ``@@`` line found ends: the first non-blank line
+    after it indented no deeper than it that does not close it (the anchored region's
+    end, ``scope.hi``, at the latest)."""
+    lines = index.lines
+    head = lines[scope.lo - 1]
+    depth = len(head) - len(head.lstrip())
+    for k in range(scope.lo, scope.hi):
+        line = lines[k]
+        body = line.lstrip()
+        if body and len(line) - len(body) <= depth and not body.startswith(_CLOSING):
+            return k
+    return scope.hi
 
 
 def _without_last_empty(hunk: Hunk) -> Hunk | None:

@@ -28,7 +28,7 @@ from patchwright.engine.matching.normalize import (
     strip_line_numbers,
 )
 from patchwright.engine.matching.policy import MatchOptions
-from patchwright.engine.matching.reindent import detect_shift, replacement_shift
+from patchwright.engine.matching.reindent import Shift, detect_shift, replacement_shift
 from patchwright.engine.matching.rungs import identity, keyed_matches, loosely_equal
 from patchwright.engine.replacing.literal import (
     LooseFind,
@@ -432,10 +432,31 @@ def _moved_with_old(
     ):
         return None
     found = file.lines[match.start : match.end]
-    shift = replacement_shift(pattern, found, new)
+    shift = replacement_shift(pattern, found, new) or _dedented_whole(pattern, found, new)
     if shift is None:
         return None
     return list(found), [shift.apply(line) for line in new], shift.describe()
+
+
+def _dedented_whole(pattern: list[str], found: list[str], new: list[str]) -> Shift | None:
+    """The shift of a search text written without the indentation all its file lines
+    share (its least indented line at column 0), when the replacement is in that same
+    frame: every replacement line with the words of a search line is indented like
+    that search line, none like the file's. Models quote a block dedented as a whole,
+    replacement included. ``None`` otherwise."""
+    from patchwright.engine.frame import dedented, plain_shift  # only for a shifted search
+
+    shift = detect_shift(pattern, found)
+    if shift is None or shift.is_identity or not dedented(pattern, found):
+        return None
+    if not plain_shift(shift, new):
+        return None
+    frames = {strip_key(p): (leading(p), leading(f)) for p, f in zip(pattern, found) if p.strip()}
+    for line in new:
+        hit = frames.get(strip_key(line)) if line.strip() else None
+        if hit is not None and hit[0] != hit[1] and leading(line) != hit[0]:
+            return None
+    return shift
 
 
 def _check_repeated_edges(

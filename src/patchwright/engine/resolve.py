@@ -33,15 +33,18 @@ def resolve(
     options: MatchOptions,
     *,
     hint_shift: int = 0,
+    after: int = 0,
 ) -> list[Splice]:
     """Resolve ``edit`` against ``file`` (whose ``index`` is given).
+
+    ``after`` is the line where the edit before it ended (diff hunks only).
 
     Raises:
         PatchwrightError: the anchor was not found, was ambiguous, or is invalid.
     """
     anchor = edit.anchor
     if isinstance(anchor, Hunk):
-        return [resolve_hunk(file, index, anchor, edit.label, options, hint_shift)]
+        return [resolve_hunk(file, index, anchor, edit.label, options, hint_shift, after)]
     # the other anchors come from tool calls and SEARCH/REPLACE blocks, never from a diff:
     # their module stays off the start-up path of ``patchwright apply``
     from patchwright.model.anchors import BeginningOfFile, EndOfFile, LineRange, OldText, WholeFile

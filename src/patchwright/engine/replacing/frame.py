@@ -70,10 +70,25 @@ def shift_for(
     decision = choose_frame(shift, pairs, same_frame_lines, beside, added, grid)
     if decision is None:
         decision = _framed_by_neighbours(file_lines, body, match, shift, pairs, same_frame_lines)
+    outside = _outside_margin(shift, added, found)
+    if decision is not None and outside[0] != outside[1] and decision != outside[0]:
+        decision = None  # the evidence puts new lines outside the hunk's blocks: a clash
+    elif decision is None and frame == "auto" and plain_shift(shift, added):
+        decision = _within_margin(outside, model, found)  # a caller's frame goes first
     if decision is None and frame != "auto":
         decision = frame == "shift"
-    if decision and not _all_mappable(shift, added, grid):
+    mappable = _all_mappable(shift, added, grid)
+    if decision and not mappable:
         decision = None
+    if (
+        decision is None
+        and frame == "auto"
+        and not mappable
+        and not outside[0]
+        and not dedented(model, found)
+        and plain_shift(shift, added)
+    ):
+        decision = False  # the one reading that can be built, and nothing says otherwise
     if decision is None:
         raise _indent_error(
             label,
@@ -233,6 +248,75 @@ def _framed_by_neighbours(
     if framed[False] and not fits[True] and not votes[0] and not same_frame_lines:
         return False
     return None
+
+
+def _outside_margin(shift: Shift, added: Sequence[str], found: Sequence[str]) -> tuple[bool, bool]:
+    """For each reading (kept as written, shifted), whether it puts an added line left
+    of every old line the hunk matched in the file: out of every block the hunk shows."""
+    solid = [line for line in found if not is_blank(line)]
+    if not solid:
+        return False, False
+    margin = min(indent_width(leading(line), shift.tab) for line in solid)
+    out = []
+    for shifted in (False, True):
+        new = [shift.apply(line) if shifted else line for line in added if not is_blank(line)]
+        out.append(any(indent_width(leading(line), shift.tab) < margin for line in new))
+    return out[0], out[1]
+
+
+def _within_margin(outside: tuple[bool, bool], model: list[str], found: list[str]) -> bool | None:
+    """Decide by the hunk's own left margin: the reading that keeps every added line at
+    or right of the least indented old line (as the file has it) is the one meant when
+    the other reading puts one left of it. A new line outside every block the hunk's
+    context shows is not what a hunk that shows that context writes. A hunk written
+    without the indentation all its lines share in the file (its least indented old
+    line at column 0: the block was dedented as a whole, as models quote code) was
+    written in that frame throughout, new lines included. ``None`` otherwise."""
+    keep_out, shift_out = outside
+    if keep_out != shift_out:
+        return keep_out
+    if not keep_out and dedented(model, found):
+        return True
+    return None
+
+
+def plain_shift(shift: Shift, added: Sequence[str]) -> bool:
+    """Whether the shift only adds (or only removes) one same prefix of indentation on
+    every old line, and does just that to every added line: then either reading keeps
+    the characters each line was written with, and choosing between them is all there
+    is to decide (a shift that also converts spaces and tabs guesses a tab width)."""
+    if shift.scale != 1.0 or not shift.mapping:
+        return False
+    grow = shift.delta > 0
+    prefixes = {
+        (b[: len(b) - len(a)] if b.endswith(a) else None)
+        if grow
+        else (a[: len(a) - len(b)] if a.endswith(b) else None)
+        for a, b in shift.mapping
+    }
+    if len(prefixes) != 1:
+        return False
+    prefix = prefixes.pop()
+    if not prefix:
+        return False
+    for line in added:
+        if is_blank(line):
+            continue
+        moved = shift.apply(line)
+        if grow and moved != prefix + line:
+            return False
+        if not grow and line != prefix + moved:
+            return False
+    return True
+
+
+def dedented(model: list[str], found: list[str]) -> bool:
+    """Whether the model's old lines lack exactly the indentation all their file lines
+    share: the least indented is at column 0 where the file's least indented is not."""
+    solid = [(m, f) for m, f in zip(model, found) if not is_blank(m)]
+    if not solid:
+        return False
+    return min(len(leading(m)) for m, _ in solid) == 0 and all(leading(f) for _, f in solid)
 
 
 def _past_margin(shift: Shift, line: str) -> bool:
@@ -508,13 +592,20 @@ def _evidence(
     for hl in body:
         if hl.op == "+":
             if not is_blank(hl.text):
-                if not block and prev is not None:
+                # a line opening a level has the block one level in: not level with it
+                if not block and prev is not None and not prev[0].rstrip().endswith(_OPENERS):
                     beside.append((prev[0], prev[1], hl.text))
                 block.append(hl.text)
             continue
         a, b = next(olds)
         here = (hl.text, file_lines[a]) if b == a + 1 and not is_blank(hl.text) else None
-        if block and here is not None and unicode_key(here[0]) == unicode_key(here[1]):
+        # nor with a line closing one (``}``, ``fi``): the block sits deeper
+        if (
+            block
+            and here is not None
+            and unicode_key(here[0]) == unicode_key(here[1])
+            and not _CLOSERS.match(here[0].lstrip())
+        ):
             beside.append((here[0], here[1], block[-1]))
         block = []
         if here is not None and unicode_key(here[0]) == unicode_key(here[1]):
