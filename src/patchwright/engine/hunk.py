@@ -186,7 +186,7 @@ def _check_own_evidence(
     hi = _block_end(index, scope) if scope.lo else len(index.lines)
     if lo <= match.start < hi or lo >= hi or not options.allows(Rung.OMITTED):
         return
-    from patchwright.engine.rungs import omitted_matches  # only against the evidence
+    from patchwright.engine.matching.rungs import omitted_matches  # only against the evidence
 
     for near in omitted_matches(index, pattern, lo):
         if not lo <= near.start < hi or near.end > hi:

@@ -444,7 +444,10 @@ def _dedented_whole(pattern: list[str], found: list[str], new: list[str]) -> Shi
     frame: every replacement line with the words of a search line is indented like
     that search line, none like the file's. Models quote a block dedented as a whole,
     replacement included. ``None`` otherwise."""
-    from patchwright.engine.frame import dedented, plain_shift  # only for a shifted search
+    from patchwright.engine.replacing.frame import (  # only for a shifted search
+        dedented,
+        plain_shift,
+    )
 
     shift = detect_shift(pattern, found)
     if shift is None or shift.is_identity or not dedented(pattern, found):
