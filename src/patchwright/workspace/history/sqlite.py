@@ -159,15 +159,8 @@ class SQLiteBackend:
         try:
             with self._lock:
                 try:
-                    db = self._connection()
-                    db.execute("BEGIN IMMEDIATE" if write else "BEGIN")
-                    try:
-                        yield _SQLiteTx(db)
-                    except BaseException:
-                        with suppress(sqlite3.Error):
-                            db.execute("ROLLBACK")
-                        raise
-                    db.execute("COMMIT")
+                    with _begun(self._connection(), write=write) as tx:
+                        yield tx
                 except sqlite3.Error as exc:
                     raise self._error(exc) from exc
         finally:
@@ -186,14 +179,8 @@ class SQLiteBackend:
             self.migrate()  # the schema first, on the writing connection
         generation, db = self._reader()
         try:
-            db.execute("BEGIN")
-            try:
-                yield _SQLiteTx(db)
-            except BaseException:
-                with suppress(sqlite3.Error):
-                    db.execute("ROLLBACK")
-                raise
-            db.execute("COMMIT")
+            with _begun(db, write=False) as tx:
+                yield tx
         except sqlite3.Error as exc:
             raise self._error(exc) from exc
         finally:
@@ -306,6 +293,20 @@ class SQLiteBackend:
 #: Idle read connections a store keeps (more, opened while many calls read at once,
 #: are closed after use).
 IDLE_READERS = 8
+
+
+@contextmanager
+def _begun(db: sqlite3.Connection, *, write: bool) -> Iterator[Tx]:
+    """One transaction on ``db`` (``BEGIN IMMEDIATE`` to write), committed when the body
+    ends and rolled back when it raises (a failed rollback leaves the body's error)."""
+    db.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+    try:
+        yield _SQLiteTx(db)
+    except BaseException:
+        with suppress(sqlite3.Error):
+            db.execute("ROLLBACK")
+        raise
+    db.execute("COMMIT")
 
 
 def _close_all(readers: list[tuple[int, sqlite3.Connection]]) -> None:
