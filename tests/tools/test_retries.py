@@ -217,3 +217,42 @@ def test_a_retried_line_edit_needs_the_history(tmp_path: Path) -> None:
     assert again.text.startswith("Already applied (batch b-")
     assert again.data["already_applied"] is True
     assert (root / "a.py").read_text() == "one = 1\nthree = 3\n"
+
+
+class _CountingContents:
+    """The workspace's real history, counting how often a content is read back."""
+
+    def __init__(self, workspace: Workspace) -> None:
+        self.reads = 0
+        history = workspace.history
+        real = history.content
+
+        def content(sha256: str | None) -> bytes | None:
+            self.reads += 1
+            return real(sha256)
+
+        history.content = content  # type: ignore[method-assign]
+
+
+def test_a_retry_in_the_session_that_wrote_is_replayed_on_the_text_it_replaced(
+    tmp_path: Path,
+) -> None:
+    """The session keeps the text its last write replaced, so its retry is told from it
+    without reading that text back from the history; another session reads it back."""
+    root, state = tmp_path / "root", tmp_path / "state"
+    root.mkdir()
+    # appending to a line keeps the old text in the file: only the replay tells a retry
+    write(root, "m.py", "x = 1\ny = 2\n")
+    edit = {"path": "m.py", "old_string": "x = 1", "new_string": "x = 1\nz = 3"}
+    toolbox = _toolbox(root, state, "default")
+    counting = _CountingContents(toolbox.workspace)
+    ok(toolbox, "edit_file", **edit)
+    retried = ok(toolbox, "edit_file", **edit)
+    assert retried.text.startswith("Already applied")
+    assert counting.reads == 0
+    other = _toolbox(root, state, "default")  # a new session: nothing kept
+    counting = _CountingContents(other.workspace)
+    again = ok(other, "edit_file", **edit)
+    assert again.text.startswith("Already applied")
+    assert counting.reads == 1
+    assert (root / "m.py").read_text() == "x = 1\nz = 3\ny = 2\n"

@@ -52,19 +52,31 @@ class PriorBatch:
     Attributes:
         batch_id: the batch (``b-...``).
         tool: the tool that made it.
-        before: the file's bytes before that batch (``None``: the batch created it).
+        before: the file's bytes before that batch (``None``: the batch created it, or
+            ``before_file`` holds them decoded).
+        before_file: the text before that batch, from the caller's memory of what it
+            read (``known``), so the history's copy was not read back.
     """
 
     batch_id: str
     tool: str
     before: bytes | None
+    before_file: TextFile | None = None
 
 
-def prior_batch(ws: Workspace, path: str, current_sha256: str | None) -> PriorBatch | None:
+#: Where a caller keeps texts it read: ``known(path, sha256)`` is the text of ``path``
+#: whose bytes hash to ``sha256``, or ``None`` (tools.session keeps the last few).
+Known = Callable[[str, str], TextFile | None]
+
+
+def prior_batch(
+    ws: Workspace, path: str, current_sha256: str | None, known: Known | None = None
+) -> PriorBatch | None:
     """The newest batch that wrote ``path`` if the file (whose bytes hash to
     ``current_sha256``, ``None`` when it is absent) still holds its result; ``None`` when
     there is no such batch, no history, or the history cannot be read (a retry is then
-    judged from the file alone)."""
+    judged from the file alone). The text before the batch comes from ``known`` when it
+    has it, else from the history."""
     if not ws.keeps_history:
         return None
     try:
@@ -72,6 +84,9 @@ def prior_batch(ws: Workspace, path: str, current_sha256: str | None) -> PriorBa
         if row is None or row["after_sha256"] != current_sha256 or row["move_from"]:
             return None
         before_sha = row["before_sha256"]
+        kept = known(path, before_sha) if known is not None and before_sha else None
+        if kept is not None:
+            return PriorBatch(str(row["batch_id"]), str(row["tool"]), None, kept)
         before = ws.history.content(before_sha) if before_sha is not None else None
     except (PatchwrightError, OSError, ValueError):
         return None
@@ -85,19 +100,23 @@ def replayed_by(
     path: str,
     current_sha256: str | None,
     replay: Callable[[TextFile | None], TextFile | None],
+    known: Known | None = None,
 ) -> str | None:
     """The batch that already made this edit of ``path``, or ``None``.
 
     ``current_sha256`` is the SHA256 of the file's bytes now (``None``: absent);
     ``replay`` applies the edit to a text (``None``: the file absent) and gives the new
     text (``None``: deleted); it may raise :class:`PatchwrightError` when the edit does
-    not apply there.
+    not apply there. ``known`` spares reading the text before the batch back from the
+    history (:func:`prior_batch`).
     """
-    prior = prior_batch(ws, path, current_sha256)
+    prior = prior_batch(ws, path, current_sha256, known)
     if prior is None:
         return None
     try:
-        before = TextFile.decode(prior.before, path=path) if prior.before is not None else None
+        before = prior.before_file
+        if before is None and prior.before is not None:
+            before = TextFile.decode(prior.before, path=path)
         after = replay(before)
     except PatchwrightError:
         return None

@@ -359,7 +359,7 @@ def already_applied(
     history's newest batch on the file made this very change (``replay`` applies the
     edit to a text) and the file still holds its result, or when the file ``evidence``
     shows the edit's result; ``None`` otherwise (the edit is then applied as usual)."""
-    batch = replayed_by(ctx.workspace, loaded.path, loaded.sha256, replay)
+    batch = replayed_by(ctx.workspace, loaded.path, loaded.sha256, replay, ctx.session.text_before)
     if batch is not None:
         head = f"Already applied (batch {batch}), nothing changed"
         why = (

@@ -58,6 +58,9 @@ class Session:
     _texts: OrderedDict[str, tuple[str, str, TextFile | None]] = field(
         default_factory=OrderedDict, repr=False, compare=False
     )
+    _befores: OrderedDict[str, tuple[str, TextFile]] = field(
+        default_factory=OrderedDict, repr=False, compare=False
+    )
     # calls of one session may run at the same time (an MCP server's worker threads):
     # what reads and then writes shared state does so under this lock
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
@@ -137,6 +140,26 @@ class Session:
             self._texts.move_to_end(path)
             while len(self._texts) > _KEPT_TEXTS:
                 self._texts.popitem(last=False)
+
+    def remember_before(self, path: str, sha256: str, file: TextFile, chars: int) -> None:
+        """Keep the text a write of ``path`` replaced (its bytes hash to ``sha256``;
+        ``chars`` is its size), for :meth:`text_before`: a retry of that write is then
+        replayed on it without reading it back from the history. The same bounds as
+        :meth:`remember_text`."""
+        with self._lock:
+            if chars > _KEPT_TEXT_MAX_CHARS:
+                self._befores.pop(path, None)
+                return
+            self._befores[path] = (sha256, file)
+            self._befores.move_to_end(path)
+            while len(self._befores) > _KEPT_TEXTS:
+                self._befores.popitem(last=False)
+
+    def text_before(self, path: str, sha256: str) -> TextFile | None:
+        """The text of ``path`` whose bytes hash to ``sha256`` if this session's last
+        write of it replaced that text, else ``None``."""
+        kept = self._befores.get(path)
+        return kept[1] if kept is not None and kept[0] == sha256 else None
 
     def written_text(self, path: str, sha256: str | None) -> str | None:
         """The text this session last wrote to ``path`` if the file still has those

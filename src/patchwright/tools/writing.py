@@ -82,8 +82,13 @@ def _remember_texts(ctx: ToolContext, plans: Sequence[PlannedWrite], record: Com
     if record.dry_run:
         return
     written = {f.path: f.after_sha256 for f in record.files if f.after_sha256 is not None}
+    replaced = {f.path: f.before_sha256 for f in record.files if f.before_sha256 is not None}
     for plan in plans:
         sha = written.get(plan.path)
         if sha is not None and plan.after is not None:
             ctx.session.remember_text(plan.path, sha, plan.text, plan.after)
             ctx.session.saw(plan.path, sha)  # the agent knows what it wrote (tools.reads)
+            before_sha = replaced.get(plan.path)
+            if before_sha is not None and plan.before is not None and not plan.move_from:
+                # a retry of this write is replayed on it (api.retry.replayed_by)
+                ctx.session.remember_before(plan.path, before_sha, plan.before, len(plan.text))
