@@ -256,3 +256,23 @@ def test_a_retry_in_the_session_that_wrote_is_replayed_on_the_text_it_replaced(
     assert again.text.startswith("Already applied")
     assert counting.reads == 1
     assert (root / "m.py").read_text() == "x = 1\nz = 3\ny = 2\n"
+
+
+def test_a_retry_of_an_edit_placed_loosely_is_replayed_loosely(tmp_path: Path) -> None:
+    """A write placed by its exact text is replayed strictly (the same edit is found
+    exactly again); one placed loosely is replayed with the same loose rungs."""
+    root, state = tmp_path / "root", tmp_path / "state"
+    root.mkdir()
+    write(root, "m.py", "def f():\n    x = 1\n    y = 2\n\n\ndef g():\n    return 0\n")
+    toolbox = _toolbox(root, state, "default")
+    loose = {"path": "m.py", "old_string": "  x = 1\n  y = 2", "new_string": "  x = 1\n  y = 3"}
+    first = ok(toolbox, "edit_file", **loose)
+    assert "indent" in first.text.lower()  # placed by the indentation rung
+    assert ok(toolbox, "edit_file", **loose).text.startswith("Already applied")
+    exact = {"path": "m.py", "old_string": "return 0", "new_string": "return 0  # done"}
+    ok(toolbox, "edit_file", **exact)
+    assert toolbox.session_for(None).replaced_exactly("m.py") is not None
+    assert ok(toolbox, "edit_file", **exact).text.startswith("Already applied")
+    assert (root / "m.py").read_text() == (
+        "def f():\n    x = 1\n    y = 3\n\n\ndef g():\n    return 0  # done\n"
+    )

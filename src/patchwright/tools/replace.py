@@ -185,11 +185,14 @@ def _replace_once(
             return in_cells
         return apply_edits(before, edits, composition=Composition.SEQUENTIAL, options=options)
 
-    # a replay only asks whether the edit applies to an older text: no diagnosis
+    # a replay only asks whether the edit applies to an older text: no diagnosis; on
+    # the text a write placed exactly replaced, the same edit is found exactly again
     quiet = replace_record(options, explain=False)
+    strict = replace_record(quiet, mode="strict")
 
     def replay(before: TextFile | None) -> TextFile:
-        return run(before or TextFile(), quiet).file
+        exactly = before is not None and before is ctx.session.replaced_exactly(loaded.path)
+        return run(before or TextFile(), strict if exactly else quiet).file
 
     evidence = file_evidence(loaded.current.text, items[0].old, items[0].new) if (
         loaded.exists and len(items) == 1 and not items[0].replace_all

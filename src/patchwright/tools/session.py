@@ -58,7 +58,7 @@ class Session:
     _texts: OrderedDict[str, tuple[str, str, TextFile | None]] = field(
         default_factory=OrderedDict, repr=False, compare=False
     )
-    _befores: OrderedDict[str, tuple[str, TextFile]] = field(
+    _befores: OrderedDict[str, tuple[str, TextFile, bool]] = field(
         default_factory=OrderedDict, repr=False, compare=False
     )
     # calls of one session may run at the same time (an MCP server's worker threads):
@@ -141,16 +141,19 @@ class Session:
             while len(self._texts) > _KEPT_TEXTS:
                 self._texts.popitem(last=False)
 
-    def remember_before(self, path: str, sha256: str, file: TextFile, chars: int) -> None:
+    def remember_before(
+        self, path: str, sha256: str, file: TextFile, chars: int, *, exact: bool = False
+    ) -> None:
         """Keep the text a write of ``path`` replaced (its bytes hash to ``sha256``;
         ``chars`` is its size), for :meth:`text_before`: a retry of that write is then
-        replayed on it without reading it back from the history. The same bounds as
-        :meth:`remember_text`."""
+        replayed on it without reading it back from the history. ``exact``: every edit
+        of that write was placed by its exact text (:meth:`replaced_exactly`). The same
+        bounds as :meth:`remember_text`."""
         with self._lock:
             if chars > _KEPT_TEXT_MAX_CHARS:
                 self._befores.pop(path, None)
                 return
-            self._befores[path] = (sha256, file)
+            self._befores[path] = (sha256, file, exact)
             self._befores.move_to_end(path)
             while len(self._befores) > _KEPT_TEXTS:
                 self._befores.popitem(last=False)
@@ -160,6 +163,14 @@ class Session:
         write of it replaced that text, else ``None``."""
         kept = self._befores.get(path)
         return kept[1] if kept is not None and kept[0] == sha256 else None
+
+    def replaced_exactly(self, path: str) -> TextFile | None:
+        """The text this session's last write of ``path`` replaced, when every edit of
+        that write was placed by its exact text, else ``None``. The same edit sent again
+        is then found exactly in that text too, so its replay there needs no loose rung
+        (each of which looks at the whole file)."""
+        kept = self._befores.get(path)
+        return kept[1] if kept is not None and kept[2] else None
 
     def written_text(self, path: str, sha256: str | None) -> str | None:
         """The text this session last wrote to ``path`` if the file still has those

@@ -77,6 +77,10 @@ def commit_writes(
     return outcome
 
 
+#: The rungs of strict matching: a write placed by these alone is replayed strictly.
+_EXACT = frozenset({"exact", "newline"})
+
+
 def _remember_texts(ctx: ToolContext, plans: Sequence[PlannedWrite], record: CommitRecord) -> None:
     """Keep each written text for the next edit of its file (Session.written_text)."""
     if record.dry_run:
@@ -91,4 +95,7 @@ def _remember_texts(ctx: ToolContext, plans: Sequence[PlannedWrite], record: Com
             before_sha = replaced.get(plan.path)
             if before_sha is not None and plan.before is not None and not plan.move_from:
                 # a retry of this write is replayed on it (api.retry.replayed_by)
-                ctx.session.remember_before(plan.path, before_sha, plan.before, len(plan.text))
+                exact = bool(plan.rungs) and set(plan.rungs) <= _EXACT
+                ctx.session.remember_before(
+                    plan.path, before_sha, plan.before, len(plan.text), exact=exact
+                )
