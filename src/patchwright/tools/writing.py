@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from patchwright.engine import MatchOptions
 from patchwright.model import TextFile
 from patchwright.tools.context import ToolContext
 from patchwright.tools.files import Loaded
@@ -78,7 +79,7 @@ def commit_writes(
 
 
 #: The rungs of strict matching: a write placed by these alone is replayed strictly.
-_EXACT = frozenset({"exact", "newline"})
+_EXACT = frozenset(rung.value for rung in MatchOptions(mode="strict").rungs)
 
 
 def _remember_texts(ctx: ToolContext, plans: Sequence[PlannedWrite], record: CommitRecord) -> None:
