@@ -39,6 +39,30 @@ def test_short_files_are_detected_and_round_trip(text: str, codec: str, detected
     assert model.encode() == data
 
 
+# realistic lines whose likeliest reading by charset-normalizer's chaos alone is wrong:
+# Japanese that reads as rare Hangul of cp949's extension, and French that reads as
+# mac_latin2 (with a language recognised), each once read in that encoding, garbled
+MISREAD = [
+    ("# 売上の集計：合計を返します。ご確認ください (1)\n" * 3, "shift_jis", "shift_jis"),
+    ('# 消費税を計算する\nTAX = 0.1  # 税率\ndef with_tax(price):\n    """税込み価格を返す。"""\n'
+     "    return int(price * (1 + TAX))\n" * 3, "shift_jis", "shift_jis"),
+    ("# Données de l’utilisateur – « nom » et « prénom »\nNOM = 'Élodie'\n", "cp1252",
+     "cp1252"),
+    ("# 사용자 정보를 불러옵니다 (똠방각하)\ndef load_user(uid):\n    return db.get(uid)\n" * 3,
+     "cp949", "cp949"),  # a syllable of the extension: Korean keeps cp949
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("text", "codec", "detected"), MISREAD, ids=[m[1] for m in MISREAD])
+def test_realistic_text_is_not_read_in_an_encoding_that_garbles_it(
+    text: str, codec: str, detected: str
+) -> None:
+    data = text.encode(codec)
+    model = decode_file(data, "f.py")
+    assert (model.text, model.encoding) == (text, detected)
+    assert model.encode() == data
+
+
 def _unsure() -> PatchwrightError:
     with pytest.raises(PatchwrightError) as info:
         decode_file("# 中文\nx = 1\n".encode("gbk"), "zh.py")
