@@ -304,3 +304,22 @@ def test_a_workspace_encoding_serves_every_tool(root: Path, state: Path) -> None
     diff = "--- a/zh.py\n+++ b/zh.py\n@@ -1,2 +1,2 @@\n # 中文\n-x = 1\n+x = 2\n"
     ok(Toolbox(workspace), "apply_patch", patch=diff)
     assert (root / "zh.py").read_bytes() == "# 中文\nx = 2\n".encode("gbk")
+
+
+def test_repeated_japanese_comments_are_edited_in_shift_jis(
+    make_toolbox: Callable[..., Toolbox], root: Path
+) -> None:
+    # charset-normalizer finds this text least chaotic as cp949 (rare Hangul); read so,
+    # the edit below wrote its Japanese in cp949 bytes inside a Shift-JIS file
+    text = (
+        "# 消費税を計算する\nTAX = 0.1  # 税率\ndef with_tax(price):\n"
+        '    """税込み価格を返す。"""\n    return int(price * (1 + TAX))\n'
+    )
+    (root / "tax.py").write_bytes((text * 3).encode("shift_jis"))
+    toolbox = make_toolbox(preset="default")
+    assert ok(toolbox, "read_file", path="tax.py").data["encoding"] == "shift_jis"
+    old = "    return int(price * (1 + TAX))"
+    ok(toolbox, "edit_file", path="tax.py", old_string=old, new_string=old + "  # 切り捨て",
+       replace_all=True)  # fmt: skip
+    edited = text.replace(old, old + "  # 切り捨て") * 3
+    assert (root / "tax.py").read_bytes() == edited.encode("shift_jis")
