@@ -41,13 +41,17 @@ def test_short_files_are_detected_and_round_trip(text: str, codec: str, detected
 
 # realistic lines whose likeliest reading by charset-normalizer's chaos alone is wrong:
 # Japanese that reads as rare Hangul of cp949's extension, and French that reads as
-# mac_latin2 (with a language recognised), each once read in that encoding, garbled
+# mac_latin2 (with a language recognised), each once read in that encoding, garbled;
+# and text two encodings read alike, named as the one it is most likely in
 MISREAD = [
     ("# 売上の集計：合計を返します。ご確認ください (1)\n" * 3, "shift_jis", "shift_jis"),
     ('# 消費税を計算する\nTAX = 0.1  # 税率\ndef with_tax(price):\n    """税込み価格を返す。"""\n'
      "    return int(price * (1 + TAX))\n" * 3, "shift_jis", "shift_jis"),
     ("# Données de l’utilisateur – « nom » et « prénom »\nNOM = 'Élodie'\n", "cp1252",
      "cp1252"),
+    # read alike in cp1250, which could not hold an edit's "È" or "œ": named cp1252
+    ("# Récapitulatif des ventes – « total » en €\ndef total(rows):\n    return sum(rows)\n"
+     * 3, "cp1252", "cp1252"),
     ("# 사용자 정보를 불러옵니다 (똠방각하)\ndef load_user(uid):\n    return db.get(uid)\n" * 3,
      "cp949", "cp949"),  # a syllable of the extension: Korean keeps cp949
 ]  # fmt: skip

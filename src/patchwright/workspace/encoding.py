@@ -23,7 +23,8 @@ and may still be the reading charset-normalizer finds least chaotic). Then:
 4. else the high bytes stand alone between ASCII bytes (at least half of their runs,
    none longer than three bytes), the way accented letters of a Western European
    language do (``café``): Windows-1252 when bytes 0x80-0x9F occur (``€``, curly
-   quotes), else ISO-8859-1;
+   quotes), else ISO-8859-1; and whichever rule decided, text this rule reads the same
+   is named as it names it (French that ``cp1250`` reads alike is ``cp1252``);
 5. else the file is refused with each candidate reading of its first non-ASCII line,
    so the caller can name the right one (the ``encoding`` field, ``--encoding``).
 
@@ -126,7 +127,12 @@ def detect_encoding(data: bytes, path: str | None = None) -> str:
             text = str(match)
             codec = _narrow(match.encoding, sample, text)
             readings.append((codec, text, match.chaos, match.coherence))
-    chosen = _agreed(readings) or _coherent(readings) or _standard(readings) or _western(sample)
+    chosen = _agreed(readings) or _coherent(readings) or _standard(readings)
+    western = _western(sample)
+    if chosen is None or (western is not None and _same_text(sample, chosen, western)):
+        # the Western name when it reads the same (cp1250 reads French that has no
+        # letter where the two differ): what it holds decides what an edit may add
+        chosen = western
     if chosen is not None:
         return chosen
     raise _unsure(data, path, readings)
@@ -214,6 +220,14 @@ def _standard_char(char: str, codec: str, narrower: str) -> bool:
     try:
         return char.encode(narrower) == char.encode(codec)
     except UnicodeEncodeError:
+        return False
+
+
+def _same_text(data: bytes, codec: str, other: str) -> bool:
+    """Whether ``other`` decodes ``data`` as ``codec`` does."""
+    try:
+        return codec == other or data.decode(other) == data.decode(codec)
+    except UnicodeDecodeError:
         return False
 
 
