@@ -439,3 +439,26 @@ def test_cells_past_the_page_size_are_named_with_their_json_lines() -> None:
     lines = text.splitlines()
     assert lines[23] == "  {" and lines[76] == "  }"
     assert [c["index"] for c in view.data()["cells"]] == [0, 1, 2, 3, 4]
+
+
+def test_outputs_are_bounded_in_count_and_length(tmp_path: Path) -> None:
+    from patchwright.tools.notebook.view import MAX_OUTPUTS
+
+    root = tmp_path / "root"
+    root.mkdir()
+    long_line = "x" * 5000
+    outputs = [{"name": "stdout", "output_type": "stream", "text": [f"{k} {long_line}\n"]}
+               for k in range(MAX_OUTPUTS + 3)]  # fmt: skip
+    outputs.append({"ename": "ValueError", "evalue": "bad " * 2000, "output_type": "error",
+                    "traceback": ["\x1b[31m" + long_line]})  # fmt: skip
+    source = ["for k in range(9):\n", "    print(k, 'x' * 5000)"]
+    cell = {"cell_type": "code", "execution_count": 1, "id": "loud", "metadata": {},
+            "outputs": outputs, "source": source}  # fmt: skip
+    data = {"cells": [cell], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    (root / "nb.ipynb").write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    text = ok(Toolbox(Workspace(root, state_dir=tmp_path / "state")), "read_file",
+              path="nb.ipynb").text  # fmt: skip
+    shown = text[text.index("<outputs of cell 0>") : text.index("</outputs>")].splitlines()[1:]
+    assert len(shown) == MAX_OUTPUTS + 1 and shown[-1] == "... and 4 more outputs"
+    assert all(line.startswith(f"stream stdout: {k} xxx") for k, line in enumerate(shown[:-1]))
+    assert max(len(line) for line in shown) <= 250 and long_line not in text
