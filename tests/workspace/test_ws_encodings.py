@@ -97,6 +97,21 @@ def test_valid_utf8_and_a_bom_win_over_a_named_encoding() -> None:
     assert decode_file(bom, encoding="cp1252").encoding == "utf-16-le"
 
 
+@pytest.mark.parametrize("start", ["ÿþ", "þÿ"])
+def test_text_that_only_starts_like_a_utf16_bom_is_read_with_its_named_encoding(
+    start: str,
+) -> None:
+    data = f"{start}0000\n".encode("latin-1")  # five bytes after it: no UTF-16 text
+    with pytest.raises(PatchwrightError) as info:
+        decode_file(data, "f.txt")
+    assert info.value.code is ErrorCode.BINARY_FILE and "BOM but is not valid" in info.value.message
+    assert "If it is text in an encoding without a BOM, name the file's encoding" in (
+        info.value.hint
+    )
+    model = decode_file(data, "f.txt", encoding="latin-1")
+    assert model.text == f"{start}0000\n" and model.encode() == data
+
+
 @pytest.mark.parametrize(
     ("data", "encoding", "words"),
     [
