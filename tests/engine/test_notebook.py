@@ -210,3 +210,26 @@ def test_any_sequence_of_cell_edits_gives_the_intended_valid_notebook(
         # (escaping can only be told while an escaped character is left)
         assert replace(again.layout, ensure_ascii=nb.layout.ensure_ascii) == nb.layout
         nb = again
+
+
+def test_a_result_nbformat_rejects_is_refused_unless_the_notebook_was_invalid() -> None:
+    nb = parse_notebook(_text("jupyter_45_basic.ipynb"))
+    with pytest.raises(PatchwrightError) as err:
+        insert_cell(nb, 0, "x", "heading")  # nbformat 3's cell type
+    assert err.value.code is ErrorCode.SYNTAX_ERROR
+    assert err.value.message.startswith("The edited notebook would not be valid: nbformat's")
+    assert err.value.message.endswith("No change was made.")
+    data = json.loads(_text("jupyter_45_basic.ipynb"))
+    data["cells"][1]["metadata"] = 5  # invalid already: the edit is not to blame
+    change = insert_cell(parse_notebook(json.dumps(data, indent=1) + "\n"), 0, "x", "heading")
+    assert json.loads(change.text)["cells"][0]["cell_type"] == "heading"
+
+
+def test_a_text_that_does_not_read_back_is_refused_with_a_step_that_exists() -> None:
+    from patchwright.engine.notebook.write import _check
+
+    nb = parse_notebook(_text("jupyter_45_basic.ipynb"))
+    with pytest.raises(PatchwrightError) as err:
+        _check("{}", nb, [Slot(k, c) for k, c in enumerate(nb.cells)])
+    assert err.value.code is ErrorCode.INTERNAL and "No change was made." in err.value.message
+    assert err.value.hint.startswith("Ask the user to make this change")

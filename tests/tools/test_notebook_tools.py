@@ -192,6 +192,60 @@ def test_notebook_edit_replaces_a_cell_keeping_the_rest(bench: Any, fixture: str
     assert path.read_bytes() == original
 
 
+def _cells_kept(before: str, after: str, kept: list[Any]) -> None:
+    """Assert ``after`` validates, keeps everything but the cells, and holds ``kept``."""
+    new = _valid(after)
+    old = json.loads(before)
+    assert {k: v for k, v in new.items() if k != "cells"} == {
+        k: v for k, v in old.items() if k != "cells"
+    }
+    assert new["cells"] == kept
+
+
+def _with_outputs_first(cells: list[dict[str, Any]]) -> list[int]:
+    """Every cell's index, those with outputs first (a deleted cell takes them along)."""
+    return sorted(range(len(cells)), key=lambda k: not cells[k].get("outputs"))
+
+
+@pytest.mark.parametrize("fixture", [n for n in NOTEBOOKS if n != "empty_notebook.ipynb"])
+def test_notebook_edit_deletes_and_inserts_beside_a_cell_of_the_file(
+    bench: Any, fixture: str
+) -> None:
+    original = (FIXTURES / fixture).read_bytes()
+    before = original.decode("utf-8")
+    cells = json.loads(before)["cells"]
+    index = _with_outputs_first(cells)[0]
+    name = cells[index].get("id", f"cell-{index}")
+    toolbox, ws, path = bench(fixture, "claude-code")
+    deleted = ok(toolbox, "NotebookEdit", notebook_path="nb.ipynb", cell_id=name,
+                 new_source="", edit_mode="delete")  # fmt: skip
+    after = path.read_bytes().decode("utf-8")
+    _cells_kept(before, after, cells[:index] + cells[index + 1 :])
+    spans = parse_notebook(before).spans
+    start, end = spans[index]
+    cuts = []  # the cell goes with the separator before it, or the one after it
+    if index > 0:
+        cuts.append(before[: spans[index - 1][1]] + before[end:])
+    if index + 1 < len(spans):
+        cuts.append(before[:start] + before[spans[index + 1][0] :])
+    assert after in cuts  # every other byte is the original's
+    assert f"cell {index} (" in deleted.diff and ": deleted" in deleted.diff
+    ws.undo(deleted.data["batch_id"])
+    assert path.read_bytes() == original
+    ok(toolbox, "Read", file_path="nb.ipynb")  # the undo changed the notebook since the read
+    inserted = ok(toolbox, "NotebookEdit", notebook_path="nb.ipynb", cell_id=name,
+                  new_source="total = 0\nfor n in range(3):\n    total += n", cell_type="code",
+                  edit_mode="insert")  # fmt: skip
+    after = path.read_bytes().decode("utf-8")
+    new_cell = json.loads(after)["cells"][index + 1]
+    _cells_kept(before, after, [*cells[: index + 1], new_cell, *cells[index + 1 :]])
+    assert cell_source(new_cell) == "total = 0\nfor n in range(3):\n    total += n"
+    assert new_cell["outputs"] == [] and new_cell["execution_count"] is None
+    assert after.startswith(before[:end]) and after.endswith(before[end:])
+    ws.undo(inserted.data["batch_id"])
+    assert path.read_bytes() == original
+
+
 def test_notebook_edit_clears_outputs_only_when_asked(bench: Any) -> None:
     toolbox, _, path = bench("jupyter_45_basic.ipynb", "claude-code")
     ok(toolbox, "NotebookEdit", notebook_path="nb.ipynb", cell_id="a1b2c302",
@@ -385,3 +439,26 @@ def test_cells_past_the_page_size_are_named_with_their_json_lines() -> None:
     lines = text.splitlines()
     assert lines[23] == "  {" and lines[76] == "  }"
     assert [c["index"] for c in view.data()["cells"]] == [0, 1, 2, 3, 4]
+
+
+def test_outputs_are_bounded_in_count_and_length(tmp_path: Path) -> None:
+    from patchwright.tools.notebook.view import MAX_OUTPUTS
+
+    root = tmp_path / "root"
+    root.mkdir()
+    long_line = "x" * 5000
+    outputs = [{"name": "stdout", "output_type": "stream", "text": [f"{k} {long_line}\n"]}
+               for k in range(MAX_OUTPUTS + 3)]  # fmt: skip
+    outputs.append({"ename": "ValueError", "evalue": "bad " * 2000, "output_type": "error",
+                    "traceback": ["\x1b[31m" + long_line]})  # fmt: skip
+    source = ["for k in range(9):\n", "    print(k, 'x' * 5000)"]
+    cell = {"cell_type": "code", "execution_count": 1, "id": "loud", "metadata": {},
+            "outputs": outputs, "source": source}  # fmt: skip
+    data = {"cells": [cell], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    (root / "nb.ipynb").write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    text = ok(Toolbox(Workspace(root, state_dir=tmp_path / "state")), "read_file",
+              path="nb.ipynb").text  # fmt: skip
+    shown = text[text.index("<outputs of cell 0>") : text.index("</outputs>")].splitlines()[1:]
+    assert len(shown) == MAX_OUTPUTS + 1 and shown[-1] == "... and 4 more outputs"
+    assert all(line.startswith(f"stream stdout: {k} xxx") for k, line in enumerate(shown[:-1]))
+    assert max(len(line) for line in shown) <= 250 and long_line not in text

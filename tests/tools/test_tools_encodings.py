@@ -3,7 +3,8 @@
 Each case of tests/fixtures/encodings/cases.json is a realistic source file written in
 one encoding (with or without BOM, LF or CRLF). Through ``edit_file``, a unified diff
 (the ``apply_patch`` tool and ``patchwright apply``, the patch file itself in the
-file's encoding), a SEARCH/REPLACE block and the Anthropic editor, one line is changed:
+file's encoding), a SEARCH/REPLACE block (the tool, and a block file in the file's
+encoding given to ``patchwright apply``) and the Anthropic editor, one line is changed:
 the file must then hold exactly the original bytes with that line's bytes replaced by
 the new line in the file's encoding, and undo must give back the original bytes.
 """
@@ -156,16 +157,34 @@ def test_new_text_the_encoding_cannot_hold_is_refused_naming_it(
     assert target.read_bytes() == case.before
 
 
+#: patch files too short to tell their encoding: the two changed GBK lines of the block
+#: read as well in Big5 or EUC-KR, so the file is refused as unsure until it is named
+UNSURE_PATCHES = {("gbk", "search_replace")}
+
+
+@pytest.mark.parametrize("kind", ["unified_diff", "search_replace"])
 def test_the_command_line_reads_a_patch_in_the_files_encoding(
-    case: Case, tmp_path: Path, root: Path, monkeypatch: pytest.MonkeyPatch,
+    case: Case, kind: str, tmp_path: Path, root: Path, monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:  # fmt: skip
     monkeypatch.setenv("PATCHWRIGHT_STATE_DIR", str(tmp_path / "cli-state"))
     target = root / case.name
     target.write_bytes(case.before)
     patch = tmp_path / "fix.diff"
-    patch.write_bytes(case.encode(case.unified_diff()))
-    assert main(["apply", str(patch), "--root", str(root)]) == 0, capsys.readouterr()
+    text = case.unified_diff() if kind == "unified_diff" else case.search_replace()
+    patch.write_bytes(case.encode(text))
+    named: list[str] = []
+    if (case.raw["id"], kind) in UNSURE_PATCHES:
+        assert main(["apply", str(patch), "--root", str(root)]) == 2
+        err = capsys.readouterr().err
+        assert "fix.diff is not UTF-8, and its encoding cannot be told for sure" in err
+        assert f"{case.raw['detected']}: '" in err and "pass --encoding NAME" in err
+        assert target.read_bytes() == case.before
+        named = ["--encoding", case.raw["detected"]]
+    assert main(["apply", str(patch), "--root", str(root), *named]) == 0, capsys.readouterr()
+    assert f"Patch applied ({kind.replace('_diff', '').replace('_', '-')})" in (
+        capsys.readouterr().out
+    )
     assert target.read_bytes() == case.after
     assert main(["undo", "--root", str(root)]) == 0, capsys.readouterr()
     assert target.read_bytes() == case.before
@@ -285,3 +304,22 @@ def test_a_workspace_encoding_serves_every_tool(root: Path, state: Path) -> None
     diff = "--- a/zh.py\n+++ b/zh.py\n@@ -1,2 +1,2 @@\n # 中文\n-x = 1\n+x = 2\n"
     ok(Toolbox(workspace), "apply_patch", patch=diff)
     assert (root / "zh.py").read_bytes() == "# 中文\nx = 2\n".encode("gbk")
+
+
+def test_repeated_japanese_comments_are_edited_in_shift_jis(
+    make_toolbox: Callable[..., Toolbox], root: Path
+) -> None:
+    # charset-normalizer finds this text least chaotic as cp949 (rare Hangul); read so,
+    # the edit below wrote its Japanese in cp949 bytes inside a Shift-JIS file
+    text = (
+        "# 消費税を計算する\nTAX = 0.1  # 税率\ndef with_tax(price):\n"
+        '    """税込み価格を返す。"""\n    return int(price * (1 + TAX))\n'
+    )
+    (root / "tax.py").write_bytes((text * 3).encode("shift_jis"))
+    toolbox = make_toolbox(preset="default")
+    assert ok(toolbox, "read_file", path="tax.py").data["encoding"] == "shift_jis"
+    old = "    return int(price * (1 + TAX))"
+    ok(toolbox, "edit_file", path="tax.py", old_string=old, new_string=old + "  # 切り捨て",
+       replace_all=True)  # fmt: skip
+    edited = text.replace(old, old + "  # 切り捨て") * 3
+    assert (root / "tax.py").read_bytes() == edited.encode("shift_jis")

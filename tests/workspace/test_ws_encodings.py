@@ -39,6 +39,34 @@ def test_short_files_are_detected_and_round_trip(text: str, codec: str, detected
     assert model.encode() == data
 
 
+# realistic lines whose likeliest reading by charset-normalizer's chaos alone is wrong:
+# Japanese that reads as rare Hangul of cp949's extension, and French that reads as
+# mac_latin2 (with a language recognised), each once read in that encoding, garbled;
+# and text two encodings read alike, named as the one it is most likely in
+MISREAD = [
+    ("# 売上の集計：合計を返します。ご確認ください (1)\n" * 3, "shift_jis", "shift_jis"),
+    ('# 消費税を計算する\nTAX = 0.1  # 税率\ndef with_tax(price):\n    """税込み価格を返す。"""\n'
+     "    return int(price * (1 + TAX))\n" * 3, "shift_jis", "shift_jis"),
+    ("# Données de l’utilisateur – « nom » et « prénom »\nNOM = 'Élodie'\n", "cp1252",
+     "cp1252"),
+    # read alike in cp1250, which could not hold an edit's "È" or "œ": named cp1252
+    ("# Récapitulatif des ventes – « total » en €\ndef total(rows):\n    return sum(rows)\n"
+     * 3, "cp1252", "cp1252"),
+    ("# 사용자 정보를 불러옵니다 (똠방각하)\ndef load_user(uid):\n    return db.get(uid)\n" * 3,
+     "cp949", "cp949"),  # a syllable of the extension: Korean keeps cp949
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("text", "codec", "detected"), MISREAD, ids=[m[1] for m in MISREAD])
+def test_realistic_text_is_not_read_in_an_encoding_that_garbles_it(
+    text: str, codec: str, detected: str
+) -> None:
+    data = text.encode(codec)
+    model = decode_file(data, "f.py")
+    assert (model.text, model.encoding) == (text, detected)
+    assert model.encode() == data
+
+
 def _unsure() -> PatchwrightError:
     with pytest.raises(PatchwrightError) as info:
         decode_file("# 中文\nx = 1\n".encode("gbk"), "zh.py")
@@ -67,6 +95,21 @@ def test_valid_utf8_and_a_bom_win_over_a_named_encoding() -> None:
     assert decode_file("café\n".encode(), encoding="cp1252").encoding == "utf-8"
     bom = b"\xff\xfe" + "x\n".encode("utf-16-le")
     assert decode_file(bom, encoding="cp1252").encoding == "utf-16-le"
+
+
+@pytest.mark.parametrize("start", ["ÿþ", "þÿ"])
+def test_text_that_only_starts_like_a_utf16_bom_is_read_with_its_named_encoding(
+    start: str,
+) -> None:
+    data = f"{start}0000\n".encode("latin-1")  # five bytes after it: no UTF-16 text
+    with pytest.raises(PatchwrightError) as info:
+        decode_file(data, "f.txt")
+    assert info.value.code is ErrorCode.BINARY_FILE and "BOM but is not valid" in info.value.message
+    assert "If it is text in an encoding without a BOM, name the file's encoding" in (
+        info.value.hint
+    )
+    model = decode_file(data, "f.txt", encoding="latin-1")
+    assert model.text == f"{start}0000\n" and model.encode() == data
 
 
 @pytest.mark.parametrize(

@@ -149,7 +149,8 @@ class TextFile:
     ) -> TextFile:
         """Decode file bytes, refusing binary data and encodings that do not round-trip.
 
-        A BOM decides the encoding; else UTF-8 (the fast path), else UTF-16 without a
+        A BOM decides the encoding (unless the bytes after it are not valid in it and
+        the caller named an encoding); else UTF-8 (the fast path), else UTF-16 without a
         BOM (told by its NUL bytes), else ``encoding`` when the caller named one, else
         what ``detect(data, path)`` names (it raises when it cannot tell). A file not
         in UTF-8 is taken only if its text encodes back to the very same bytes.
@@ -165,7 +166,14 @@ class TextFile:
                 raise _unsupported_encoding(path, name)
         for bom, codec in _BOMS:
             if data.startswith(bom):
-                return cls._decode_bom(data, bom, codec, path)
+                try:
+                    return cls._decode_bom(data, bom, codec, path)
+                except PatchwrightError:
+                    if encoding is None:
+                        raise
+                    # no text in that encoding: its first bytes only look like the BOM
+                    # (Latin-1 text starting "ÿþ"), and the caller said what it is
+                    return cls._decode_named(data, path, encoding)
         if b"\x00" not in data:
             decoded = (
                 cls._decode_utf8_pieces(data)
@@ -193,7 +201,9 @@ class TextFile:
         try:
             text = body.decode(name)
         except UnicodeDecodeError as exc:
-            raise binary(path, f"it starts with a {codec} BOM but is not valid {codec}") from exc
+            err = binary(path, f"it starts with a {codec} BOM but is not valid {codec}")
+            err.hint += f" If it is text in an encoding without a BOM, {DEFAULT_NEXT_STEP}."
+            raise err from exc
         # A BOM says "text" but NULs still mean binary (or a mislabelled file).
         if "\x00" in text:
             raise binary(path, "it contains NUL characters")

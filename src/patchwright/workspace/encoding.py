@@ -2,12 +2,17 @@
 
 :func:`decode_file` is how every layer above turns a file's bytes into a
 :class:`~patchwright.model.TextFile`. UTF-8 (with or without BOM) and UTF-16 with a BOM
-or without one are decided by the text model itself, without any detection; only
-bytes that are none of these reach :func:`detect_encoding`, which asks
-``charset-normalizer`` (imported then, never on the way of a UTF-8 file) and decides
-only when the readings it finds likely agree. A file that is UTF-8 but for a few bytes
-(at most one sequence in ten characters beyond ASCII, which a legacy encoding's text
-never is) mixes encodings and is refused first, naming the first such byte. Then:
+or without one are decided by the text model itself, without any detection; only bytes
+that are none of these reach :func:`detect_encoding`, which asks ``charset-normalizer``
+(imported then, never on the way of a UTF-8 file) and decides only when the readings it
+finds likely agree. A file that is UTF-8 but for a few bytes (at most one sequence in
+ten characters beyond ASCII, which a legacy encoding's text never is) mixes encodings
+and is refused first, naming the first such byte. Only the readings in encodings that
+source files are written in count (the Windows and ISO code pages, KOI8, ``cp866``,
+Thai, and the Japanese, Chinese and Korean encodings; the other Mac, DOS and EBCDIC ones
+are read when named), and not a reading that needs a vendor extension for most of its
+characters (Japanese read as ``cp949`` gives almost nothing but Hangul of its extension,
+and may still be the reading charset-normalizer finds least chaotic). Then:
 
 1. every reading about as likely as the best one gives the same text (``cp1252`` and
    ``latin-1`` on French text, ``cp932`` and ``shift_jis`` on Japanese): that text;
@@ -18,7 +23,8 @@ never is) mixes encodings and is refused first, naming the first such byte. Then
 4. else the high bytes stand alone between ASCII bytes (at least half of their runs,
    none longer than three bytes), the way accented letters of a Western European
    language do (``café``): Windows-1252 when bytes 0x80-0x9F occur (``€``, curly
-   quotes), else ISO-8859-1;
+   quotes), else ISO-8859-1; and whichever rule decided, text this rule reads the same
+   is named as it names it (French that ``cp1250`` reads alike is ``cp1252``);
 5. else the file is refused with each candidate reading of its first non-ASCII line,
    so the caller can name the right one (the ``encoding`` field, ``--encoding``).
 
@@ -56,6 +62,34 @@ _CANDIDATES_SHOWN = 4
 _MIXED_MIN = 5
 # bytes of a large file's lines that detection reads
 _SAMPLE = 1 << 16
+# the encodings detection considers: those source files and text are written in. The
+# other Mac, DOS and EBCDIC code pages read short Western text as well as Windows-1252
+# does (French read as mac_latin2), so they are only read when named.
+_DETECTED = (
+    *(f"cp{n}" for n in range(1250, 1259)),
+    "latin_1",
+    *(f"iso8859_{n}" for n in (2, 3, 4, 5, 6, 7, 8, 9, 10, 13, 14, 15, 16)),
+    "koi8_r",
+    "koi8_u",
+    "cp866",
+    "cp874",
+    "tis_620",
+    "shift_jis",
+    "cp932",
+    "shift_jis_2004",
+    "euc_jp",
+    "euc_jis_2004",
+    "gb2312",
+    "gbk",
+    "gb18030",
+    "big5",
+    "big5hkscs",
+    "cp950",
+    "euc_kr",
+    "cp949",
+)
+# share of a reading's distinct characters beyond ASCII that may need the extension
+_EXTENDED_MAX = 0.5
 
 
 def decode_file(data: bytes, path: str | None = None, *, encoding: str | None = None) -> TextFile:
@@ -79,7 +113,13 @@ def detect_encoding(data: bytes, path: str | None = None) -> str:
     from charset_normalizer import from_bytes  # only files that are not UTF-8 need it
 
     sample = _sample(data)
-    matches = list(from_bytes(sample))
+    # (filtered after the search: isolating these encodings in it changes which ones it
+    # tries, and brings single-byte readings of Japanese into the tie)
+    found = [m for m in from_bytes(sample) if m.encoding in _DETECTED]
+    # a reading that needs its encoding's vendor extension for most of its characters is
+    # another script's bytes (Japanese read as cp949): it decides nothing, though its
+    # chaos may be the lowest and put the right reading out of the tie
+    matches = [m for m in found if _plausible(m.encoding, str(m))] or found
     best = min((match.chaos for match in matches), default=0.0)
     readings: list[tuple[str, str, float, float]] = []  # codec, text, chaos, coherence
     for match in matches:
@@ -87,7 +127,12 @@ def detect_encoding(data: bytes, path: str | None = None) -> str:
             text = str(match)
             codec = _narrow(match.encoding, sample, text)
             readings.append((codec, text, match.chaos, match.coherence))
-    chosen = _agreed(readings) or _coherent(readings) or _standard(readings) or _western(sample)
+    chosen = _agreed(readings) or _coherent(readings) or _standard(readings)
+    western = _western(sample)
+    if chosen is None or (western is not None and _same_text(sample, chosen, western)):
+        # the Western name when it reads the same (cp1250 reads French that has no
+        # letter where the two differ): what it holds decides what an edit may add
+        chosen = western
     if chosen is not None:
         return chosen
     raise _unsure(data, path, readings)
@@ -155,6 +200,35 @@ def _narrow(codec: str, data: bytes, text: str) -> str:
         except UnicodeDecodeError:
             pass
     return codec
+
+
+def _plausible(codec: str, text: str) -> bool:
+    """Whether ``text``, read in the vendor superset ``codec``, keeps mostly within the
+    standard it extends: Korean in cp949 uses a rare syllable of the extension now and
+    then; Japanese read as cp949 gives almost nothing but such syllables."""
+    narrower = _NARROWER.get(codec)
+    if narrower is None:
+        return True
+    wide = {c for c in set(text) if not c.isascii()}
+    extended = sum(1 for char in wide if not _standard_char(char, codec, narrower))
+    return extended <= len(wide) * _EXTENDED_MAX
+
+
+def _standard_char(char: str, codec: str, narrower: str) -> bool:
+    """Whether ``narrower`` writes ``char`` with the bytes ``codec`` reads it from (not
+    Python's euc_kr, which spells a syllable outside KS X 1001 in eight bytes)."""
+    try:
+        return char.encode(narrower) == char.encode(codec)
+    except UnicodeEncodeError:
+        return False
+
+
+def _same_text(data: bytes, codec: str, other: str) -> bool:
+    """Whether ``other`` decodes ``data`` as ``codec`` does."""
+    try:
+        return codec == other or data.decode(other) == data.decode(codec)
+    except UnicodeDecodeError:
+        return False
 
 
 def _tied(readings: list[tuple[str, str, float, float]]) -> list[tuple[str, str, float, float]]:

@@ -179,8 +179,10 @@ def _check(out: str, nb: Notebook, slots: Sequence[Slot]) -> None:
             ErrorCode.INTERNAL,
             "The notebook could not be written back in its own layout (the written text "
             "did not read back as the intended cells). No change was made.",
-            "Edit the notebook's JSON with a string replacement instead, or report this "
-            "notebook as a bug.",
+            # a string replacement on a notebook matches inside its cells, not its JSON,
+            # and which other tool the host exposes is not known here
+            "Ask the user to make this change (in Jupyter, say) and to report this "
+            "notebook's layout as a bug.",
         )
     problem = schema_problem(wanted)
     if problem is not None and schema_problem(nb.data) is None:
