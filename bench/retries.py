@@ -3,7 +3,7 @@
     python bench/retries.py                 # 30 sites per shape, every variant, with a history
     python bench/retries.py --no-history    # the same from the files' own evidence alone
     python bench/retries.py --quick         # 6 sites per shape
-    python bench/retries.py --corpus        # every clean corpus patch sent again (~2 min)
+    python bench/retries.py --corpus        # the corpus's patches (a few minutes)
 
 The measurement of tests/tools/test_retries.py (tests/tools/retry_support.py): real lines
 of the corpus's Python files, five edit shapes (append, wrap, rewrite, delete, insert),
