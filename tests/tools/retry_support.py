@@ -9,7 +9,9 @@ it as text. Each shape turns a site into an old/new pair, the way an agent write
 * ``delete``: the line removed;
 * ``insert``: a new line added after it.
 
-:func:`tool_calls` turns one edit into the call every tool of a preset takes for it.
+:func:`tool_call` turns one edit into the call every tool of a preset takes for it, and
+:func:`measure` sends each call twice and counts what the second one did (the test
+tests/tools/test_retries.py and the script bench/retries.py share it).
 """
 
 from __future__ import annotations
@@ -18,10 +20,15 @@ import difflib
 import hashlib
 import json
 import os
-from collections.abc import Iterator
+from collections import Counter
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from patchwright.engine.replacing.snippet.markers import marker_body
+from patchwright.tools import Toolbox
+from patchwright.workspace import Workspace
 
 
 def _corpus() -> Path:
@@ -52,10 +59,13 @@ class Site:
     line: str
 
 
-def sites(count: int, *, per_file: int = 8) -> list[Site]:
+def sites(
+    count: int, *, per_file: int = 8, skip: Callable[[str], bool] | None = None
+) -> list[Site]:
     """``count`` sites from the corpus's Python files (flask), at most ``per_file`` a file,
     in the order of ``cases.jsonl``: lines of at least 16 characters with a few letters,
-    whole statements (not opening a block), occurring once in the file as text."""
+    whole statements (not opening a block), occurring once in the file as text. A file
+    whose text ``skip`` is true of gives none."""
     found: list[Site] = []
     seen_paths: set[str] = set()
     with open(CORPUS / "cases.jsonl", encoding="utf-8") as fh:
@@ -66,7 +76,7 @@ def sites(count: int, *, per_file: int = 8) -> list[Site]:
             continue
         seen_paths.add(path)
         text = (CORPUS / "cases" / row["case"] / "before").read_bytes().decode("utf-8")
-        if "\r" in text or "\t" in text:
+        if "\r" in text or "\t" in text or (skip is not None and skip(text)):
             continue
         picked = 0
         for line in text.split("\n")[::3]:
@@ -86,6 +96,15 @@ def sites(count: int, *, per_file: int = 8) -> list[Site]:
             if picked == per_file:
                 break
     return found
+
+
+def sites_for(variant: str, count: int) -> list[Site]:
+    """:func:`sites` for one tool variant. A new file's text is all new text, so a line
+    in it shaped like a placeholder (a docstring's ``...`` line) is refused by the
+    placeholder guard: ``create`` takes its sites from files without such a line."""
+    if variant != "create":
+        return sites(count)
+    return sites(count, skip=lambda text: any(marker_body(line) for line in text.split("\n")))
 
 
 @dataclass(frozen=True)
@@ -158,6 +177,8 @@ VARIANTS = (
     ("claude-code", "Edit"),
     ("claude-code", "MultiEdit"),
     ("claude-code", "Write"),
+    ("claude-code", "NotebookEdit"),
+    ("anthropic", "create"),
     ("openai", "apply_patch"),
     ("spec", "patch"),
     ("spec", "edit_lines"),
@@ -199,8 +220,8 @@ def tool_call(variant: str, path: str, text: str, edit: Change) -> tuple[str, di
     if variant == "MultiEdit":
         return "MultiEdit", {"file_path": path, "edits": [{"old_string": edit.old,
                                                            "new_string": edit.new}]}  # fmt: skip
-    if variant == "Write":
-        return "Write", {"file_path": path, "content": after}
+    if variant in ("Write", "NotebookEdit", "create"):
+        return _whole_call(variant, path, after)
     if variant == "apply_patch":
         return "apply_patch", {"input": v4a(path, text, after)}
     if variant in _SPEC_VARIANTS:
@@ -209,6 +230,19 @@ def tool_call(variant: str, path: str, text: str, edit: Change) -> tuple[str, di
 
 
 _SPEC_VARIANTS = ("patch", "edit_lines", "apply_diff", "document_edit")
+
+
+def _whole_call(variant: str, path: str, after: str) -> tuple[str, dict[str, Any]]:
+    """:func:`tool_call` for the tools that take a whole new text, ``after``."""
+    if variant == "Write":
+        return "Write", {"file_path": path, "content": after}
+    if variant == "NotebookEdit":
+        # the notebook's one cell holds the file's text (see :func:`notebook`)
+        return "NotebookEdit", {"notebook_path": path, "cell_id": NOTEBOOK_CELL,
+                                "new_source": after}  # fmt: skip
+    # create: a new file (see :func:`target`) whose whole text is the edited one
+    return "str_replace_based_edit_tool", {"command": "create", "path": path,
+                                           "file_text": after}  # fmt: skip
 
 
 def _spec_call(variant: str, path: str, text: str, edit: Change) -> tuple[str, dict[str, Any]]:
@@ -227,3 +261,85 @@ def _spec_call(variant: str, path: str, text: str, edit: Change) -> tuple[str, d
         return "document_edit", {"path": path, "diff": unified(path, text, after),
                                  "document_version": version}  # fmt: skip
     raise ValueError(variant)
+
+
+#: The id of the one cell of a measured notebook.
+NOTEBOOK_CELL = "c0ffee00"
+
+
+def notebook(text: str) -> bytes:
+    """A notebook (nbformat 4.5) whose one code cell holds ``text``."""
+    cell: dict[str, Any] = {"cell_type": "code", "execution_count": None,
+                            "id": NOTEBOOK_CELL, "metadata": {}, "outputs": [],
+                            "source": text.splitlines(True)}  # fmt: skip
+    body = {"cells": [cell], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    return (json.dumps(body, indent=1) + "\n").encode("utf-8")
+
+
+def target(variant: str, site: Site, number: int) -> str:
+    """The path ``variant`` edits for the ``number``-th (shape, site) pair: the site's
+    file, the notebook beside it, or (``create``) a new file of its own."""
+    if variant == "NotebookEdit":
+        return site.path + ".ipynb"
+    if variant == "create":
+        return f"created/{number}/{site.path}"
+    return site.path
+
+
+def text_of(variant: str, data: bytes) -> str:
+    """The text an edit of ``variant`` works on, from the bytes of its file."""
+    if variant == "NotebookEdit":
+        (cell,) = json.loads(data)["cells"]
+        source = cell["source"]
+        return source if isinstance(source, str) else "".join(source)
+    return data.decode("utf-8")
+
+
+#: What a second call can do: left the file alone saying "already applied", refused
+#: (file untouched), changed the file again, or left it alone with another answer.
+OUTCOMES = ("already applied", "refused", "applied twice", "other")
+
+
+def measure(
+    root: Path, state: Path, preset: str, variant: str, chosen: list[Site], *, history: bool = True
+) -> Counter[tuple[str, str]]:
+    """Outcomes of the second call of every (shape, site) pair through one variant, by
+    (shape, outcome): each pair's edit is made once (checked byte for byte), then the
+    very same call is sent again, as an agent does after a time-out."""
+    workspace = Workspace(root, state_dir=state, history=history)
+    # the syntax guard has nothing to say about a retry: off, for a shorter run
+    toolbox = Toolbox(workspace, preset=preset, syntax_policy="off")
+    outcomes: Counter[tuple[str, str]] = Counter()
+    for site in {s.path: s for s in chosen}.values():
+        placed = root / target(variant, site, 0)
+        placed.parent.mkdir(parents=True, exist_ok=True)
+        if variant == "NotebookEdit":
+            placed.write_bytes(notebook(site.text))
+        elif variant != "create":
+            placed.write_bytes(site.text.encode("utf-8"))
+    # each shape on its own lines: the sites of shape k are chosen[k::len(SHAPES)]
+    pairs = [(SHAPES[k % len(SHAPES)], site) for k, site in enumerate(chosen)]
+    for number, (shape, site) in enumerate(pairs):
+        path = target(variant, site, number)
+        file = root / path
+        if preset == "claude-code":
+            assert toolbox.call("Read", {"file_path": path}).ok
+        text = text_of(variant, file.read_bytes()) if file.exists() else site.text
+        edit = change(site.line, shape, number)
+        assert text.count(edit.old) == 1, (path, edit.old)
+        name, arguments = tool_call(variant, path, text, edit)
+        first = toolbox.call(name, arguments)
+        assert first.ok, (variant, shape, first.text)
+        applied = file.read_bytes()
+        assert text_of(variant, applied) == text.replace(edit.old, edit.new, 1), (variant, shape)
+        second = toolbox.call(name, arguments)
+        if file.read_bytes() != applied:
+            outcome = "applied twice"
+        elif second.ok and second.text.startswith("Already applied"):
+            outcome = "already applied"
+        elif not second.ok:
+            outcome = "refused"
+        else:
+            outcome = "other"
+        outcomes[(shape, outcome)] += 1
+    return outcomes

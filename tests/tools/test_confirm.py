@@ -244,3 +244,28 @@ def test_the_sessions_of_a_toolbox_are_bounded_least_recently_used_first(
     assert toolbox.session_for("s-2") is made[2]
     assert toolbox.session_for("s-1") is not made[1]  # made anew: its reads are gone
     assert toolbox.session_for(None) is toolbox.session
+
+
+GAP = "def f():\n" + "".join(f"    v{i} = {i}\n" for i in range(30)) + "    return v0\n"
+
+
+def test_a_snippet_with_a_large_unmarked_gap_offers_its_merge(root: Path, state: Path) -> None:
+    """The snippet shows no marker between two lines 29 lines apart: deleting them or
+    keeping them is the model's word, so the merge it would make is a candidate."""
+    write(root, "g.py", GAP)
+    toolbox = _toolbox(root, state)
+    snippet = {"patch": "def f():\n    v0 = 100\n    return v0\n", "path": "g.py",
+               "format": "snippet"}  # fmt: skip
+    refusal = refused(toolbox, "apply_patch", **snippet)
+    assert "would delete 29 original lines" in refusal.text
+    (candidate,) = wire_result(refusal)["structuredContent"]["candidates"]
+    assert set(candidate) == {"token", "line", "diff"} and candidate["line"] == 2
+    assert "Candidates (the candidate result above; 1 shown)" in refusal.text
+    assert (root / "g.py").read_text() == GAP
+    write(root, "g.py", GAP + "# changed\n")
+    stale = refused(toolbox, "apply_patch", confirm=candidate["token"])
+    assert stale.error is not None and stale.error.code is ErrorCode.STALE
+    write(root, "g.py", GAP)
+    token = refused(toolbox, "apply_patch", **snippet).data["candidates"][0]["token"]
+    ok(toolbox, "edit_file", confirm=token)
+    assert (root / "g.py").read_text() == "def f():\n    v0 = 100\n    return v0\n"

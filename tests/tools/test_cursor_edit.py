@@ -67,7 +67,22 @@ def test_the_same_snippet_again_changes_nothing(cursor: Toolbox, root: Path) -> 
     written = (root / "app.py").read_bytes()
     again = _edit(cursor, SNIPPET)
     assert again["ok"]
-    assert "already applied" in str(again["text"])
+    assert str(again["text"]).startswith("Already applied (batch b-")
+    assert (root / "app.py").read_bytes() == written
+
+
+def test_a_retried_snippet_without_a_top_marker_deletes_nothing(
+    cursor: Toolbox, root: Path
+) -> None:
+    """Merged again, the snippet's lines change nothing where they stand, which reads as
+    "the lines above go" when no marker keeps them: the history tells the retry first."""
+    tail = "def main():\n    greet('world')\n"
+    first = _edit(cursor, tail)
+    assert first["ok"] and "file lines 1-9 were kept as they are" in str(first["text"])
+    written = (root / "app.py").read_bytes()
+    assert written.decode() == APP.replace('greet("world")', "greet('world')")
+    again = _edit(cursor, tail)
+    assert again["ok"] and str(again["text"]).startswith("Already applied (batch b-")
     assert (root / "app.py").read_bytes() == written
 
 

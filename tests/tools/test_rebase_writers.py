@@ -16,10 +16,11 @@ import pytest
 from mcp import Client, StdioServerParameters
 from mcp.client.stdio import stdio_client
 from mcp.types import CallToolResult
-from tool_helpers import ok, refused, write
+from tool_helpers import ok, refused, sha, write
 
 from patchwright.model import ErrorCode
 from patchwright.tools import Toolbox
+from patchwright.tools.session import KEPT_READS
 from patchwright.workspace import Workspace
 
 MODULE = (
@@ -173,3 +174,29 @@ def test_a_stale_write_and_insert_are_rebased_too(root: Path, state: Path) -> No
     lines = MODULE.splitlines(True)
     expected = "# header\n" + "".join([*lines[:5], "# second\n", *lines[5:]])
     assert (root / "mod.py").read_text() == expected
+
+
+def test_a_session_remembers_the_newest_files_it_saw_and_only_their_sha256(
+    root: Path, state: Path
+) -> None:
+    """Read tracking is bounded: the SHA256 of the newest KEPT_READS files (the contents
+    are in the history's content store), and the texts of the last few files written."""
+    toolbox = _toolbox(root, state)
+    session = toolbox.session_for(None)
+    for n in range(KEPT_READS + 1):
+        write(root, f"f{n}.py", f"v = {n}\n")
+        ok(toolbox, "read_file", path=f"f{n}.py")
+    assert len(session.reads) == KEPT_READS
+    assert session.seen("f0.py") is None  # the oldest is forgotten
+    assert session.seen(f"f{KEPT_READS}.py") == sha((root / f"f{KEPT_READS}.py").read_bytes())
+    assert all(len(value) == 64 for value in session.reads.values())  # digests, no text
+    for n in range(8):
+        ok(toolbox, "edit_file", path=f"f{n + 1}.py", old_string=f"v = {n + 1}",
+           new_string="v = 0")  # fmt: skip
+    names = [f"f{n + 1}.py" for n in range(8)]
+    kept = [name for name in names if session.written_text(name, sha((root / name).read_bytes()))]
+    assert kept == ["f5.py", "f6.py", "f7.py", "f8.py"]
+    # a forgotten file is edited as one never read: on the file as it is now, no note
+    write(root, "f0.py", "v = 0\nw = 1\n")
+    assert "had changed" not in ok(toolbox, "edit_file", path="f0.py", old_string="w = 1",
+                                   new_string="w = 2").text  # fmt: skip

@@ -8,60 +8,61 @@ left it; it should say "already applied", and anything else must be a refusal.
 
 from __future__ import annotations
 
-import sys
 from collections import Counter
 from pathlib import Path
 
 import pytest
-from retry_support import SHAPES, VARIANTS, Site, available, change, sites, tool_call
+from retry_support import (
+    SHAPES,
+    VARIANTS,
+    available,
+    change,
+    measure,
+    sites,
+    sites_for,
+    tool_call,
+)
 from tool_helpers import ok, write
 
 from patchwright.documents import DocumentSession, PatchApplyError
 from patchwright.documents.errors import ConflictReason
-from patchwright.tools import Toolbox
+from patchwright.tools import PRESETS, Toolbox, catalogue
 from patchwright.workspace import Workspace
 
 SITES_PER_SHAPE = 30
 
 
 def _toolbox(root: Path, state: Path, preset: str) -> Toolbox:
-    # the syntax guard has nothing to say about a retry: off, for a shorter run
     return Toolbox(Workspace(root, state_dir=state), preset=preset, syntax_policy="off")
 
 
-def _measure(
-    root: Path, state: Path, preset: str, variant: str, chosen: list[Site]
-) -> Counter[str]:
-    """Outcomes of the second call of every (shape, site) pair through one variant."""
-    toolbox = _toolbox(root, state, preset)
-    outcomes: Counter[str] = Counter()
-    for site in {s.path: s for s in chosen}.values():
-        write(root, site.path, site.text)
-    reader = {"claude-code": "Read", "anthropic": "str_replace_based_edit_tool"}.get(preset)
-    # each shape on its own lines: the sites of shape k are chosen[k::len(SHAPES)]
-    pairs = [(SHAPES[k % len(SHAPES)], site) for k, site in enumerate(chosen)]
-    for number, (shape, site) in enumerate(pairs):
-        file = root / site.path
-        if reader == "Read":
-            ok(toolbox, "Read", file_path=site.path)
-        text = file.read_bytes().decode("utf-8")
-        edit = change(site.line, shape, number)
-        assert text.count(edit.old) == 1, (site.path, edit.old)
-        name, arguments = tool_call(variant, site.path, text, edit)
-        first = toolbox.call(name, arguments)
-        assert first.ok, (variant, shape, first.text)
-        applied = file.read_bytes()
-        assert applied == text.replace(edit.old, edit.new, 1).encode("utf-8"), (variant, shape)
-        second = toolbox.call(name, arguments)
-        if file.read_bytes() != applied:
-            outcomes["applied twice"] += 1
-        elif second.ok and second.text.startswith("Already applied"):
-            outcomes["already applied"] += 1
-        elif not second.ok:
-            outcomes["refused"] += 1
-        else:
-            outcomes[f"other: {second.text[:80]}"] += 1
-    return outcomes
+def _totals(outcomes: Counter[tuple[str, str]]) -> Counter[str]:
+    """The outcomes of every shape together."""
+    totals: Counter[str] = Counter()
+    for (_shape, outcome), count in outcomes.items():
+        totals[outcome] += count
+    return totals
+
+
+def test_the_measurement_sends_every_edit_of_the_three_presets() -> None:
+    """Each writing tool of ``default``, ``anthropic`` and ``claude-code`` is measured
+    (the editor's commands each on its own), but the undo commands: an ``undo`` names
+    no edit, and one sent twice undoes the batch before too, as a second undo does."""
+    tools = catalogue()
+    writing = {
+        name
+        for preset in ("default", "anthropic", "claude-code")
+        for name in PRESETS[preset].tools
+        if tools[name].writes and name != "undo"
+    }
+    sent: set[str] = set()
+    for preset, variant in VARIANTS:
+        if preset in ("default", "anthropic", "claude-code"):
+            name, arguments = tool_call(variant, "a.py", "x = 1\n", change("x = 1", "insert", 0))
+            sent.add(f"{name} {arguments['command']}" if "command" in arguments else name)
+    editor = "str_replace_based_edit_tool"
+    commands = {f"{editor} {c}" for c in ("create", "str_replace", "insert")}
+    assert sent == (writing - {editor}) | commands
 
 
 pytestmark = pytest.mark.skipif(not available(), reason="the shared corpus is not there")
@@ -69,14 +70,20 @@ pytestmark = pytest.mark.skipif(not available(), reason="the shared corpus is no
 
 @pytest.mark.parametrize(("preset", "variant"), VARIANTS, ids=[v for _, v in VARIANTS])
 def test_a_retried_edit_is_never_applied_twice(tmp_path: Path, preset: str, variant: str) -> None:
-    chosen = sites(SITES_PER_SHAPE * len(SHAPES))
+    chosen = sites_for(variant, SITES_PER_SHAPE * len(SHAPES))
     assert len(chosen) == SITES_PER_SHAPE * len(SHAPES)
     root = tmp_path / "root"
     root.mkdir()
-    outcomes = _measure(root, tmp_path / "state", preset, variant, chosen)
+    by_shape = measure(root, tmp_path / "state", preset, variant, chosen)
+    assert {shape for shape, _ in by_shape} == set(SHAPES)
+    assert all(
+        sum(n for (s, _), n in by_shape.items() if s == shape) == SITES_PER_SHAPE
+        for shape in SHAPES
+    ), by_shape
+    outcomes = _totals(by_shape)
     total = sum(outcomes.values())
     assert total == len(SHAPES) * SITES_PER_SHAPE
-    assert outcomes["applied twice"] == 0, outcomes
+    assert outcomes["applied twice"] == 0, by_shape
     assert outcomes["already applied"] >= 0.95 * total, outcomes
     assert set(outcomes) <= {"already applied", "refused"}, outcomes
 
@@ -171,7 +178,7 @@ def test_a_retried_patch_is_recognised_from_the_files_without_a_history(
      ("default", "apply_patch search-replace", 0.6), ("claude-code", "Edit", 0.6)],
 )  # fmt: skip
 def test_without_a_history_retries_are_still_never_doubled(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, preset: str, variant: str, floor: float
+    tmp_path: Path, preset: str, variant: str, floor: float
 ) -> None:
     """The file's own evidence: a deleted line leaves nothing to recognise (its absence
     cannot tell it from a typo in the old text: only the history can), and a rewritten
@@ -180,13 +187,7 @@ def test_without_a_history_retries_are_still_never_doubled(
     chosen = sites(SITES_PER_SHAPE * len(SHAPES))
     root = tmp_path / "root"
     root.mkdir()
-
-    def without_history(root: Path, state: Path, preset: str) -> Toolbox:
-        workspace = Workspace(root, state_dir=state, history=False)
-        return Toolbox(workspace, preset=preset, syntax_policy="off")
-
-    monkeypatch.setattr(sys.modules[__name__], "_toolbox", without_history)
-    outcomes = _measure(root, tmp_path / "state", preset, variant, chosen)
+    outcomes = _totals(measure(root, tmp_path / "state", preset, variant, chosen, history=False))
     total = sum(outcomes.values())
     assert outcomes["applied twice"] == 0, outcomes
     assert outcomes["already applied"] >= floor * total, outcomes

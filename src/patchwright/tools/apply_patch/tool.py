@@ -73,6 +73,8 @@ def apply(ctx: ToolContext, patch: str, *, format: str = "auto", mode: str = "fu
             refused = _with_readings(ctx, patch, format, mode, refused)
         elif err.code is ErrorCode.AMBIGUOUS and "lines" in err.details and not dry_run:
             refused = _with_places(ctx, patch, format, mode, refused)
+        elif _a_large_gap(err) and not dry_run:
+            refused = _with_merge(ctx, err, refused)
         raise refused
     if not dry_run:
         for path, sha in report.written.items():
@@ -93,6 +95,41 @@ def _with_readings(
     found = readings(lambda options: apply_file_patch(
         loaded.text, fp, replace_record(base, frame=options.frame))[0])  # fmt: skip
     return offer_readings(ctx, loaded, found, err, "patch")
+
+
+def _a_large_gap(err: PatchwrightError) -> bool:
+    """Whether ``err`` refuses a snippet only for the original lines it would delete
+    without showing them (a stretch longer than a snippet may delete unmarked)."""
+    doubts = err.details.get("doubts")
+    return (
+        err.path is not None
+        and isinstance(err.details.get("candidate_diff"), str)
+        and isinstance(doubts, list)
+        and bool(doubts)
+        and all(isinstance(d, dict) and d.get("kind") == "deletion" for d in doubts)
+    )
+
+
+def _with_merge(
+    ctx: ToolContext, err: PatchwrightError, refused: PatchwrightError
+) -> PatchwrightError:
+    """A snippet refused for a large unmarked gap: the merge it would make (the
+    candidate result the refusal shows) as a candidate (tools.confirm). The candidate's
+    diff, applied exactly to the file as it is now, gives its text: a file changed since
+    the refusal's read gives none."""
+    assert err.path is not None
+    try:
+        loaded = load(ctx.workspace, err.path)
+        (fp,) = parse_patch(str(err.details["candidate_diff"]), "udiff").files
+        if loaded.text is None:
+            return refused
+        new = apply_file_patch(loaded.text, fp, MatchOptions(mode="strict"))[0]
+    except (PatchwrightError, ValueError):
+        return refused
+    if new is None:
+        return refused
+    return offer_texts(ctx, loaded, [new], refused, "patch", "the candidate result above",
+                       "put a marker line where the lines stay")  # fmt: skip
 
 
 def _one_file(ctx: ToolContext, patch: str, format: str) -> tuple[FilePatch, Loaded] | None:

@@ -2,8 +2,11 @@
 
 The merge is the engine's (:func:`patchwright.engine.replacing.snippet.merge_snippet_file`): every
 literal run placed at exactly one place, markers keeping the file's lines, nothing deleted
-silently. The answer says what was placed where and which edges were kept; a snippet that
-merges to the file as it stands is answered as already applied, nothing written.
+silently. The answer says what was placed where and which edges were kept. A retry is
+answered as already applied, nothing written: when the history's newest batch on the file
+made this very merge and the file still holds its result (merged again, a snippet without
+a marker above its lines would now read as deleting them: its lines change nothing where
+they stand), or when the snippet merges to the file as it stands.
 """
 
 from __future__ import annotations
@@ -11,11 +14,12 @@ from __future__ import annotations
 from patchwright.engine.replacing.snippet import merge_snippet_file
 from patchwright.engine.replacing.snippet.markers import parse_snippet
 from patchwright.model import ErrorCode, PatchwrightError, ToolResult
+from patchwright.model.text import TextFile
 from patchwright.tools.context import ToolContext
 from patchwright.tools.cursor.models import CursorEditRequest
 from patchwright.tools.descriptions import load as description
 from patchwright.tools.files import load
-from patchwright.tools.replace import write_whole
+from patchwright.tools.replace import already_applied, write_whole
 from patchwright.tools.spec import WRITES, ToolSpec
 from patchwright.tools.writing import commit_writes, planned
 from patchwright.writing import racing
@@ -43,6 +47,14 @@ def _run_once(ctx: ToolContext, req: CursorEditRequest) -> ToolResult:
     if not loaded.exists:
         _refuse_markers_in_new_file(loaded.path, req.code_edit)
         return write_whole(ctx, req.target_file, req.code_edit, path_field=_PATH_FIELD)
+
+    def replay(before: TextFile | None) -> TextFile | None:
+        # a file the batch created was written whole, not merged: the merge below tells
+        return None if before is None else merge_snippet_file(before, req.code_edit).file
+
+    done = already_applied(ctx, loaded, replay)
+    if done is not None:
+        return done
     try:
         merged = merge_snippet_file(loaded.current, req.code_edit, path=loaded.path)
     except PatchwrightError as err:
