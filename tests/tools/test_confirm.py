@@ -261,6 +261,7 @@ def test_a_snippet_with_a_large_unmarked_gap_offers_its_merge(root: Path, state:
     (candidate,) = wire_result(refusal)["structuredContent"]["candidates"]
     assert set(candidate) == {"token", "line", "diff"} and candidate["line"] == 2
     assert "Candidates (the candidate result above; 1 shown)" in refusal.text
+    assert refusal.text.count("-    v29 = 29") == 1  # the diff is shown once, not twice
     assert (root / "g.py").read_text() == GAP
     write(root, "g.py", GAP + "# changed\n")
     stale = refused(toolbox, "apply_patch", confirm=candidate["token"])

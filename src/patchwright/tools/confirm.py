@@ -176,15 +176,19 @@ def offer_texts(
     field: str,
     what: str,
     otherwise: str,
+    *,
+    diff_above: bool = False,
 ) -> PatchwrightError:
     """``err`` with each of ``texts`` (a whole new text of the file) as a candidate;
-    ``what`` says what they are, ``otherwise`` the other way out the hint names."""
+    ``what`` says what they are, ``otherwise`` the other way out the hint names.
+    ``diff_above``: the refusal already shows the one candidate's diff, so its row
+    names the token without repeating it (the structured candidate keeps it)."""
     if loaded.text is None or not texts:
         return err
     text = loaded.current.text
     changes = [_splice(text, new.text) for new in texts]
     return _with_candidates(ctx, loaded, changes, err, field, what, otherwise,
-                            suggest_old=False)  # fmt: skip
+                            suggest_old=False, diff_above=diff_above)  # fmt: skip
 
 
 def _splice(old: str, new: str) -> tuple[int, int, str]:
@@ -209,9 +213,12 @@ def _with_candidates(
     otherwise: str,
     *,
     suggest_old: bool = True,
+    diff_above: bool = False,
 ) -> PatchwrightError:
     """``err`` with each of ``changes`` (a character range of the file's text and its
-    replacement) as a candidate; ``otherwise`` is the other way out the hint names."""
+    replacement) as a candidate; ``otherwise`` is the other way out the hint names.
+    ``diff_above``: the message already shows the candidate's diff, so its row does not
+    repeat it."""
     assert loaded.state is not None
     text = loaded.current.text
     tool = _confirmer(ctx)
@@ -227,7 +234,11 @@ def _with_candidates(
         )
         diff = unified_diff(loaded.current, after, f"a/{loaded.path}", f"b/{loaded.path}",
                             context=1)  # fmt: skip
-        shown = "\n".join("     " + row for row in diff.rstrip("\n").splitlines()[2:])
+        shown = (
+            "     (the diff shown above)"
+            if diff_above
+            else "\n".join("     " + row for row in diff.rstrip("\n").splitlines()[2:])
+        )
         entry: dict[str, Any] = {"line": line, "diff": diff}
         if tool is not None:
             token = f"c-{ctx.session.own_tag()}{secrets.token_hex(_RANDOM_BYTES)}"

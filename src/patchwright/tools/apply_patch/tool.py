@@ -129,7 +129,7 @@ def _with_merge(
     if new is None:
         return refused
     return offer_texts(ctx, loaded, [new], refused, "patch", "the candidate result above",
-                       "put a marker line where the lines stay")  # fmt: skip
+                       "put a marker line where the lines stay", diff_above=True)  # fmt: skip
 
 
 def _one_file(ctx: ToolContext, patch: str, format: str) -> tuple[FilePatch, Loaded] | None:
