@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from patchwright.engine.replacing.snippet.markers import marker_body
+from patchwright.engine.replacing.snippet.markers import ELLIPSES, marker_body
 from patchwright.tools import Toolbox
 from patchwright.workspace import Workspace
 
@@ -100,11 +100,17 @@ def sites(
 
 def sites_for(variant: str, count: int) -> list[Site]:
     """:func:`sites` for one tool variant. A new file's text is all new text, so a line
-    in it shaped like a placeholder (a docstring's ``...`` line) is refused by the
-    placeholder guard: ``create`` takes its sites from files without such a line."""
+    in it worded like a placeholder (``# ... existing code ...``; a bare ``...`` is text
+    in a new file) is refused by the placeholder guard: ``create`` takes its sites from
+    files without such a line."""
     if variant != "create":
         return sites(count)
-    return sites(count, skip=lambda text: any(marker_body(line) for line in text.split("\n")))
+    return sites(count, skip=lambda text: any(_worded(line) for line in text.split("\n")))
+
+
+def _worded(line: str) -> bool:
+    """Whether ``line`` is shaped like a placeholder other than a bare ellipsis."""
+    return marker_body(line) is not None and line.strip() not in ELLIPSES
 
 
 @dataclass(frozen=True)

@@ -116,3 +116,69 @@ def test_a_placeholder_keeps_the_body_it_stands_for(
     result = _call(make_toolbox, root, which, CHANGED_HEADER)
     assert result.ok, result.text
     assert (root / "a.py").read_text() == KEPT
+
+
+STUB = (
+    "class Shape(Protocol):\n"
+    "    def area(self) -> float:\n"
+    "        ...\n"
+    "\n"
+    "\n"
+    "def example() -> None:\n"
+    '    """Example::\n'
+    "\n"
+    "        ctx = make()\n"
+    "        ...\n"
+    '    """\n'
+)
+
+
+@pytest.mark.parametrize(
+    ("tool", "preset", "arguments"),
+    [
+        ("str_replace_based_edit_tool", "anthropic",
+         {"command": "create", "path": "new.py", "file_text": STUB}),
+        ("Write", "claude-code", {"file_path": "new.py", "content": STUB}),
+    ],
+)  # fmt: skip
+def test_a_new_file_keeps_its_ellipsis_lines(
+    make_toolbox: Callable[..., Toolbox],
+    root: Path,
+    tool: str,
+    preset: str,
+    arguments: dict[str, Any],
+) -> None:
+    """A new file has no lines a placeholder could stand for: a bare ``...`` there (a
+    protocol's body, a docstring's elided example) is text, written as sent."""
+    result = make_toolbox(preset=preset).call(tool, arguments)
+    assert result.ok, result.text
+    assert "placeholder" not in result.text
+    assert (root / "new.py").read_text() == STUB
+
+
+def test_a_worded_placeholder_in_a_new_file_is_refused(
+    make_toolbox: Callable[..., Toolbox], root: Path
+) -> None:
+    text = "import os\n# ... existing code ...\ndef f():\n    pass\n"
+    result = make_toolbox(preset="anthropic").call(
+        "str_replace_based_edit_tool", {"command": "create", "path": "new.py", "file_text": text}
+    )
+    assert not result.ok
+    assert "'# ... existing code ...'" in result.text
+    assert "the file has no lines yet" in result.text
+    assert not (root / "new.py").exists()
+
+
+def test_an_ellipsis_body_added_to_a_file_is_text_not_a_placeholder(
+    make_toolbox: Callable[..., Toolbox], root: Path
+) -> None:
+    """A new protocol method's ``...`` body is Python, so the answer says nothing of a
+    placeholder keeping lines (it kept none)."""
+    write(root, "a.py", FILE)
+    added = FUNCTION + "\n\ndef stub():\n    ...\n"
+    result = make_toolbox().call(
+        "edit_file", {"path": "a.py", "old_string": FUNCTION, "new_string": added}
+    )
+    assert result.ok, result.text
+    assert "placeholder" not in result.text
+    assert (root / "a.py").read_text() == FILE.replace(FUNCTION, added, 1)

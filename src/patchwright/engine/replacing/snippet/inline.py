@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from patchwright._records import replace
-from patchwright.engine.replacing.snippet.markers import is_marker, marker_body
+from patchwright.engine.replacing.snippet.markers import ELLIPSES, marker_body, placeholder_lines
 from patchwright.engine.replacing.snippet.merge import merge_snippet_file
 from patchwright.engine.replacing.snippet.refuse import lines_text
 from patchwright.engine.replacing.splice import Splice
@@ -27,18 +27,30 @@ def expand_splice(file: TextFile, splice: Splice, label: str) -> Splice:
     if not shaped:
         return splice
     present = {text for text in map(str.strip, file.lines) if text in shaped}
-    markers = [line for line in splice.lines if is_marker(line, present)]
+    lines = list(splice.lines)
+    markers = [lines[i] for i in placeholder_lines(lines, present)]
+    if not file.lines:
+        # a new file: there is nothing a placeholder could stand for, and a bare
+        # ellipsis is common real text there (a docstring's elided example, YAML's
+        # document end); a worded marker ("existing code") is still refused below
+        markers = [line for line in markers if line.strip() not in ELLIPSES]
     if not markers:
         return splice
     old = file.with_lines(
         file.lines[splice.start : splice.end], file.endings[splice.start : splice.end]
     )
     snippet = "\n".join(splice.lines)
+    if not old.lines:
+        where = "the file has no lines yet" if not file.lines else "the edit replaces no lines"
+        raise PatchwrightError(
+            ErrorCode.NOT_FOUND,
+            f"{label}: the new text holds the placeholder line {markers[0].strip()!r}, but "
+            f"{where}, so the placeholder stands for no existing lines. A placeholder is "
+            "never written into the file. No change was made.",
+            "Write every line of the new text in full, without placeholder lines.",
+            details={"placeholder": markers[0]},
+        )
     try:
-        if not old.lines:
-            raise PatchwrightError(
-                ErrorCode.NOT_FOUND, "It replaces no lines, so the placeholder stands for none."
-            )
         merged = merge_snippet_file(old, snippet)
     except PatchwrightError as err:
         raise PatchwrightError(

@@ -231,6 +231,16 @@ def _python_body(lines: list[str], i: int) -> bool:
     ) - len(above.lstrip())
 
 
+def placeholder_lines(lines: list[str], original: Container[str] = ()) -> list[int]:
+    """The indexes of ``lines`` that are markers standing for lines: marker-shaped, not a
+    line of ``original``, and not Python's Ellipsis as a block's body."""
+    return [
+        i
+        for i, line in enumerate(lines)
+        if is_marker(line, original) and not _python_body(lines, i)
+    ]
+
+
 def parse_snippet(text: str, original: Container[str] = ()) -> Snippet:
     """Split a snippet into literal runs and markers.
 
@@ -245,8 +255,9 @@ def parse_snippet(text: str, original: Container[str] = ()) -> Snippet:
     pieces: list[Piece] = []
     run: list[str] = []
     run_start = 0
+    markers = set(placeholder_lines(lines, original))
     for i, line in enumerate(lines):
-        if is_marker(line, original) and not _python_body(lines, i):
+        if i in markers:
             if run:
                 pieces.append(Piece(False, run_start, tuple(run)))
                 run = []
