@@ -34,6 +34,19 @@ def test_the_report_says_where_each_run_went_and_what_was_kept() -> None:
     assert any("no marker at the snippet's top" in w for w in report["warnings"])
 
 
+def test_edge_lines_a_snippet_shows_going_are_counted_and_said() -> None:
+    """No marker above a run that stands unchanged: the lines above it go. The report
+    counts them among the deleted lines and says so, rather than "+0 -0"."""
+    text = "".join(f"line{i} = {i}\n" for i in range(1, 21))
+    snippet = "line5 = 5\nline6 = 6\n// ... existing code ...\n"
+    merged = merge_snippet_file(TextFile.from_text(text), snippet)
+    assert merged.file.text == text[text.index("line5") :]
+    assert merged.report.deleted == 4 and merged.report.to_dict()["deleted"] == 4
+    summary = merged.report.summary()
+    assert summary.startswith("Merged 1 run(s): +0 -4 line(s).")
+    assert "file lines 1-4 above them were deleted" in summary
+
+
 def test_a_loose_anchor_is_reported_with_its_rung() -> None:
     text = "if a:\n\tx = 1\n\ty = 2\n\tz = 3\nend\n"
     snippet = "if a:\n    x = 1\n    y = 2\n\tw = 0\n    z = 3\nend\n"

@@ -497,4 +497,14 @@ def _warnings(runs: list[RunReport], gaps: list[GapReport]) -> tuple[str, ...]:
                 f"{lines_text('file', g.file_start, g.file_end)} "
                 f"{'was kept as it is' if g.file_end == g.file_start else 'were kept as they are'}"
             )
+        elif g.how == DELETED and g.file_end >= g.file_start:
+            top = g.file_start == 1
+            out.append(
+                f"no marker at the snippet's {'top' if top else 'bottom'}, and its "
+                f"{'first' if top else 'last'} lines stand unchanged in the file: "
+                f"{lines_text('file', g.file_start, g.file_end)} "
+                f"{'above' if top else 'below'} them "
+                f"{'was' if g.file_end == g.file_start else 'were'} deleted (a marker "
+                f"{'above' if top else 'below'} them keeps such lines)"
+            )
     return tuple(out)

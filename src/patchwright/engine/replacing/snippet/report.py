@@ -109,8 +109,10 @@ class SnippetReport:
 
     @property
     def deleted(self) -> int:
-        """Original lines the merge deleted."""
-        return sum(r.deleted for r in self.runs)
+        """Original lines the merge deleted: the runs' own, and an edge's lines the
+        snippet shows going (:data:`DELETED` gaps)."""
+        edges = sum(g.file_end - g.file_start + 1 for g in self.gaps if g.how == DELETED)
+        return sum(r.deleted for r in self.runs) + max(edges, 0)
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready view."""
