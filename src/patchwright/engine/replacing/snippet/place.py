@@ -564,8 +564,54 @@ def _nearest(
         and second < 0
         and _one_sided(keys, run, (h, hk, t, tk), [p for _, p in scored[1:]])
     )
+    left = [p for p in pairs if not _copies_beside(keys, run, p, pairs)]
+    if one_end and len(left) < len(pairs):
+        # a reading that adds, as new lines, re-indented copies of lines that another
+        # reading covers as the run's own is out: the model re-indented those lines
+        settled = (
+            len(left) == 1
+            and min(left[0][1], left[0][3]) >= 2
+            and _rewritten_only(keys, run, left[0]) is not None
+        )
+        one_sided = False
+        if settled:
+            h, hk, t, tk = left[0]
     placed = Placement(h, t, rung, hk, tk)
     return (placed if settled or one_sided else placed.several(spans)), one_sided
+
+
+#: Telling new lines of a reading that must be re-indented copies of lines another
+#: reading covers for the reading to be read as a copy beside them.
+_COPIES = 2
+
+
+def _copies_beside(keys: Keys, run: Sequence[str], pair: Pair, pairs: Sequence[Pair]) -> bool:
+    """Whether a reading of a run adds, as new lines, telling lines that differ only in
+    whitespace from file lines it keeps right beside its span and that another reading
+    covers (:data:`_COPIES` or more): it would leave the old version of a re-indented
+    block next to the new one, where the other reading re-indents it."""
+    h, _, t, _ = pair
+    span = [line.strip() for line in keys.lines[h:t]]
+    added: dict[str, set[str]] = {}
+    for tag, _, _, j1, j2 in matcher_opcodes(span, [line.strip() for line in run]):
+        if tag != "equal":
+            for line in run[j1:j2]:
+                if _telling([line]):
+                    added.setdefault(line.strip(), set()).add(line)
+    if len(added) < _COPIES:
+        return False
+    for oh, _, ot, _ in pairs:
+        if (oh, ot) == (h, t) or oh > h or ot < t:
+            continue
+        beside = [*keys.lines[oh:h], *keys.lines[t:ot]]
+        copies = {
+            line.strip()
+            for line in beside
+            if line.strip() in added and line not in added[line.strip()]
+        }
+        if len(copies) >= _COPIES:
+            return True
+    return False
 
 
 # Readings of a run compared line by line at most (more: the run is refused as placed
