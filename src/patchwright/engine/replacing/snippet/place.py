@@ -443,9 +443,9 @@ def _short_readings(
     :data:`ENOUGH` lines is taken by its edge line alone, wherever that line stands. An
     end of two telling lines or more keeps its own places, unless the other end has one
     telling line at most (then this one may have been read too long, over new lines
-    that repeat the file). When the reading drops no line unshown, an end holding a
-    telling line that stands once in the window ``[lo, hi)`` stands where it was read
-    or further out (around a deletion): further
+    that repeat the file). When the reading drops no line unshown, or the end reaches
+    :data:`ENOUGH` lines, an end holding a telling line that stands once in the window
+    ``[lo, hi)`` stands where it was read or further out (around a deletion): further
     in, that line would be a new copy of a line the file has once, right beside copies
     of its neighbours. Capped at :data:`_MAX_READINGS` spans (the flag returned says
     the cap was reached): many is many.
@@ -472,11 +472,11 @@ def _short_readings(
     own_tails = chosen.tail >= 2 and (not lone or fixed_head)
     heads = head.at(chosen.head) if own_heads else head.anywhere
     tails = tail.at(chosen.tail) if own_tails else tail.anywhere
-    if settled and head_pinned:
+    if (settled or chosen.head >= ENOUGH) and head_pinned:
         # not below: its telling line would be new there; above, the lines between
         # its edge line and the telling one may be deleted
         heads = tuple(h for h in heads if h <= chosen.start)
-    if settled and tail_pinned:
+    if (settled or chosen.tail >= ENOUGH) and tail_pinned:
         tails = tuple(t for t in tails if t >= chosen.end)
     if chosen.rung in _STRICT:
         # the run's context stands at its own indentation: an edge line read alone
