@@ -827,7 +827,10 @@ def split_reading(
 
     A run shown next to a marker may have been written around a deletion (its head
     above the deleted lines, its tail below) or be the unchanged copy standing whole
-    further down; the snippet does not tell which the marker hides.
+    further down; the snippet does not tell which the marker hides. A run that changes
+    lines where it stands is not read around a deletion of more than
+    :data:`MAX_DELETED` lines it does not show (such a reading is refused, never
+    merged); a run that changes nothing is (it may be there only to show that one).
     """
     size = len(run)
     rung = chosen.rung
@@ -841,6 +844,10 @@ def split_reading(
                 continue
             for m in keyed_matches(keys.index, tail, rung, h + k + 1):
                 end = m.start + len(tail)
+                if not pure and end - h - size > MAX_DELETED:
+                    # a run that changes lines where it stands, read around a deletion
+                    # larger than the merge takes unshown: that reading is never merged
+                    continue
                 if end <= hi and (h, end) != (chosen.start, chosen.end):
                     found.append(Placement(h, end, rung, k, size - k))
                     if len(found) > MAX_SPLITS:
