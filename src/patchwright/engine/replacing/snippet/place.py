@@ -545,6 +545,10 @@ def _nearest(
     An end of one line ("}", a blank), or both ends standing in several places (then a
     reading that only inserts is found almost anywhere), settles it only on one-sided
     evidence (:func:`_one_sided`); the flag returned says the reading was settled so.
+    Ends of :data:`ENOUGH` lines or more also settle it by the one reading that drops
+    no telling line its new lines do not rewrite (the others replace text, a section or
+    a function, with lines that have nothing to do with it). A reading that adds
+    re-indented copies of lines it keeps beside it is out (:func:`_copies_beside`).
     """
     one_end = len({p[0] for p in pairs}) == 1 or len({p[2] for p in pairs}) == 1
     spans = [(p[0], p[2]) for p in pairs]
@@ -576,6 +580,13 @@ def _nearest(
         one_sided = False
         if settled:
             h, hk, t, tk = left[0]
+    if not settled and not one_sided and one_end:
+        # ends of three lines or more each: the one reading that drops no telling line
+        # its new lines do not rewrite (the others drop text the snippet never shows)
+        kept = [p for p in pairs if _rewritten_only(keys, run, p) is not None]
+        if len(kept) == 1 and min(kept[0][1], kept[0][3]) >= ENOUGH:
+            h, hk, t, tk = kept[0]
+            settled = True
     placed = Placement(h, t, rung, hk, tk)
     return (placed if settled or one_sided else placed.several(spans)), one_sided
 
