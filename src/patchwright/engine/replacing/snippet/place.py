@@ -211,6 +211,8 @@ def find_end(keys: Keys, run: Sequence[str], lo: int, hi: int, *, tail: bool) ->
         if longest:
             floor = min(longest, ENOUGH)
             kept = [(c + 1 if tail else c, length) for length, c in lengths if length >= floor]
+            if rung not in _STRICT:
+                kept = _slipped_first(keys, run, kept, tail=tail)
             anywhere = tuple(c + 1 if tail else c for c in candidates)
             starts, reach = tuple(c for c, _ in kept), tuple(k for _, k in kept)
             found.append(End(longest, rung, starts, reach, anywhere))
@@ -222,6 +224,37 @@ def find_end(keys: Keys, run: Sequence[str], lo: int, hi: int, *, tail: bool) ->
     # lines (re-indented on purpose) as slipped context.
     enough = min(ENOUGH, max(end.length for end in found))
     return next(end for end in found if end.length >= enough)
+
+
+def _as_written(mine: str, theirs: str) -> bool:
+    """Whether a run line is a file line as written, or with its tabs written as 4 or 8
+    spaces (trailing blanks aside): the indentation it shows is the line's own."""
+    if mine.rstrip() == theirs.rstrip():
+        return True
+    return "\t" in theirs and any(
+        mine.rstrip() == theirs.replace("\t", " " * width).rstrip() for width in (4, 8)
+    )
+
+
+def _slipped_first(
+    keys: Keys, run: Sequence[str], kept: list[tuple[int, int]], *, tail: bool
+) -> list[tuple[int, int]]:
+    """The places a loose rung found for an end, narrowed to those where the end is the
+    file's lines with their tabs written as spaces, when there are such places and
+    others: that slip explains every character, a shift of indentation only some (a
+    "}" one level in closes another block)."""
+    size = len(run)
+
+    def slipped(at: int, length: int) -> bool:
+        mine = run[size - length :] if tail else run[:length]
+        theirs = keys.lines[at - length : at] if tail else keys.lines[at : at + length]
+        return any("\t" in line for line in theirs) and any(
+            all(a.rstrip() == b.replace("\t", " " * width).rstrip() for a, b in zip(mine, theirs))
+            for width in (4, 8)
+        )
+
+    exact = [(at, length) for at, length in kept if slipped(at, length)]
+    return exact if exact else kept
 
 
 #: Context lines that place a run's end as well as any longer reach would: every place
@@ -455,7 +488,9 @@ def _short_readings(
     drops no line unshown, or when that end holds a telling line standing once too
     (both ends are then where they read, and what the run leaves out between them is
     a deletion it spells out). The edge lines of a run read at a rung that keeps
-    indentation stand at their own indentation."""
+    indentation stand at their own indentation, and so does an edge line of a run
+    read loosely that stands where it was read as written (tabs written as spaces
+    aside)."""
     size = len(run)
     lone = min(_telling(run[: chosen.head]), _telling(run[size - chosen.tail :])) < 2
     # A telling edge line that stands once is where the run is; then the other end, if
@@ -484,6 +519,15 @@ def _short_readings(
         n = len(keys.lines)
         heads = tuple(h for h in heads if _extent(keys, run, chosen.rung, h, 0, n, 1))
         tails = tuple(t for t in tails if t and _extent(keys, run, chosen.rung, t - 1, 0, n, -1))
+    else:
+        # context read loosely (slipped lines elsewhere in it): an edge line that stands
+        # where it was read as written, or with its tabs written as spaces, stands so
+        # wherever it is read alone
+        lines = keys.lines
+        if chosen.head and _as_written(run[0], lines[chosen.start]):
+            heads = tuple(h for h in heads if _as_written(run[0], lines[h]))
+        if chosen.tail and _as_written(run[-1], lines[chosen.end - 1]):
+            tails = tuple(t for t in tails if t and _as_written(run[-1], lines[t - 1]))
     need = 2 if lone else max(2, chosen.head, chosen.tail)
     spans, more = _spans(keys, run, heads, tails, need, chosen.rung)
     return spans, more or len(heads) * len(tails) > _MAX_READINGS**2
