@@ -198,7 +198,10 @@ def _tabs_expanded(mine: Sequence[str], theirs: Sequence[str]) -> bool:
 
 def find_end(keys: Keys, run: Sequence[str], lo: int, hi: int, *, tail: bool) -> End:
     """The longest head (or tail) of ``run`` standing in file lines ``[lo, hi)``: at the
-    strictest rung that reaches that length, every place it stands."""
+    strictest rung that reaches that length, every place it stands. When that rung is a
+    loose one whose places no whitespace slip explains (only shifted indentation), the
+    places where two lines or more of the end stand as written are kept as well: the
+    loose reading may be a copy one level in."""
     line = run[-1] if tail else run[0]
     candidates = keys.positions(line, lo, hi)
     best: End = End(0, Rung.EXACT, ())
@@ -223,7 +226,24 @@ def find_end(keys: Keys, run: Sequence[str], lo: int, hi: int, *, tail: bool) ->
     # The strictest rung that reaches far enough: a looser one may only read changed
     # lines (re-indented on purpose) as slipped context.
     enough = min(ENOUGH, max(end.length for end in found))
-    return next(end for end in found if end.length >= enough)
+    chosen = next(end for end in found if end.length >= enough)
+    strict = next((end for end in found if end.rung in _STRICT and end.length >= 2), None)
+    slipped = any(
+        _slipped(keys, run, at, k, tail=tail) for at, k in zip(chosen.starts, chosen.lengths)
+    )
+    if chosen.rung not in _STRICT and strict is not None and not slipped:
+        # the end also stands as written, shorter, and the loose reading is a shift of
+        # indentation (no slip explains it): it may be a copy one level in, so the
+        # places the end stands as written stay candidates
+        extra = [(s, k) for s, k in zip(strict.starts, strict.lengths) if s not in chosen.starts]
+        if extra:
+            pairs = sorted([*zip(chosen.starts, chosen.lengths), *extra])
+            chosen = replace(
+                chosen,
+                starts=tuple(s for s, _ in pairs),
+                lengths=tuple(k for _, k in pairs),
+            )
+    return chosen
 
 
 def _as_written(mine: str, theirs: str) -> bool:
@@ -243,18 +263,20 @@ def _slipped_first(
     file's lines with their tabs written as spaces, when there are such places and
     others: that slip explains every character, a shift of indentation only some (a
     "}" one level in closes another block)."""
-    size = len(run)
-
-    def slipped(at: int, length: int) -> bool:
-        mine = run[size - length :] if tail else run[:length]
-        theirs = keys.lines[at - length : at] if tail else keys.lines[at : at + length]
-        return any("\t" in line for line in theirs) and any(
-            all(a.rstrip() == b.replace("\t", " " * width).rstrip() for a, b in zip(mine, theirs))
-            for width in (4, 8)
-        )
-
-    exact = [(at, length) for at, length in kept if slipped(at, length)]
+    exact = [(at, length) for at, length in kept if _slipped(keys, run, at, length, tail=tail)]
     return exact if exact else kept
+
+
+def _slipped(keys: Keys, run: Sequence[str], at: int, length: int, *, tail: bool) -> bool:
+    """Whether the ``length`` end lines of a run are the file's lines at ``at`` (a
+    head's first line, or a tail's end) with tabs written as 4 or 8 spaces."""
+    size = len(run)
+    mine = run[size - length :] if tail else run[:length]
+    theirs = keys.lines[at - length : at] if tail else keys.lines[at : at + length]
+    return any("\t" in line for line in theirs) and any(
+        all(a.rstrip() == b.replace("\t", " " * width).rstrip() for a, b in zip(mine, theirs))
+        for width in (4, 8)
+    )
 
 
 #: Context lines that place a run's end as well as any longer reach would: every place
