@@ -137,6 +137,12 @@ class Doubt:
                 f"them ({count} places); the candidate below puts {them} before "
                 f"original line {place.start + 1}."
             )
+        if len(place.places) < 2 and place.more:
+            return (
+                f"{lines} (starting {first}) stand{s} at {_range(place.start, place.end)} "
+                f"by end lines that each stand in many places in {window}, too many "
+                "readings to weigh."
+            )
         if len(place.places) < 2:
             # placed by end lines that say nothing: the other reading keeps the lines
             # they frame beside the new lines
