@@ -11,7 +11,11 @@ from hypothesis import strategies as st
 
 import patchwright
 from patchwright import PatchwrightError, TextFile, merge_snippet, merge_snippet_file
+from patchwright.engine.replacing.snippet.markers import parse_snippet
+from patchwright.engine.replacing.snippet.place import Placement
+from patchwright.engine.replacing.snippet.refuse import Doubt
 from patchwright.model import ErrorCode
+from patchwright.model.reports import Rung
 
 FILE = "".join(f"def f{i}(x):\n    return x + {i}\n\n" for i in range(12))
 
@@ -115,3 +119,14 @@ def test_runs_placed_by_order_merge_right_or_refuse(kinds: list[int], data: st.D
         assert readings > 1, err.message
         return
     assert got == "".join(new) and readings == 1
+
+
+def test_a_run_whose_ends_stand_in_too_many_places_is_named_where_it_was_placed() -> None:
+    run = next(p for p in parse_snippet("# ...\n}\nx = 1\n}\n# ...\n").pieces if not p.marker)
+    place = Placement(4, 7, Rung.EXACT, 1, 1, 1, ((4, 7),), more=True)
+    doubt = Doubt("several", run, 0, 40, place)
+    assert doubt.sentence() == (
+        "snippet lines 2-4 (starting '}') stand at original lines 5-7 by end lines that each "
+        "stand in many places in original lines 1-40, too many readings to weigh."
+    )
+    assert doubt.to_dict()["places"] == [[5, 7]] and doubt.to_dict()["place_count_is_a_floor"]

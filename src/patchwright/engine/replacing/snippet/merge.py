@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from patchwright._records import replace
+from patchwright._records import record, replace
 from patchwright.engine.diff import matcher_opcodes
 from patchwright.engine.matching.index import LineIndex
 from patchwright.engine.matching.normalize import leading
@@ -39,6 +39,7 @@ from patchwright.engine.replacing.snippet.place import (
     MAX_DELETED,
     MAX_EDGE_DELETED,
     MAX_SPLITS,
+    NAMED,
     Keys,
     Placement,
     place_run,
@@ -261,19 +262,23 @@ def _build(
             gaps.append(GapReport(cursor + 1, place.start, KEPT, marker))
         out.extend(lines[cursor : place.start])
         out_end.extend(endings[cursor : place.start])
-        kept, added, deleted, worst, undecided = _splice_run(
-            file, run, place, out, out_end, nl, slips
-        )
-        if undecided or _shifted_whole(file, run, place):
-            doubts.append(Doubt("whitespace", run, place.start, place.end, place))
+        spliced = _splice_run(file, run, place, out, out_end, nl, slips)
+        kept, added, deleted = spliced.kept, spliced.added, spliced.deleted
+        slipped = spliced.undecided or _shifted_whole(file, run, place)
+        if slipped:
+            pairs = tuple((run.start + j, place.start + i) for j, i in slipped)
+            doubts.append(Doubt("whitespace", run, place.start, place.end, place,
+                                len(pairs), pairs=pairs[:NAMED]))  # fmt: skip
         open_edge = _open_edge_unshown(parsed, run, place)
-        if open_edge > MAX_EDGE_DELETED:
-            doubts.append(Doubt("deletion", run, place.start, place.end, place, open_edge))
+        if open_edge is not None:
+            lo, hi, new = open_edge
+            doubts.append(Doubt("deletion", run, lo, hi, place, hi - lo - new, new=new))
         beside = _beside_marker(file, parsed, run, place)
         if beside is not None:
             doubts.append(Doubt("beside", run, beside, beside + 1, place))
-        if worst > MAX_DELETED:
-            doubts.append(Doubt("deletion", run, place.start, place.end, place, worst))
+        if spliced.worst > MAX_DELETED:
+            lo, hi, new = spliced.stretch
+            doubts.append(Doubt("deletion", run, lo, hi, place, hi - lo - new, new=new))
         run_reports.append(
             RunReport(run.start + 1, run.end, place.start + 1, place.end, place.rung,
                       kept, added, deleted)
@@ -291,18 +296,23 @@ def _build(
     return file.with_lines(out, out_end), report, doubts
 
 
-def _open_edge_unshown(parsed: Snippet, run: Piece, place: Placement) -> int:
-    """How many original lines the run replaces above its head (below its tail) beyond
-    the new lines it puts there, when it opens (closes) the snippet with new lines."""
+def _open_edge_unshown(
+    parsed: Snippet, run: Piece, place: Placement
+) -> tuple[int, int, int] | None:
+    """The original lines ``[lo, hi)`` a run replaces above its head (below its tail)
+    when it opens (closes) the snippet with new lines, and how many new lines it puts
+    there, when the stretch is more than :data:`MAX_EDGE_DELETED` lines longer than
+    the new lines; ``None`` otherwise."""
     at = parsed.pieces.index(run)
-    unshown = 0
+    found: list[tuple[int, int, int, int]] = []
     if at == 0 and not place.head:
-        above = (place.end - place.tail) - place.start
-        unshown = max(unshown, above - (len(run.lines) - place.tail))
+        lo, hi, new = place.start, place.end - place.tail, len(run.lines) - place.tail
+        found.append(((hi - lo) - new, lo, hi, new))
     if at == len(parsed.pieces) - 1 and not place.tail:
-        below = place.end - (place.start + place.head)
-        unshown = max(unshown, below - (len(run.lines) - place.head))
-    return unshown
+        lo, hi, new = place.start + place.head, place.end, len(run.lines) - place.head
+        found.append(((hi - lo) - new, lo, hi, new))
+    unshown, lo, hi, new = max(found, default=(0, 0, 0, 0))
+    return (lo, hi, new) if unshown > MAX_EDGE_DELETED else None
 
 
 def _beside_marker(file: TextFile, parsed: Snippet, run: Piece, place: Placement) -> int | None:
@@ -324,17 +334,19 @@ def _beside_marker(file: TextFile, parsed: Snippet, run: Piece, place: Placement
     return None
 
 
-def _shifted_whole(file: TextFile, run: Piece, place: Placement) -> bool:
-    """Whether a run stands whole only with its space indentation shifted: the model
+def _shifted_whole(file: TextFile, run: Piece, place: Placement) -> tuple[tuple[int, int], ...]:
+    """The (run line, span line) pairs, 0-based, of a run that stands whole only with
+    its space indentation shifted, where the indentation differs: the model
     re-indented the block (a change) or copied it shifted (a slip), and the run is its
-    own only witness. (Tabs written as spaces are told by :class:`Slips`.)"""
+    own only witness. None when it is not so. (Tabs written as spaces are told by
+    :class:`Slips`.)"""
     if not _pure(run, place) or not place.rung.recovered:
-        return False
+        return ()
     span = file.lines[place.start : place.end]
-    return any(
-        leading(mine) != leading(theirs) and "\t" not in leading(theirs)
-        for mine, theirs in zip(run.lines, span)
-        if mine.strip()
+    return tuple(
+        (k, k)
+        for k, (mine, theirs) in enumerate(zip(run.lines, span))
+        if mine.strip() and leading(mine) != leading(theirs) and "\t" not in leading(theirs)
     )
 
 
@@ -399,6 +411,28 @@ def _markers_before(parsed: Snippet, runs: list[Piece]) -> list[int | None]:
     return out
 
 
+@record(frozen=True)
+class _Spliced:
+    """What writing one run did.
+
+    Attributes:
+        kept / added / deleted: context lines kept, lines added, original lines dropped.
+        worst: the largest number of original lines dropped in one stretch beyond the
+            new lines put in their place.
+        stretch: that stretch, as original lines ``[lo, hi)`` and its new lines.
+        undecided: (run line, span line) pairs, 0-based within the run and its span,
+            differing in whitespace only where the snippet does not say which it means
+            (written as changes).
+    """
+
+    kept: int
+    added: int
+    deleted: int
+    worst: int
+    stretch: tuple[int, int, int]
+    undecided: tuple[tuple[int, int], ...]
+
+
 def _splice_run(
     file: TextFile,
     run: Piece,
@@ -407,11 +441,9 @@ def _splice_run(
     out_end: list[str],
     nl: str,
     slips: Slips,
-) -> tuple[int, int, int, int, bool]:
+) -> _Spliced:
     """Write the run's lines for its span: context from the file (its bytes), the rest
-    from the snippet. Returns kept, added and deleted counts, the largest run of
-    deleted lines, and whether a line differing in whitespace only was undecided
-    (written as a change)."""
+    from the snippet, and say what that did."""
     span = file.lines[place.start : place.end]
     new = list(run.lines)
     # the run's anchored ends are its context, as placed: only the lines between them
@@ -428,7 +460,8 @@ def _splice_run(
     if tail:
         ops.append(("equal", len(span) - tail, len(span), len(new) - tail, len(new)))
     kept = added = deleted = worst = 0
-    undecided = False
+    stretch = (place.start, place.start, 0)
+    undecided: list[tuple[int, int]] = []
     base = place.start
     for tag, i1, i2, j1, j2 in ops:
         if tag == "equal":
@@ -436,7 +469,8 @@ def _splice_run(
                 verdict = slips.same(span[i], new[j])
                 if verdict and not slips.anchors(span[i], new[j]):
                     verdict = None  # copied exactly where every copy slips: which is it?
-                undecided = undecided or verdict is None
+                if verdict is None:
+                    undecided.append((j, i))
                 if verdict:
                     out.append(span[i])
                     out_end.append(file.endings[base + i])
@@ -453,8 +487,10 @@ def _splice_run(
         added += j2 - j1
         deleted += i2 - i1
         # lines replaced by as many new ones are spelled out; only those beyond go unshown
-        worst = max(worst, (i2 - i1) - (j2 - j1))
-    return kept, added, deleted, worst, undecided
+        if (i2 - i1) - (j2 - j1) > worst:
+            worst = (i2 - i1) - (j2 - j1)
+            stretch = (base + i1, base + i2, j2 - j1)
+    return _Spliced(kept, added, deleted, worst, stretch, tuple(undecided))
 
 
 def _common(old: list[str], new: list[str], limit: int, slips: Slips, step: int) -> int:

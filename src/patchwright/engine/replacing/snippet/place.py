@@ -78,6 +78,9 @@ class Placement:
     Attributes:
         head / tail: run lines its head and tail cover (0: none anchored there).
         others: how many other (start, end) pairs fit the window (0: unique).
+        places: when several fit, the first of them as original lines ``[start, end)``
+            (at most :data:`NAMED`, this one first), for a refusal to name.
+        more: ``others`` is a floor: the places were counted up to a cap.
     """
 
     start: int
@@ -86,6 +89,19 @@ class Placement:
     head: int
     tail: int
     others: int = 0
+    places: tuple[tuple[int, int], ...] = ()
+    more: bool = False
+
+    def several(self, spans: Sequence[tuple[int, int]], *, more: bool = False) -> Placement:
+        """This placement as one of the ``spans`` it fits (its own named first)."""
+        own = (self.start, self.end)
+        named = (own, *(span for span in dict.fromkeys(spans) if span != own))[:NAMED]
+        count = len({own, *spans})
+        return replace(self, others=max(self.others, count - 1), places=named, more=more)
+
+
+#: Candidate places of a run in doubt a refusal names at most (the rest are counted).
+NAMED = 3
 
 
 class Keys:
@@ -182,7 +198,10 @@ def _tabs_expanded(mine: Sequence[str], theirs: Sequence[str]) -> bool:
 
 def find_end(keys: Keys, run: Sequence[str], lo: int, hi: int, *, tail: bool) -> End:
     """The longest head (or tail) of ``run`` standing in file lines ``[lo, hi)``: at the
-    strictest rung that reaches that length, every place it stands."""
+    strictest rung that reaches that length, every place it stands. When that rung is a
+    loose one whose places no whitespace slip explains (only shifted indentation), the
+    places where two lines or more of the end stand as written are kept as well: the
+    loose reading may be a copy one level in."""
     line = run[-1] if tail else run[0]
     candidates = keys.positions(line, lo, hi)
     best: End = End(0, Rung.EXACT, ())
@@ -195,6 +214,8 @@ def find_end(keys: Keys, run: Sequence[str], lo: int, hi: int, *, tail: bool) ->
         if longest:
             floor = min(longest, ENOUGH)
             kept = [(c + 1 if tail else c, length) for length, c in lengths if length >= floor]
+            if rung not in _STRICT:
+                kept = _slipped_first(keys, run, kept, tail=tail)
             anywhere = tuple(c + 1 if tail else c for c in candidates)
             starts, reach = tuple(c for c, _ in kept), tuple(k for _, k in kept)
             found.append(End(longest, rung, starts, reach, anywhere))
@@ -205,7 +226,57 @@ def find_end(keys: Keys, run: Sequence[str], lo: int, hi: int, *, tail: bool) ->
     # The strictest rung that reaches far enough: a looser one may only read changed
     # lines (re-indented on purpose) as slipped context.
     enough = min(ENOUGH, max(end.length for end in found))
-    return next(end for end in found if end.length >= enough)
+    chosen = next(end for end in found if end.length >= enough)
+    strict = next((end for end in found if end.rung in _STRICT and end.length >= 2), None)
+    slipped = any(
+        _slipped(keys, run, at, k, tail=tail) for at, k in zip(chosen.starts, chosen.lengths)
+    )
+    if chosen.rung not in _STRICT and strict is not None and not slipped:
+        # the end also stands as written, shorter, and the loose reading is a shift of
+        # indentation (no slip explains it): it may be a copy one level in, so the
+        # places the end stands as written stay candidates
+        extra = [(s, k) for s, k in zip(strict.starts, strict.lengths) if s not in chosen.starts]
+        if extra:
+            pairs = sorted([*zip(chosen.starts, chosen.lengths), *extra])
+            chosen = replace(
+                chosen,
+                starts=tuple(s for s, _ in pairs),
+                lengths=tuple(k for _, k in pairs),
+            )
+    return chosen
+
+
+def _as_written(mine: str, theirs: str) -> bool:
+    """Whether a run line is a file line as written, or with its tabs written as 4 or 8
+    spaces (trailing blanks aside): the indentation it shows is the line's own."""
+    if mine.rstrip() == theirs.rstrip():
+        return True
+    return "\t" in theirs and any(
+        mine.rstrip() == theirs.replace("\t", " " * width).rstrip() for width in (4, 8)
+    )
+
+
+def _slipped_first(
+    keys: Keys, run: Sequence[str], kept: list[tuple[int, int]], *, tail: bool
+) -> list[tuple[int, int]]:
+    """The places a loose rung found for an end, narrowed to those where the end is the
+    file's lines with their tabs written as spaces, when there are such places and
+    others: that slip explains every character, a shift of indentation only some (a
+    "}" one level in closes another block)."""
+    exact = [(at, length) for at, length in kept if _slipped(keys, run, at, length, tail=tail)]
+    return exact if exact else kept
+
+
+def _slipped(keys: Keys, run: Sequence[str], at: int, length: int, *, tail: bool) -> bool:
+    """Whether the ``length`` end lines of a run are the file's lines at ``at`` (a
+    head's first line, or a tail's end) with tabs written as 4 or 8 spaces."""
+    size = len(run)
+    mine = run[size - length :] if tail else run[:length]
+    theirs = keys.lines[at - length : at] if tail else keys.lines[at : at + length]
+    return any("\t" in line for line in theirs) and any(
+        all(a.rstrip() == b.replace("\t", " " * width).rstrip() for a, b in zip(mine, theirs))
+        for width in (4, 8)
+    )
 
 
 #: Context lines that place a run's end as well as any longer reach would: every place
@@ -262,11 +333,13 @@ def _by_ends(
     size = len(run)
     if all(is_blank(line) for line in run) and hi > lo:
         # blank lines say nothing about where they go
-        return Placement(lo, lo, Rung.EXACT, 0, 0, hi - lo)
+        spans = [(at, at) for at in range(lo, min(hi, lo + NAMED) + 1)]
+        return Placement(lo, lo, Rung.EXACT, 0, 0, hi - lo).several(spans)
     head = find_end(keys, run, lo, hi, tail=False)
     if head.length == size:
         whole = head.at(size)
-        return Placement(whole[0], whole[0] + size, head.rung, size, 0, len(whole) - 1)
+        placed = Placement(whole[0], whole[0] + size, head.rung, size, 0, len(whole) - 1)
+        return placed.several([(w, w + size) for w in whole[:NAMED]]) if placed.others else placed
     tail = find_end(keys, run, lo, hi, tail=True)
     if head.length and tail.length:
         rung = _looser(head.rung, tail.rung)
@@ -276,7 +349,7 @@ def _by_ends(
         # a line or two places nothing). A tail further than the run's lines plus a
         # deletion the merge would accept is read only when no nearer one is (the merge
         # then refuses the deletion, showing it).
-        near, far, first_far = _pairs(head, tail, run)
+        near, far, far_pairs = _pairs(head, tail, run)
         if near and not any(_score(keys, run, pair) == 0 for pair in near[:_MAX_PAIRS]):
             # every reading drops a line unshown: one may not, with an end cut down to
             # its telling edge line (what it gives up repeated by new lines)
@@ -288,17 +361,22 @@ def _by_ends(
             if near:
                 chosen, one_sided = _nearest(keys, run, near, rung)
             else:
-                h, hk, t, tk = first_far
+                h, hk, t, tk = far_pairs[0]
                 chosen = Placement(h, t, rung, hk, tk, far - 1)
+                if far > 1:
+                    chosen = chosen.several([(p[0], p[2]) for p in far_pairs])
             # (a reading settled by one-sided evidence has already weighed the places
             # its short end stands in)
             short = min(chosen.head, chosen.tail) < ENOUGH and not one_sided
-            if short and _short_readings(keys, run, head, tail, chosen, lo, hi) > 1:
-                # an end of a line or two: the run may as well stand where only its
-                # end lines do, the rest of what it shows being new lines
-                return replace(chosen, others=max(chosen.others, 1))
+            if short:
+                readings, more = _short_readings(keys, run, head, tail, chosen, lo, hi)
+                if len(readings) > 1 or more:
+                    # an end of a line or two: the run may as well stand where only its
+                    # end lines do, the rest of what it shows being new lines
+                    return chosen.several(sorted(readings), more=more)
             if _blind(keys, run, chosen):
-                return replace(chosen, others=max(chosen.others, 1))
+                placed = chosen.several(_blind_readings(keys, run, head, tail, chosen))
+                return replace(placed, others=max(placed.others, 1))
             return chosen
         # the two ends stand apart: the shorter one is new lines that happen to repeat
         # lines of the file
@@ -306,18 +384,32 @@ def _by_ends(
             tail = End(0, tail.rung, ())
         else:
             head = End(0, head.rung, ())
+    return _by_one_end(head, tail, lo, hi, open_top=open_top, open_bottom=open_bottom)
+
+
+def _by_one_end(
+    head: End, tail: End, lo: int, hi: int, *, open_top: bool, open_bottom: bool
+) -> Placement | None:
+    """A run placed by its head alone (or its tail alone): the other end's lines are
+    new, and the run reaches the window's edge on an open side."""
     if head.length:
         starts = head.at(head.length)
+
+        def below(h: int) -> int:
+            return max(hi if open_bottom else h + head.length, h + head.length)
+
         h = starts[0]
-        end = hi if open_bottom else h + head.length
-        return Placement(h, max(end, h + head.length), head.rung, head.length, 0,
-                         len(starts) - 1)  # fmt: skip
+        placed = Placement(h, below(h), head.rung, head.length, 0, len(starts) - 1)
+        return placed.several([(s, below(s)) for s in starts[:NAMED]]) if placed.others else placed
     if tail.length:
         ends = tail.at(tail.length)
+
+        def above(t: int) -> int:
+            return min(lo if open_top else t - tail.length, t - tail.length)
+
         t = ends[0]
-        start = lo if open_top else t - tail.length
-        return Placement(min(start, t - tail.length), t, tail.rung, 0, tail.length,
-                         len(ends) - 1)  # fmt: skip
+        placed = Placement(above(t), t, tail.rung, 0, tail.length, len(ends) - 1)
+        return placed.several([(above(e), e) for e in ends[:NAMED]]) if placed.others else placed
     return None
 
 
@@ -326,10 +418,10 @@ Pair = tuple[int, int, int, int]
 
 def _pairs(
     head: End, tail: End, run: Sequence[str], *, cut: bool = False
-) -> tuple[list[Pair], int, Pair]:
+) -> tuple[list[Pair], int, list[Pair]]:
     """The (head start, head length, tail end, tail length) readings of a run: those
     within its size plus :data:`MAX_DELETED` lines (near), how many further ones there
-    are, and the first of those. Tails are looked up by position, not tried one by one
+    are, and the first :data:`NAMED` of those. Tails are looked up by position, not tried one by one
     against every head (a "}" may stand hundreds of times).
 
     Where the ends overlap, each gives up what they share (new lines that repeat the
@@ -343,7 +435,7 @@ def _pairs(
     ends = [t for t, _ in tails]
     near: list[Pair] = []
     far = 0
-    first_far: Pair = (0, 0, 0, 0)
+    far_pairs: list[Pair] = []
     for h, hk in zip(head.starts, head.lengths):
         reach = bisect_right(ends, h + size + MAX_DELETED)
         for t, tk in tails[bisect_right(ends, h + 1) : reach]:
@@ -357,11 +449,9 @@ def _pairs(
             if keeps_head and keeps_tail:
                 near.append((h, min(hk, room), t, min(tk, room)))
         if reach < len(tails):
-            if not far:
-                t, tk = tails[reach]
-                first_far = (h, hk, t, tk)
+            far_pairs.extend((h, hk, t, tk) for t, tk in tails[reach : reach + NAMED])
             far += len(tails) - reach
-    return near, far, first_far
+    return near, far, far_pairs[:NAMED]
 
 
 def _blind(keys: Keys, run: Sequence[str], chosen: Placement) -> bool:
@@ -379,6 +469,17 @@ def _blind(keys: Keys, run: Sequence[str], chosen: Placement) -> bool:
     )
 
 
+def _blind_readings(
+    keys: Keys, run: Sequence[str], head: End, tail: End, chosen: Placement
+) -> list[tuple[int, int]]:
+    """The spans a run between ends that say nothing (:func:`_blind`) may cover: its
+    place, and every place its edge lines stand around as many lines or fewer (the
+    lines it frames kept beside its new lines, at most the whole run)."""
+    reach = chosen.end - chosen.start
+    found, _ = _spans(keys, run, head.anywhere, tail.anywhere, 2, chosen.rung)
+    return sorted(span for span in found if span[1] - span[0] <= max(reach, len(run)))
+
+
 def _telling(lines: Sequence[str]) -> int:
     """How many of ``lines`` say something: four characters or more, a letter or digit
     among them (not a "})" or a blank, which stand anywhere)."""
@@ -392,23 +493,26 @@ def _once(line: str, places: Sequence[int]) -> bool:
 
 def _short_readings(
     keys: Keys, run: Sequence[str], head: End, tail: End, chosen: Placement, lo: int, hi: int
-) -> int:
-    """How many (start, end) spans a run could cover when an end of fewer than
+) -> tuple[set[tuple[int, int]], bool]:
+    """The (start, end) spans a run could cover when an end of fewer than
     :data:`ENOUGH` lines is taken by its edge line alone, wherever that line stands. An
     end of two telling lines or more keeps its own places, unless the other end has one
     telling line at most (then this one may have been read too long, over new lines
-    that repeat the file). When the reading drops no line unshown, an end holding a
-    telling line that stands once in the window ``[lo, hi)`` stands where it was read
-    or further out (around a deletion): further
+    that repeat the file). When the reading drops no line unshown, or the end reaches
+    :data:`ENOUGH` lines, an end holding a telling line that stands once in the window
+    ``[lo, hi)`` stands where it was read or further out (around a deletion): further
     in, that line would be a new copy of a line the file has once, right beside copies
-    of its neighbours. Capped: many is many.
+    of its neighbours. Capped at :data:`_MAX_READINGS` spans (the flag returned says
+    the cap was reached): many is many.
 
     An end whose edge line is a telling line standing once fixes the run there, and
     the other end, if :data:`ENOUGH` lines long, keeps its own places when the reading
     drops no line unshown, or when that end holds a telling line standing once too
     (both ends are then where they read, and what the run leaves out between them is
     a deletion it spells out). The edge lines of a run read at a rung that keeps
-    indentation stand at their own indentation."""
+    indentation stand at their own indentation, and so does an edge line of a run
+    read loosely that stands where it was read as written (tabs written as spaces
+    aside)."""
     size = len(run)
     lone = min(_telling(run[: chosen.head]), _telling(run[size - chosen.tail :])) < 2
     # A telling edge line that stands once is where the run is; then the other end, if
@@ -425,11 +529,11 @@ def _short_readings(
     own_tails = chosen.tail >= 2 and (not lone or fixed_head)
     heads = head.at(chosen.head) if own_heads else head.anywhere
     tails = tail.at(chosen.tail) if own_tails else tail.anywhere
-    if settled and head_pinned:
+    if (settled or chosen.head >= ENOUGH) and head_pinned:
         # not below: its telling line would be new there; above, the lines between
         # its edge line and the telling one may be deleted
         heads = tuple(h for h in heads if h <= chosen.start)
-    if settled and tail_pinned:
+    if (settled or chosen.tail >= ENOUGH) and tail_pinned:
         tails = tuple(t for t in tails if t >= chosen.end)
     if chosen.rung in _STRICT:
         # the run's context stands at its own indentation: an edge line read alone
@@ -437,18 +541,41 @@ def _short_readings(
         n = len(keys.lines)
         heads = tuple(h for h in heads if _extent(keys, run, chosen.rung, h, 0, n, 1))
         tails = tuple(t for t in tails if t and _extent(keys, run, chosen.rung, t - 1, 0, n, -1))
-    if len(heads) * len(tails) > _MAX_READINGS**2:
-        return _MAX_READINGS
+    else:
+        # context read loosely (slipped lines elsewhere in it): an edge line that stands
+        # where it was read as written, or with its tabs written as spaces, stands so
+        # wherever it is read alone
+        lines = keys.lines
+        if chosen.head and _as_written(run[0], lines[chosen.start]):
+            heads = tuple(h for h in heads if _as_written(run[0], lines[h]))
+        if chosen.tail and _as_written(run[-1], lines[chosen.end - 1]):
+            tails = tuple(t for t in tails if t and _as_written(run[-1], lines[t - 1]))
     need = 2 if lone else max(2, chosen.head, chosen.tail)
-    return len(
-        {
-            (h, t)
-            for h in heads
-            for t in tails
-            if need <= t - h <= size + MAX_DELETED
-            and not _cuts_telling(keys, run, h, t, chosen.rung)
-        }
-    )
+    spans, more = _spans(keys, run, heads, tails, need, chosen.rung)
+    return spans, more or len(heads) * len(tails) > _MAX_READINGS**2
+
+
+def _spans(
+    keys: Keys,
+    run: Sequence[str],
+    heads: Sequence[int],
+    tails: Sequence[int],
+    need: int,
+    rung: Rung,
+) -> tuple[set[tuple[int, int]], bool]:
+    """The (start, end) spans of a run from its heads' starts and tails' ends (both
+    sorted), covering ``need`` lines to its size plus :data:`MAX_DELETED`, where
+    reading it cuts no telling end (:func:`_cuts_telling`); at most
+    :data:`_MAX_READINGS` of them, and whether there are more."""
+    size = len(run)
+    found: set[tuple[int, int]] = set()
+    for h in heads:
+        for t in tails[bisect_left(tails, h + need) : bisect_right(tails, h + size + MAX_DELETED)]:
+            if not _cuts_telling(keys, run, h, t, rung):
+                if len(found) == _MAX_READINGS:
+                    return found, True
+                found.add((h, t))
+    return found, False
 
 
 def _pinned(keys: Keys, end: Sequence[str], lo: int, hi: int) -> bool:
@@ -484,11 +611,17 @@ def _nearest(
     An end of one line ("}", a blank), or both ends standing in several places (then a
     reading that only inserts is found almost anywhere), settles it only on one-sided
     evidence (:func:`_one_sided`); the flag returned says the reading was settled so.
+    Ends of :data:`ENOUGH` lines or more also settle it by the one reading that drops
+    no telling line its new lines do not rewrite (the others replace text, a section or
+    a function, with lines that have nothing to do with it). A reading that adds
+    re-indented copies of lines it keeps beside it is out (:func:`_copies_beside`).
     """
     one_end = len({p[0] for p in pairs}) == 1 or len({p[2] for p in pairs}) == 1
+    spans = [(p[0], p[2]) for p in pairs]
     if len(pairs) == 1 or len(pairs) > _MAX_PAIRS:
         h, hk, t, tk = pairs[0]
-        return Placement(h, t, rung, hk, tk, len(pairs) - 1), False
+        placed = Placement(h, t, rung, hk, tk, len(pairs) - 1)
+        return (placed.several(spans) if placed.others else placed), False
     scored = sorted(((_score(keys, run, p), p) for p in pairs), reverse=True)
     (best, (h, hk, t, tk)), (second, _) = scored[0], scored[1]
     # only one reading shows every line it drops, and it is anchored by more than a
@@ -501,8 +634,61 @@ def _nearest(
         and second < 0
         and _one_sided(keys, run, (h, hk, t, tk), [p for _, p in scored[1:]])
     )
-    others = 0 if settled or one_sided else len(pairs) - 1
-    return Placement(h, t, rung, hk, tk, others), one_sided
+    left = [p for p in pairs if not _copies_beside(keys, run, p, pairs)]
+    if one_end and len(left) < len(pairs):
+        # a reading that adds, as new lines, re-indented copies of lines that another
+        # reading covers as the run's own is out: the model re-indented those lines
+        settled = (
+            len(left) == 1
+            and min(left[0][1], left[0][3]) >= 2
+            and _rewritten_only(keys, run, left[0]) is not None
+        )
+        one_sided = False
+        if settled:
+            h, hk, t, tk = left[0]
+    if not settled and not one_sided and one_end:
+        # ends of three lines or more each: the one reading that drops no telling line
+        # its new lines do not rewrite (the others drop text the snippet never shows)
+        kept = [p for p in pairs if _rewritten_only(keys, run, p) is not None]
+        if len(kept) == 1 and min(kept[0][1], kept[0][3]) >= ENOUGH:
+            h, hk, t, tk = kept[0]
+            settled = True
+    placed = Placement(h, t, rung, hk, tk)
+    return (placed if settled or one_sided else placed.several(spans)), one_sided
+
+
+#: Telling new lines of a reading that must be re-indented copies of lines another
+#: reading covers for the reading to be read as a copy beside them.
+_COPIES = 2
+
+
+def _copies_beside(keys: Keys, run: Sequence[str], pair: Pair, pairs: Sequence[Pair]) -> bool:
+    """Whether a reading of a run adds, as new lines, telling lines that differ only in
+    whitespace from file lines it keeps right beside its span and that another reading
+    covers (:data:`_COPIES` or more): it would leave the old version of a re-indented
+    block next to the new one, where the other reading re-indents it."""
+    h, _, t, _ = pair
+    span = [line.strip() for line in keys.lines[h:t]]
+    added: dict[str, set[str]] = {}
+    for tag, _, _, j1, j2 in matcher_opcodes(span, [line.strip() for line in run]):
+        if tag != "equal":
+            for line in run[j1:j2]:
+                if _telling([line]):
+                    added.setdefault(line.strip(), set()).add(line)
+    if len(added) < _COPIES:
+        return False
+    for oh, _, ot, _ in pairs:
+        if (oh, ot) == (h, t) or oh > h or ot < t:
+            continue
+        beside = [*keys.lines[oh:h], *keys.lines[t:ot]]
+        copies = {
+            line.strip()
+            for line in beside
+            if line.strip() in added and line not in added[line.strip()]
+        }
+        if len(copies) >= _COPIES:
+            return True
+    return False
 
 
 # Readings of a run compared line by line at most (more: the run is refused as placed
@@ -718,7 +904,10 @@ def split_reading(
 
     A run shown next to a marker may have been written around a deletion (its head
     above the deleted lines, its tail below) or be the unchanged copy standing whole
-    further down; the snippet does not tell which the marker hides.
+    further down; the snippet does not tell which the marker hides. A run that changes
+    lines where it stands is not read around a deletion of more than
+    :data:`MAX_DELETED` lines it does not show (such a reading is refused, never
+    merged); a run that changes nothing is (it may be there only to show that one).
     """
     size = len(run)
     rung = chosen.rung
@@ -732,6 +921,10 @@ def split_reading(
                 continue
             for m in keyed_matches(keys.index, tail, rung, h + k + 1):
                 end = m.start + len(tail)
+                if not pure and end - h - size > MAX_DELETED:
+                    # a run that changes lines where it stands, read around a deletion
+                    # larger than the merge takes unshown: that reading is never merged
+                    continue
                 if end <= hi and (h, end) != (chosen.start, chosen.end):
                     found.append(Placement(h, end, rung, k, size - k))
                     if len(found) > MAX_SPLITS:

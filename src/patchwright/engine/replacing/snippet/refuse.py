@@ -6,11 +6,14 @@ from __future__ import annotations
 from patchwright._records import record
 from patchwright.engine.diff import unified_diff
 from patchwright.engine.replacing.snippet.markers import Piece, Snippet
+from patchwright.engine.replacing.snippet.place import NAMED
 from patchwright.model.errors import ErrorCode, PatchwrightError
 from patchwright.model.text import TextFile
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from patchwright.engine.replacing.snippet.place import Placement
 
 # Lines of the candidate diff a refusal shows at most.
@@ -37,10 +40,14 @@ class Doubt:
         kind: one of :data:`DOUBT_KINDS`.
         run: the literal run concerned.
         lo / hi: 0-based original lines ``[lo, hi)`` concerned (the window searched, or
-            the span whose lines would be deleted).
+            the stretch whose lines would be deleted).
         place: the candidate placement taken, when there is one.
-        count: for a deletion, the largest stretch of lines it would drop.
+        count: for a deletion, the lines of the stretch no new line takes the place
+            of; for whitespace, how many lines differ so.
         readings: for a split, the other readings of the run.
+        new: for a deletion, the new lines the run puts in place of the stretch.
+        pairs: for whitespace, the first (snippet line, original line) pairs, 0-based,
+            that differ in whitespace only (at most :data:`NAMED`).
     """
 
     kind: str
@@ -50,6 +57,8 @@ class Doubt:
     place: Placement | None = None
     count: int = 0
     readings: tuple[Placement, ...] = ()
+    new: int = 0
+    pairs: tuple[tuple[int, int], ...] = ()
 
     def sentence(self) -> str:
         """The doubt in words, naming snippet and file lines."""
@@ -61,23 +70,25 @@ class Doubt:
         window = _range(self.lo, self.hi)
         if self.kind == "nowhere":
             return (
-                f"{lines} (starting {first}) match{'es' if one else ''} no original lines at "
-                f"either end, so {they} could go anywhere in {window}."
+                f"{lines} (starting {first}) match{'es' if one else ''} no original line at "
+                f"either end as written (indentation included), so {they} could go anywhere "
+                f"in {window}."
             )
         if self.kind == "several":
-            assert self.place is not None
-            return (
-                f"{lines} (starting {first}) fit{s} {self.place.others + 1} places in "
-                f"{window}; the candidate below takes {_range(self.place.start, self.place.end)}."
-            )
+            return self._several(lines, one, first, window)
         if self.kind == "split":
             assert self.place is not None
+            place = self.place
+            where = _range(place.start, place.end)
+            alternatives = "; ".join(_split_words(r) for r in self.readings[:NAMED])
+            if len(self.readings) > NAMED:
+                alternatives += f"; and {len(self.readings) - NAMED} more such readings"
             return (
-                f"{lines} (starting {first}) stand whole at "
-                f"{_range(self.place.start, self.place.end)}, but their first lines also "
-                "stand further up and their last lines further down, with original "
-                f"lines between them, in {window}: they may be written around a deletion "
-                "or be the unchanged copy, and the marker next to them does not say which."
+                f"{lines} (starting {first}) "
+                f"{'stand whole at' if _pure_place(self.run, place) else 'are placed at'} "
+                f"{where}, but they also read as written around a deletion in {window} "
+                f"({alternatives}): they may be written around a deletion or be the "
+                "unchanged copy, and the marker next to them does not say which."
             )
         if self.kind == "beside":
             return (
@@ -94,15 +105,16 @@ class Doubt:
                 f"{them}, or both may be meant to go."
             )
         if self.kind == "whitespace":
-            held = (
-                "differs from an original line"
-                if one
-                else "hold lines that differ from original lines"
+            named = ", ".join(
+                f"snippet line {j + 1} against original line {i + 1}" for j, i in self.pairs
             )
+            if self.count > len(self.pairs):
+                named += f", and {self.count - len(self.pairs)} more"
             return (
-                f"{lines} {held} in {_range(self.lo, self.hi)} only in "
-                f"{'its' if one else 'their'} indentation or trailing blanks, and the "
-                "snippet does not tell whether that is a change or a slip."
+                f"{lines} (placed at {_range(self.lo, self.hi)}) differ{s} from the file "
+                f"only in indentation or trailing blanks at {self.count} "
+                f"line{'' if self.count == 1 else 's'} ({named}), and the snippet does not "
+                "tell whether that is a change or a slip."
             )
         if self.kind == "order":
             where = _range(self.hi, self.place.end) if self.place else window
@@ -110,12 +122,96 @@ class Doubt:
                 f"{lines} (starting {first}) stand{s} at {where}, above the run before "
                 f"{them}, which ends at original line {self.lo}."
             )
+        return self._deletion(lines, one, window)
+
+    def _several(self, lines: str, one: bool, first: str, window: str) -> str:
+        """The sentence of a run placed in several ways: each place, first three."""
+        s, they, them = ("s", "it", "it") if one else ("", "they", "them")
+        assert self.place is not None
+        place = self.place
+        count = f"{place.others + 1}{' or more' if place.more else ''}"
+        if all(not line.strip() for line in self.run.lines):
+            return (
+                f"{lines} {'is a blank line' if one else 'are blank lines'} only, "
+                f"which could stand before any of {_range(self.lo, self.hi)} or after "
+                f"them ({count} places); the candidate below puts {them} before "
+                f"original line {place.start + 1}."
+            )
+        if len(place.places) < 2 and place.more:
+            return (
+                f"{lines} (starting {first}) stand{s} at {_range(place.start, place.end)} "
+                f"by end lines that each stand in many places in {window}, too many "
+                "readings to weigh."
+            )
+        if len(place.places) < 2:
+            # placed by end lines that say nothing: the other reading keeps the lines
+            # they frame beside the new lines
+            return (
+                f"{lines} (starting {first}) stand{s} at {_range(place.start, place.end)} "
+                "only by end lines that say nothing (a '}' or a blank line) and would "
+                f"drop original lines there that {they} do not show: the new lines may "
+                "as well be meant beside those lines."
+            )
         return (
-            f"{lines} would delete {self.count} original lines in {window} that {they} "
-            f"{'does' if one else 'do'} not show, with no marker between "
-            f"{'its' if one else 'their'} shown lines: that reads as a deletion or as a "
+            f"{lines} (starting {first}) fit{s} {count} places in {window}: "
+            f"{_places(place.places, place.others + 1)}; the candidate below takes "
+            f"{_range(place.start, place.end)}."
+        )
+
+    def _deletion(self, lines: str, one: bool, window: str) -> str:
+        """The sentence of a deletion: the stretch, and the side it is on."""
+        they, them = ("it", "it") if one else ("they", "them")
+        assert self.place is not None
+        place = self.place
+        # beyond the run's place, or at its open edge (new lines there, no context)
+        if self.hi <= place.start or (self.lo == place.start and not place.head):
+            side = f"above {them}"
+        elif self.lo >= place.end or (self.hi == place.end and not place.tail):
+            side = f"below {them}"
+        else:
+            side = f"between {'its' if one else 'their'} shown lines"
+        stretch = f"{window} ({self.hi - self.lo} lines)"
+        if self.new:
+            what = (
+                f"would replace {stretch} with {self.new} new "
+                f"line{'' if self.new == 1 else 's'}, dropping {self.count} lines "
+                f"{they} {'does' if one else 'do'} not show"
+            )
+        else:
+            what = f"would delete {stretch}, which {they} {'does' if one else 'do'} not show"
+        return (
+            f"{lines} {what}, with no marker {side}: that reads as a deletion or as a "
             "forgotten marker."
         )
+
+    def to_dict(self) -> dict[str, object]:
+        """The doubt for programs: kind, snippet and original lines (1-based, inclusive;
+        an empty original range ``[n, n - 1]`` is the place before line ``n``), and
+        what the sentence names: candidate places, split readings, the new lines of a
+        deletion, the lines differing in whitespace."""
+        out: dict[str, object] = {
+            "kind": self.kind,
+            "snippet_lines": [self.run.start + 1, self.run.end],
+            "file_lines": [self.lo + 1, self.hi],
+        }
+        place = self.place
+        if place is not None:
+            out["candidate"] = [place.start + 1, place.end]
+        if self.kind == "several" and place is not None:
+            out["places"] = [[start + 1, end] for start, end in place.places]
+            out["place_count"] = place.others + 1
+            out["place_count_is_a_floor"] = place.more
+        if self.kind == "split":
+            out["readings"] = [
+                [r.start + 1, r.start + r.head, r.end - r.tail + 1, r.end] for r in self.readings
+            ]
+        if self.kind == "deletion":
+            out["deleted"] = self.hi - self.lo
+            out["new_lines"] = self.new
+        if self.kind == "whitespace":
+            out["lines"] = [[j + 1, i + 1] for j, i in self.pairs]
+            out["count"] = self.count
+        return out
 
     def advice(self) -> str:
         """What to add to the snippet to settle it."""
@@ -148,8 +244,38 @@ class Doubt:
         )
 
 
+def _places(places: Sequence[tuple[int, int]], total: int) -> str:
+    """Candidate places in words: "original lines 4-6, original lines 20-22 and 3 more"."""
+    words = [_range(start, end) for start, end in places]
+    if total > len(words):
+        return ", ".join(words) + f" and {total - len(words)} more"
+    return ", ".join(words[:-1]) + " and " + words[-1] if len(words) > 1 else "".join(words)
+
+
+def _split_words(reading: Placement) -> str:
+    """A split reading in words: where its head and its tail stand."""
+    head_end = reading.start + reading.head
+    tail_start = reading.end - reading.tail
+    return (
+        f"their first {_count(reading.head)} at {_range(reading.start, head_end)} and "
+        f"their last {_count(reading.tail)} at {_range(tail_start, reading.end)}"
+    )
+
+
+def _count(n: int) -> str:
+    return "line" if n == 1 else f"{n} lines"
+
+
+def _pure_place(run: Piece, place: Placement) -> bool:
+    """Whether a run stands whole where it is placed (no line new, none dropped)."""
+    size = len(run.lines)
+    return place.head == size and place.end - place.start == size
+
+
 def _short(line: str) -> str:
     text = line.strip()
+    if not text:
+        return "with a blank line"
     return repr(text if len(text) <= 50 else text[:47] + "...")
 
 
@@ -185,14 +311,7 @@ def refusal(
         text += "\nCandidate result (not applied):\n" + "\n".join(rows)
     hint = " ".join(dict.fromkeys(d.advice() for d in doubts))
     details = {
-        "doubts": [
-            {
-                "kind": d.kind,
-                "snippet_lines": [d.run.start + 1, d.run.end],
-                "file_lines": [d.lo + 1, d.hi],
-            }
-            for d in doubts
-        ],
+        "doubts": [d.to_dict() for d in doubts],
         "candidate_diff": diff,
         "markers": snippet.markers,
     }

@@ -9,7 +9,8 @@ differs from the file in outer whitespace only is then:
 * context (the file's line is kept) when the evidence shows that very slip (tabs
   written as N spaces, trailing blanks dropped) and the line is the file's line with it;
 * a change (the snippet's line is written) when the evidence shows such lines copied
-  exactly;
+  exactly, or when the line holds what a slip never adds: blanks after its text, or
+  a tab in its indentation, that the file's line does not have;
 * undecided otherwise: the merge refuses rather than guess.
 """
 
@@ -173,6 +174,8 @@ class Slips:
             return False if self.tabs == {0} else None
         if (mi, ti) in self.pairs:
             return True  # the same re-indentation as an anchoring line's
+        if "\t" in mi:
+            return False  # a tab the file's indentation does not have: written on purpose
         return False if self.spaces == {True} else None
 
     def _trailing(self, mine: str, theirs: str) -> bool | None:
