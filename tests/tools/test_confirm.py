@@ -257,7 +257,7 @@ def test_a_snippet_with_a_large_unmarked_gap_offers_its_merge(root: Path, state:
     snippet = {"patch": "def f():\n    v0 = 100\n    return v0\n", "path": "g.py",
                "format": "snippet"}  # fmt: skip
     refusal = refused(toolbox, "apply_patch", **snippet)
-    assert "would delete 29 original lines" in refusal.text
+    assert "dropping 29 lines they do not show" in refusal.text
     (candidate,) = wire_result(refusal)["structuredContent"]["candidates"]
     assert set(candidate) == {"token", "line", "diff"} and candidate["line"] == 2
     assert "Candidates (the candidate result above; 1 shown)" in refusal.text
