@@ -21,7 +21,13 @@ from collections import OrderedDict
 from collections.abc import Callable, Sequence
 
 from patchwright.model import ErrorCode, PatchwrightError
-from patchwright.syntax.compare import DIALECT_ERRORS, LineMap, _kind, split_errors
+from patchwright.syntax.compare import (
+    DIALECT_ERRORS,
+    LINE_REFERENCE,
+    LineMap,
+    _kind,
+    split_errors,
+)
 from patchwright.syntax.excerpt import excerpt
 from patchwright.syntax.languages import LanguageSpec, spec_for
 from patchwright.syntax.policy import check_policy
@@ -139,17 +145,13 @@ def _issues(
             origin.first,
             origin.last,
             origin.unchanged,
-            _NAMED_LINE.sub(named, e.message),
+            LINE_REFERENCE.sub(named, e.message),
             excerpt(lines, e.line, e.column, label=label),
         )
         issues.append(
             SyntaxIssue(e.line, e.column, e.message, excerpt(lines, e.line, e.column), in_file)
         )
     return issues
-
-
-# A line a parser's message names ("... after 'if' statement on line 12").
-_NAMED_LINE = re.compile(r"\bline (\d+)")
 
 
 def _dialect_kind(spec: LanguageSpec, error: ParseError) -> bool:
