@@ -396,11 +396,22 @@ def test_a_generated_file_is_written_with_one_warning_by_every_entry_point(
 def test_a_loose_placement_that_breaks_the_syntax_is_refused_by_every_placing_entry_point(
     tmp_path: Path,
 ) -> None:
-    verdict = _one_verdict(_verdicts(tmp_path, CASES["loose_syntax"], PLACING))
-    assert not verdict.ok and verdict.code == "syntax_error"
-    assert verdict.message is not None
-    assert verdict.message.startswith("Syntax check (python) refused the edit to mod.py")
-    assert "placed by trailing-whitespace recovery" in verdict.message
+    verdicts = _verdicts(tmp_path, CASES["loose_syntax"], PLACING)
+    # A refusal names the file lines the new text would replace. A snippet writes its
+    # context line as it names it (with the blanks the file does not have), so its new
+    # text replaces lines 1-2; every other entry point's replaces line 2 alone.
+    snippets = {"cursor/edit_file", "api/snippet"}
+    verdict = _one_verdict({k: v for k, v in verdicts.items() if k not in snippets})
+    merged = _one_verdict({k: v for k, v in verdicts.items() if k in snippets})
+    for one, lines in ((verdict, "line 2"), (merged, "lines 1-2")):
+        assert not one.ok and one.code == "syntax_error"
+        assert one.message is not None
+        assert one.message.startswith(
+            "Syntax check (python) refused the edit to mod.py: it would introduce a syntax "
+            f"error in the new text that would replace file {lines} (the line marked >, "
+            "column 12): '(' was never closed"
+        )
+        assert "placed by trailing-whitespace recovery" in one.message
 
 
 def test_an_exact_edit_that_breaks_the_syntax_is_written_with_one_warning(tmp_path: Path) -> None:

@@ -30,6 +30,8 @@ _APPLIED_HUNK = re.compile(r"^\s*Hunks? [\d-]+: applied\s*$", re.MULTILINE)
 _LINES = re.compile(r"\blines? (\d+)(?:-(\d+))?")
 _FOUND = re.compile(r'^\s*Found:\s+"(.*)"\s*$', re.MULTILINE)
 _AT_LINE = re.compile(r"failed: [a-z ]+ at line (\d+)")
+# A numbered excerpt line ("  12 |     return x", "> 12 | ..."): the file's line 12.
+_GUTTER = re.compile(r"^\s*>?\s*(\d+) \| ?(.*)$", re.MULTILINE)
 
 
 def _refusals(picked: Iterable[Case], tmp_path: Path, mode: str) -> list[tuple[Case, str]]:
@@ -62,6 +64,12 @@ def _untrue(case: Case, text: str) -> list[str]:
             wrong.append(f"quotes line {number} as {quoted!r}")
     # a later edit of a sequence counts the text the earlier ones would leave, and says so
     shifted = "count the file as the edit(s) before it" in text
+    for number, shown in [] if shifted else _GUTTER.findall(text):
+        at = int(number)
+        if "…" in shown:
+            continue  # a long line, shown cut
+        if not (0 < at <= len(lines)) or lines[at - 1].rstrip() != shown.rstrip():
+            wrong.append(f"shows line {at} as {shown!r}")
     for match in [] if shifted else _LINES.finditer(text):
         last = int(match.group(2) or match.group(1))
         if last > len(lines) + 1:

@@ -59,10 +59,45 @@ def test_reject_policy_refuses_with_the_same_details_and_a_hint() -> None:
     assert error.code is ErrorCode.SYNTAX_ERROR
     assert error.path == "pkg/geometry.py" and error.line == 3
     assert "refused the edit to pkg/geometry.py" in error.message
-    assert "line 3, column 1" in error.message
-    assert '> 3 | raise ValueError("negative size")' in error.message
-    assert "Nothing was written" in error.hint and "near line 3" in error.hint
-    assert error.details["syntax"]["new_errors"][0]["line"] == 3
+    # nothing is written: the file's lines, the one the edit would write marked "+"
+    assert (
+        "in the new text that would replace file line 3 (the line marked >, column 1): "
+        "expected an indented block after 'if' statement on line 2\n"
+    ) in error.message
+    assert '> + | raise ValueError("negative size")' in error.message
+    assert "  4 |     return width * height" in error.message
+    assert "Nothing was written" in error.hint and "new line marked >" in error.hint
+    issue = error.details["syntax"]["new_errors"][0]
+    assert issue["line"] == 3 and issue["file_lines"] == [3, 3] and not issue["untouched"]
+
+
+def test_refusal_numbers_lines_by_the_file_as_it_is() -> None:
+    # Lines the edit adds above the error shift the text after it; a refusal leaves the
+    # file as it was, so it names the file's lines: new lines are "+", not numbers.
+    added = "import math\n\n\n"
+    after = BROKEN.replace("def area", added + "def area")
+    with pytest.raises(PatchwrightError) as caught:
+        check_edit("geometry.py", BEFORE, after, policy="reject")
+    text = caught.value.message
+    assert "in the new text that would replace file line 3 (the line marked >" in text
+    assert "statement on line 2" in text and "line 5" not in text and "line 6" not in text
+    assert '> + | raise ValueError("negative size")' in text
+    assert "  4 |     return width * height" in text
+    # the warning of a written edit numbers the text after it: that is the file then
+    warned = check_edit("geometry.py", BEFORE, after).warning_text()
+    assert "at line 6, column 1" in warned and "statement on line 5" in warned
+
+
+def test_refusal_names_an_untouched_file_line_by_its_own_number() -> None:
+    with pytest.raises(PatchwrightError) as caught:
+        check_edit("geometry.py", BEFORE, "if ready:\n" + BEFORE, policy="reject")
+    error = caught.value
+    assert "a syntax error at line 1, column 1: expected an indented block after 'if' " in (
+        error.message
+    )
+    assert "statement on a new line" in error.message
+    assert "  + | if ready:\n> 1 | def area(width, height):" in error.message
+    assert error.line == 1 and "new text near line 1" in error.hint
 
 
 def test_reject_policy_passes_a_clean_edit() -> None:

@@ -21,12 +21,18 @@ from collections import OrderedDict
 from collections.abc import Callable, Sequence
 
 from patchwright.model import ErrorCode, PatchwrightError
-from patchwright.syntax.compare import DIALECT_ERRORS, LineMap, _kind, split_errors
+from patchwright.syntax.compare import (
+    DIALECT_ERRORS,
+    LINE_REFERENCE,
+    LineMap,
+    _kind,
+    split_errors,
+)
 from patchwright.syntax.excerpt import excerpt
 from patchwright.syntax.languages import LanguageSpec, spec_for
 from patchwright.syntax.policy import check_policy
 from patchwright.syntax.pyregion import old_span_compiles, region_verdict
-from patchwright.syntax.report import SyntaxIssue, SyntaxReport
+from patchwright.syntax.report import FilePlace, SyntaxIssue, SyntaxReport
 from patchwright.syntax.shared import shared_lines
 from patchwright.syntax.stdlib_parsers import (
     NoVerdict,
@@ -96,16 +102,56 @@ def check_edit(
     note = ""
     if errors and before is not None and any(_dialect_kind(spec, e) for e in errors):
         errors, preexisting, note = _own_dialect(spec, before, errors, preexisting)
-    lines = after.split("\n") if errors else []
-    if len(lines) > 1 and lines[-1] == "":
-        lines.pop()  # the empty piece after a final newline is not a line to show
-    issues = [
-        SyntaxIssue(e.line, e.column, e.message, excerpt(lines, e.line, e.column)) for e in errors
-    ]
+    issues = _issues(errors, before, after, changed, split)
     report = SyntaxReport(language, True, _since(started), issues, preexisting, scope, note=note)
     if issues and policy == "reject":
         raise _rejection(path, report)
     return report
+
+
+def _issues(
+    errors: Sequence[ParseError],
+    before: str | None,
+    after: str,
+    changed: Sequence[Block] | None,
+    split: Split | None,
+) -> list[SyntaxIssue]:
+    """The report's issues: each error located in the text after the edit, and where
+    that line stands in the file before it (a refused edit leaves the file as it was,
+    and its message must name the file's own lines, see :meth:`SyntaxIssue.place`)."""
+    if not errors:
+        return []
+    pieces = list(split[1]) if split is not None else after.split("\n")
+    lines = pieces[:-1] if len(pieces) > 1 and pieces[-1] == "" else pieces
+    if before is None:
+        return [
+            SyntaxIssue(e.line, e.column, e.message, excerpt(lines, e.line, e.column))
+            for e in errors
+        ]
+    line_map = LineMap(split[0] if split is not None else before.split("\n"), pieces, changed)
+
+    def label(line: int) -> str:
+        origin = line_map.origin(line)
+        return str(origin.first) if origin.unchanged else "+"
+
+    def named(found: re.Match[str]) -> str:
+        origin = line_map.origin(int(found.group(1)))
+        return f"line {origin.first}" if origin.unchanged else "a new line"
+
+    issues = []
+    for e in errors:
+        origin = line_map.origin(e.line)
+        in_file = FilePlace(
+            origin.first,
+            origin.last,
+            origin.unchanged,
+            LINE_REFERENCE.sub(named, e.message),
+            excerpt(lines, e.line, e.column, label=label),
+        )
+        issues.append(
+            SyntaxIssue(e.line, e.column, e.message, excerpt(lines, e.line, e.column), in_file)
+        )
+    return issues
 
 
 def _dialect_kind(spec: LanguageSpec, error: ParseError) -> bool:
@@ -302,13 +348,18 @@ def _clamped(errors: list[ParseError], lines: Sequence[str]) -> list[ParseError]
 
 def _rejection(path: str, report: SyntaxReport) -> PatchwrightError:
     first = report.new_errors[0]
+    # nothing is written: the file's own line numbers (a file the edit creates: the text's)
+    place = first.in_file
+    line = first.line if place is None else place.first
+    new = place is not None and not place.untouched
+    where = "new line marked >" if new else f"new text near line {line}"
     return PatchwrightError(
         ErrorCode.SYNTAX_ERROR,
         report.rejection_text(path),
-        f"Nothing was written: {path} is unchanged. Fix the new text near line {first.line} "
+        f"Nothing was written: {path} is unchanged. Fix the {where} "
         "(indentation, brackets, quotes, separators) and send the edit again; the excerpt "
         "shows the text the edit would have produced.",
         path=path,
-        line=first.line,
+        line=line,
         details={"syntax": report.to_dict()},
     )

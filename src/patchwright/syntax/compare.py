@@ -152,14 +152,15 @@ def _known_blocks(
     return [_Block(j1, j2, i1, i2, tag == "equal") for tag, i1, i2, j1, j2 in ops]
 
 
-_LINE_REFERENCE = re.compile(r"\bline \d+")
+#: A line a parser's message names ("... after 'if' statement on line 12").
+LINE_REFERENCE = re.compile(r"\bline (\d+)")
 # From this many errors before the edit, the file is taken to be in another dialect.
 DIALECT_ERRORS = 3
 
 
 def _key(message: str) -> str:
     # Python names other lines in some messages ("... on line 12"); they shift too.
-    return _LINE_REFERENCE.sub("line N", message)
+    return LINE_REFERENCE.sub("line N", message)
 
 
 def _kind(message: str) -> str:

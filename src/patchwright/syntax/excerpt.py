@@ -2,30 +2,40 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 # A minified file can have one line of a megabyte: show a window around the column.
 MAX_WIDTH = 160
 _LEAD = 60
 
 
-def excerpt(lines: Sequence[str], line: int, column: int, *, context: int = 2) -> str:
+def excerpt(
+    lines: Sequence[str],
+    line: int,
+    column: int,
+    *,
+    context: int = 2,
+    label: Callable[[int], str] = str,
+) -> str:
     """Lines ``line - context`` to ``line + context``, the error line marked with ``>``.
 
     A caret line under the error line points at ``column``; tabs before the column are
-    kept in the caret line so it stays aligned however the host renders tabs.
+    kept in the caret line so it stays aligned however the host renders tabs. ``label``
+    gives the gutter of each 1-based line (its number in ``lines`` by default; a refusal
+    numbers them by the file as it is, see :func:`.check.check_edit`).
     """
     first = max(1, line - context)
     last = min(len(lines), line + context)
-    width = len(str(last))
+    gutter = {number: label(number) for number in range(first, last + 1)}
+    width = max(map(len, gutter.values()), default=1)
     out: list[str] = []
     for number in range(first, last + 1):
         text = lines[number - 1].rstrip("\r\n")
         if number != line:
-            out.append(f"  {number:>{width}} | {_cut(text)}".rstrip())
+            out.append(f"  {gutter[number]:>{width}} | {_cut(text)}".rstrip())
             continue
         shown, caret = _window(text, column)
-        out.append(f"> {number:>{width}} | {shown}".rstrip())
+        out.append(f"> {gutter[number]:>{width}} | {shown}".rstrip())
         pad = "".join("\t" if char == "\t" else " " for char in shown[: caret - 1])
         out.append(f"  {' ' * width} | {pad}^")
     return "\n".join(out)

@@ -20,6 +20,43 @@ _LISTED = 3
 
 
 @record(frozen=True)
+class FilePlace:
+    """Where an issue's line stands in the file before the edit: what a refusal names,
+    the file being left as it was (the text after the edit exists nowhere then).
+
+    Attributes:
+        first / last: 1-based inclusive file lines: ``first == last`` for a file line
+            the edit left as it was (``untouched``); for a line the edit writes, the
+            lines its change replaces (``last == first - 1`` for lines inserted after
+            line ``last``).
+        untouched: True when the line is a file line the edit left as it was.
+        message: the parser's message with the lines it names numbered by the file
+            (a line the edit writes is "a new line").
+        excerpt: the excerpt numbered by the file, the lines the edit writes marked ``+``.
+    """
+
+    first: int
+    last: int
+    untouched: bool
+    message: str
+    excerpt: str
+
+    def place(self, column: int) -> str:
+        """Where the error is, after ``at`` or ``in`` (see :meth:`SyntaxIssue.place`)."""
+        if self.untouched:
+            return f"at line {self.first}, column {column}"
+        if self.first > self.last:
+            where = (
+                f"inserted after file line {self.last}" if self.last else "inserted at the start"
+            )
+        elif self.first == self.last:
+            where = f"that would replace file line {self.first}"
+        else:
+            where = f"that would replace file lines {self.first}-{self.last}"
+        return f"in the new text {where} (the line marked >, column {column})"
+
+
+@record(frozen=True)
 class SyntaxIssue:
     """One syntax error the edit introduced, located in the text after the edit.
 
@@ -29,21 +66,41 @@ class SyntaxIssue:
         message: the parser's short description (``unexpected indent``).
         excerpt: the lines around it, numbered, the offending line marked with ``>``
             and the column with ``^``.
+        in_file: where it stands in the file before the edit (``None`` for a file the
+            edit creates).
     """
 
     line: int
     column: int
     message: str
     excerpt: str
+    in_file: FilePlace | None = None
+
+    def place(self, *, refused: bool) -> str:
+        """Where the error is, after ``at`` or ``in``: a line of the text after the edit
+        for a written edit; for a ``refused`` one, where it would be in the file as it is."""
+        if refused and self.in_file is not None:
+            return self.in_file.place(self.column)
+        return f"at line {self.line}, column {self.column}"
+
+    def shown(self, *, refused: bool) -> tuple[str, str]:
+        """The message and excerpt a warning (``refused`` False) or a refusal shows."""
+        if refused and self.in_file is not None:
+            return self.in_file.message, self.in_file.excerpt
+        return self.message, self.excerpt
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready view."""
-        return {
+        data: dict[str, Any] = {
             "line": self.line,
             "column": self.column,
             "message": self.message,
             "excerpt": self.excerpt,
         }
+        if self.in_file is not None:
+            data["file_lines"] = [self.in_file.first, self.in_file.last]
+            data["untouched"] = self.in_file.untouched
+        return data
 
 
 @record(frozen=True)
@@ -84,29 +141,28 @@ class SyntaxReport:
         """The warning for the model, or ``""`` when the edit introduced no error."""
         if not self.new_errors:
             return f"Syntax check ({self.language}): {self.note}" if self.note else ""
-        return self._describe(f"Syntax check ({self.language}): your edit introduced")
+        return self._describe(f"Syntax check ({self.language}): your edit introduced", False)
 
     def rejection_text(self, path: str) -> str:
-        """The refusal message used under the ``reject`` policy."""
+        """The refusal message (the ``reject`` policy, a loosely placed edit): nothing is
+        written, so lines are named as the file has them (see :meth:`SyntaxIssue.place`)."""
         if not self.new_errors:
             return ""
         head = f"Syntax check ({self.language}) refused the edit to {path}: it would introduce"
-        return self._describe(head)
+        return self._describe(head, True)
 
-    def _describe(self, head: str) -> str:
+    def _describe(self, head: str, refused: bool) -> str:
         first = self.new_errors[0]
         count = len(self.new_errors)
         if count == 1:
-            parts = [
-                f"{head} a syntax error at line {first.line}, column {first.column}: "
-                f"{first.message}",
-                first.excerpt,
-            ]
+            message, shown = first.shown(refused=refused)
+            parts = [f"{head} a syntax error {first.place(refused=refused)}: {message}", shown]
         else:
             parts = [f"{head} {count} syntax errors:"]
             for issue in self.new_errors[:_LISTED]:
-                parts.append(f"line {issue.line}, column {issue.column}: {issue.message}")
-                parts.append(issue.excerpt)
+                message, shown = issue.shown(refused=refused)
+                parts.append(f"{issue.place(refused=refused).removeprefix('at ')}: {message}")
+                parts.append(shown)
             if count > _LISTED:
                 parts.append(f"... and {count - _LISTED} more.")
         if self.preexisting:
