@@ -23,6 +23,8 @@ from patchwright.engine.matching.evidence import (
 from patchwright.engine.matching.index import LineIndex
 from patchwright.engine.matching.locate import Hint, Match, locate_or_refuse
 from patchwright.engine.matching.normalize import (
+    indent_width,
+    is_blank,
     leading,
     strip_key,
     strip_line_numbers,
@@ -347,17 +349,15 @@ def _line_mode(
     kept_ops = shared if pattern is searched and moved is None else None
     ops = kept_ops if kept_ops is not None else _opcodes(pattern, new)
     body, same = _diff_body(pattern, new, ops)
-    if not how and _reindents_what_it_repeats(file, match, pattern, new, ops):
-        raise PatchwrightError(
-            ErrorCode.AMBIGUOUS,
-            f"{label or 'The edit'}: its old lines stand at file lines {match.start + 1}-"
-            f"{match.end} but are indented differently from them, and its new text repeats "
-            "some of them as they are while it re-indents others, so it cannot be told "
-            "which indentation the new lines are written in. No change was made.",
-            "Copy the old lines with the file's exact indentation (re-read the file) and "
-            "indent the new lines the way they must appear in the file.",
-            details={"frame": "undecided", "line": match.start + 1},
-        )
+    assumed = f"new lines moved with the old ({how})" if how else ""
+    framed = None if how else _frame_of_repeats(file, match, pattern, new, ops, label)
+    if framed is not None:
+        pattern, new, how, assumed = framed
+        told = f"new lines re-indented ({how})" if how else assumed
+        notes = (*notes, f"{label or 'edit'}: {told}")
+        kept_ops = None
+        ops = _opcodes(pattern, new)
+        body, same = _diff_body(pattern, new, ops)
     # Lines the search and the replacement share, whatever their indentation (the
     # search text may be indented off): only what the replacement adds at an edge can
     # repeat the file's neighbouring lines.
@@ -379,10 +379,8 @@ def _line_mode(
         if err.code != ErrorCode.NOT_FOUND:
             raise
         raise not_found(index, pattern, new, label, options, rejected_at(err)) from None
-    if how:
-        splice = replace(
-            splice, reindent=how, assumed=(*splice.assumed, f"new lines moved with the old ({how})")
-        )
+    if assumed:
+        splice = replace(splice, reindent=how, assumed=(*splice.assumed, assumed))
     return noted(splice, notes)
 
 
@@ -418,6 +416,83 @@ def _reindents_what_it_repeats(
         and leading(line) not in indents[strip_key(line)]
         for line in new
     )
+
+
+def _frame_of_repeats(
+    file: TextFile,
+    match: Match,
+    pattern: list[str],
+    new: list[str],
+    ops: Sequence[Opcode],
+    label: str,
+) -> tuple[list[str], list[str], str, str] | None:
+    """When the replacement of a shifted search text repeats some of its lines as they
+    are while it re-indents others (see :func:`_reindents_what_it_repeats`), the one
+    reading its own margin allows (see :func:`_within_own_margin`); ``None`` when the
+    replacement does not do that.
+
+    Raises:
+        PatchwrightError: ``AMBIGUOUS`` when the margin allows both readings or neither.
+    """
+    if not _reindents_what_it_repeats(file, match, pattern, new, ops):
+        return None
+    framed = _within_own_margin(file, match, pattern, new)
+    if framed is None:
+        raise PatchwrightError(
+            ErrorCode.AMBIGUOUS,
+            f"{label or 'The edit'}: its old lines stand at file lines {match.start + 1}-"
+            f"{match.end} but are indented differently from them, and its new text repeats "
+            "some of them as they are while it re-indents others, so it cannot be told "
+            "which indentation the new lines are written in. No change was made.",
+            "Copy the old lines with the file's exact indentation (re-read the file) and "
+            "indent the new lines the way they must appear in the file.",
+            details={"frame": "undecided", "line": match.start + 1},
+        )
+    return framed
+
+
+def _within_own_margin(
+    file: TextFile, match: Match, pattern: list[str], new: list[str]
+) -> tuple[list[str], list[str], str, str] | None:
+    """Settle the frame of a shifted search text whose replacement repeats some of its
+    lines and re-indents others, by the block's own left margin: the replacement is
+    the region's whole new text, so none of its lines stands left of the least
+    indented line the search matched in the file. When one reading (the replacement
+    as written, or moved by the search's shift) puts a line there and the other does
+    not, the other is meant: the old lines as the file has them, the new lines in that
+    reading, the shift they were moved by (``""`` when kept as written) and what was
+    assumed. ``None`` when both or neither keep the margin."""
+    from patchwright.engine.replacing.frame import plain_shift  # only for a shifted search
+
+    found = file.lines[match.start : match.end]
+    shift = detect_shift(pattern, found)
+    solid = [line for line in found if not is_blank(line)]
+    if shift is None or shift.is_identity or not solid:
+        return None
+    margin = min(indent_width(leading(line), shift.tab) for line in solid)
+    known = dict(shift.mapping)
+
+    def moved_width(line: str) -> int:
+        indent = leading(line)
+        if indent in known:
+            return indent_width(known[indent], shift.tab)
+        return round(indent_width(indent, shift.tab) * shift.scale) + shift.delta
+
+    lines = [line for line in new if not is_blank(line)]
+    keep_out = any(indent_width(leading(line), shift.tab) < margin for line in lines)
+    shift_out = any(moved_width(line) < margin for line in lines)
+    if keep_out and not shift_out and plain_shift(shift, new):
+        moved = shift.describe()
+        return (
+            list(found),
+            [shift.apply(line) for line in new],
+            moved,
+            f"new lines moved with the old ({moved})",
+        )
+    if shift_out and not keep_out:
+        kept = f"new lines kept as written (the old lines were shifted: {shift.describe()})"
+        return list(found), list(new), "", kept
+    return None
 
 
 def _moved_with_old(
