@@ -35,6 +35,9 @@ class Composed:
     reindent: str
     warnings: tuple[str, ...]
     assumed: tuple[str, ...] = ()
+    # the shift the old lines matched with and whether the added lines moved with it,
+    # when the engine decided that itself (see frame.frame_decided)
+    frame: tuple[str, bool] | None = None
 
 
 def compose(
@@ -78,9 +81,15 @@ def compose(
     # frames and sides matter only for a match that is not exact: start-up time of a clean
     # apply, which never loads them
     from patchwright.engine.replacing.context_side import side_by_context
-    from patchwright.engine.replacing.frame import frame_kept, local_frames, shift_for
+    from patchwright.engine.replacing.frame import (
+        frame_decided,
+        frame_kept,
+        local_frames,
+        shift_for,
+    )
 
     shift = shift_for(file_lines, body, match, same_frame_lines, label, frame)
+    decided = frame_decided(file_lines, body, match, shift) if frame == "auto" else None
     local, assumed = ({}, "") if shift else local_frames(file_lines, body, match)
     frame_told = (frame_kept(file_lines, body, match),) if not (shift or local) else ()
     if complete:
@@ -145,6 +154,7 @@ def compose(
         shift.describe() if shift else assumed,
         tuple(warnings),
         tuple(a for a in frame_told if a),
+        decided,
     )
 
 

@@ -97,8 +97,28 @@ def shift_for(
             "cannot be told whether the new lines were written with the file's "
             "indentation or with the same shift.",
             match.start + 1,
+            shift.describe(),
         )
     return shift if decision else None
+
+
+def frame_decided(
+    file_lines: list[str], body: Sequence[HunkLine], match: Match, used: Shift | None
+) -> tuple[str, bool] | None:
+    """The shift a hunk's old lines matched with (described) and whether its added
+    lines moved with it (``used``, what :func:`shift_for` returned), when that was a
+    real choice: the shift changes at least one added line. ``None`` otherwise.
+
+    Another hunk of the same patch whose old lines matched with the same shift and
+    whose own evidence is balanced was written by the same hand in the same way."""
+    if match.rung == Rung.EXACT:
+        return None
+    shift = detect_shift(*_same_lines(file_lines, body, match))
+    if shift is None or shift.is_identity:
+        return None
+    if all(shift.apply(hl.text) == hl.text for hl in body if hl.op == "+"):
+        return None
+    return shift.describe(), used is not None
 
 
 def frame_kept(file_lines: list[str], body: Sequence[HunkLine], match: Match) -> str:
@@ -644,14 +664,22 @@ def _describe_indent(indent: str) -> str:
     return " and ".join(parts)
 
 
-def _indent_error(label: str, why: str, line: int | None = None) -> PatchwrightError:
-    # "frame": callers with other evidence (a parser) may settle it (MatchOptions.frame).
+def _indent_error(
+    label: str, why: str, line: int | None = None, shift: str = ""
+) -> PatchwrightError:
+    # "frame": callers with other evidence (a parser, another hunk of the same patch
+    # shifted alike: "shift") may settle it (MatchOptions.frame).
+    details: dict[str, object] = {"frame": "undecided"}
+    if line is not None:
+        details["line"] = line
+    if shift:
+        details["shift"] = shift
     return PatchwrightError(
         ErrorCode.AMBIGUOUS,
         f"{label or 'The edit'}: {why}",
         "Copy the old lines with the file's exact indentation and indent the new lines "
         "the way they must appear in the file.",
-        details={"frame": "undecided"} if line is None else {"frame": "undecided", "line": line},
+        details=details,
     )
 
 
