@@ -117,15 +117,20 @@ def compose(
             raise _unlocated(label, hl.text, there, match)
         endings.old(hl.op, a)
         gap = list(range(cursor, a))
-        if gap and adds:
-            _check_slide(file_lines, gap, cursor, a, b, label)
         # Added lines right after as many removed ones or fewer replace them (diffs write
         # a change as its removed lines, then its added lines): they stand where those
         # stood, before the gap. More added lines than removed ones may include an
         # insertion of their own on either side of the gap.
         place: Side | None = "before" if 0 < len(pending) <= removed_run else None
+        by_counts: Side | None = None
         if gap and pending and place is None and not complete:
-            place = side_by_context(body, i, gap, match.start, match.end, len(file_lines))
+            by_counts = side_by_context(body, i, gap, match.start, match.end, len(file_lines))
+            place = by_counts
+        # A left-out line equal to the one matched beside it leaves open which copy the
+        # context means; the context counts, when they tell the side the line left out
+        # belongs to, settle where the added lines go all the same.
+        if gap and adds and by_counts is None:
+            _check_slide(file_lines, gap, cursor, a, b, label)
         removed_run = removed_run + 1 if hl.op == "-" and not pending else int(hl.op == "-")
         seq = _fill_gap(file_lines, file_endings, gap, pending, complete, label, place)
         out.extend(t for t, _ in seq)
