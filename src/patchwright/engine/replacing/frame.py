@@ -89,6 +89,8 @@ def shift_for(
         and plain_shift(shift, added)
     ):
         decision = False  # the one reading that can be built, and nothing says otherwise
+    if decision is None and frame == "auto" and _lacks_shifted_prefix(shift, added):
+        decision = False
     if decision is None:
         raise _indent_error(
             label,
@@ -337,6 +339,15 @@ def dedented(model: list[str], found: list[str]) -> bool:
     if not solid:
         return False
     return min(len(leading(m)) for m, _ in solid) == 0 and all(leading(f) for _, f in solid)
+
+
+def _lacks_shifted_prefix(shift: Shift, added: Sequence[str]) -> bool:
+    """Whether the old lines carry indentation the file's lack (the shift takes columns
+    away) and an added line has fewer columns than that, at an indentation no old line
+    showed: in the frame the old lines were written in, every line carries the extra
+    columns, so that added line was written in the file's frame, and so were the lines
+    added with it."""
+    return shift.delta < 0 and any(_past_margin(shift, line) for line in added)
 
 
 def _past_margin(shift: Shift, line: str) -> bool:
