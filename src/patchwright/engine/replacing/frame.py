@@ -6,7 +6,8 @@ re-indented its context), its added lines were written either in the same shifte
 :func:`shift_for` gathers the evidence (added lines that repeat or edit an old line,
 the lines beside an insertion, the indentation characters, the file's indentation
 levels) and lets :func:`~patchwright.engine.matching.reindent.choose_frame` decide; balanced
-evidence is refused, unless a caller settles it (``MatchOptions.frame``).
+evidence is refused, unless a caller settles it (``MatchOptions.frame``: the syntax check,
+or the other hunks of the same patch shifted alike, see :func:`frame_decided`).
 """
 
 from __future__ import annotations
