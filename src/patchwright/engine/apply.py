@@ -12,9 +12,10 @@ Composition rules (see :class:`~patchwright.model.edits.Composition`):
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import pairwise
 
+from patchwright._records import replace
 from patchwright.engine.matching.index import HOT_AFTER, LineIndex
 from patchwright.engine.matching.policy import MatchOptions
 from patchwright.engine.matching.rungs import unique_exact_start
@@ -116,6 +117,89 @@ def _resolve_one(
         raise
 
 
+# (edit label, (the shift its old lines matched with, whether its added lines moved))
+Framed = list[tuple[str, tuple[str, bool]]]
+
+
+def _resolve_framed(
+    file: TextFile,
+    index: LineIndex,
+    edit: Edit,
+    i: int,
+    opts: MatchOptions,
+    framed: Framed,
+    shift: int = 0,
+    after: int = 0,
+    later: Callable[[], Framed] | None = None,
+) -> list[Splice]:
+    """:func:`_resolve_one`, with the indentation frame of an edit whose own evidence is
+    balanced taken from the other edits of the same batch (``framed``: the labels and
+    decided frames of those before it, extended with this edit's; ``later``: those of
+    the edits after it, looked up only when needed).
+
+    One hand wrote the whole patch: when other edits' old lines matched with the same
+    shift and their own evidence decided whether their added lines moved with them
+    (every such edit alike), this edit's added lines were written the same way. Only
+    the engine's own decision (``frame`` auto) is extended so; a caller's frame stands."""
+    try:
+        splices = _resolve_one(file, index, edit, i, opts, shift, after)
+    except PatchwrightError as err:
+        if not _balanced(err, opts):
+            raise
+        settled = _sibling_frame(err, framed + (later() if later is not None else []))
+        if settled is None:
+            raise
+        frame, label = settled
+        try:
+            splices = _resolve_one(file, index, edit, i, replace(opts, frame=frame), shift, after)
+        except PatchwrightError:
+            raise err from None
+        how = "shifted like the old lines" if frame == "shift" else "kept as written"
+        told = f"new lines {how}, as in {label}, whose old lines were shifted alike"
+        return [replace(s, assumed=(*s.assumed, told)) for s in splices]
+    framed.extend(_framed(edit, i, splices))
+    return splices
+
+
+def _framed(edit: Edit, i: int, splices: list[Splice]) -> Framed:
+    own = edit.label or f"edit {i + 1}"
+    return [(own, s.frame) for s in splices if s.frame is not None]
+
+
+def _frames_of(
+    file: TextFile, index: LineIndex, edits: Sequence[Edit], which: range, opts: MatchOptions
+) -> Framed:
+    """The frames the edits ``which`` decide on their own, resolved against ``file``
+    (an edit that cannot be resolved there tells nothing)."""
+    found: Framed = []
+    for j in which:
+        try:
+            found.extend(_framed(edits[j], j, resolve(file, index, edits[j], opts)))
+        except PatchwrightError:
+            continue
+    return found
+
+
+def _balanced(err: PatchwrightError, opts: MatchOptions) -> bool:
+    """Whether ``err`` is the engine's own undecided frame for a known shift."""
+    return bool(
+        opts.frame == "auto"
+        and err.details.get("frame") == "undecided"
+        and err.details.get("shift")
+    )
+
+
+def _sibling_frame(err: PatchwrightError, framed: Framed) -> tuple[str, str] | None:
+    """The frame (``shift`` / ``keep``) and the label of another edit that settles
+    ``err``, an undecided frame; ``None`` when no other edit was shifted alike or such
+    edits went different ways."""
+    shift = err.details.get("shift")
+    alike = [(label, moved) for label, (described, moved) in framed if described == shift]
+    if not alike or len({moved for _, moved in alike}) != 1:
+        return None
+    return ("shift" if alike[0][1] else "keep"), alike[0][0]
+
+
 def _check_changes(file: TextFile, splice: Splice, label: str) -> None:
     """An edit found by tolerating a difference that then changes nothing (whitespace
     changes re-indented back into the file's own lines) did not do what was asked:
@@ -153,6 +237,8 @@ def _against_original(file: TextFile, edits: Sequence[Edit], opts: MatchOptions)
     fast = opts.use_hints and opts.allows(Rung.EXACT)
     # settled at the first edit not found at its line number (a diff's never are)
     unhinted: bool | None = None
+    framed: Framed = []  # frames the edits so far decided
+    ahead: list[Framed] = []  # frames the edits after a balanced one decided, when needed
     for i, edit in enumerate(edits):
         hunk = edit.anchor
         splice = _exact_at_hint(file, hunk, drift) if fast else None
@@ -171,7 +257,15 @@ def _against_original(file: TextFile, edits: Sequence[Edit], opts: MatchOptions)
             tagged.append((i, splice))
             continue
         after = tagged[-1][1].end if tagged else 0
-        splices = _resolve_one(file, index, edit, i, opts, shift=drift, after=after)
+
+        def later(i: int = i, index: LineIndex = index) -> Framed:
+            if not ahead:  # once per batch: every hunk is resolved against the original
+                ahead.append(_frames_of(file, index, edits, range(i + 1, len(edits)), opts))
+            return ahead[0]
+
+        splices = _resolve_framed(
+            file, index, edit, i, opts, framed, shift=drift, after=after, later=later
+        )
         if isinstance(hunk, Hunk) and hunk.old_start is not None and hunk.old_lines:
             drift = splices[0].start - (hunk.old_start - 1)
         tagged.extend((i, s) for s in splices)
@@ -523,10 +617,11 @@ def _sequential(file: TextFile, edits: Sequence[Edit], opts: MatchOptions) -> En
     history: list[tuple[int, int, int]] = []  # (start, old_len, new_len) per splice, in order
     reports: list[MatchReport] = []
     after = 0  # where the edit before ended, in the text as it now is
+    framed: Framed = []  # frames the edits so far decided
     for i, edit in enumerate(edits):
         index = LineIndex(current.lines)
         try:
-            splices = _resolve_one(current, index, edit, i, opts, after=after)
+            splices = _resolve_framed(current, index, edit, i, opts, framed, after=after)
         except PatchwrightError as err:
             _told_in_original_lines(err, i, history)
             raise

@@ -35,6 +35,9 @@ class Composed:
     reindent: str
     warnings: tuple[str, ...]
     assumed: tuple[str, ...] = ()
+    # the shift the old lines matched with and whether the added lines moved with it,
+    # when the engine decided that itself (see frame.frame_decided)
+    frame: tuple[str, bool] | None = None
 
 
 def compose(
@@ -78,9 +81,15 @@ def compose(
     # frames and sides matter only for a match that is not exact: start-up time of a clean
     # apply, which never loads them
     from patchwright.engine.replacing.context_side import side_by_context
-    from patchwright.engine.replacing.frame import frame_kept, local_frames, shift_for
+    from patchwright.engine.replacing.frame import (
+        frame_decided,
+        frame_kept,
+        local_frames,
+        shift_for,
+    )
 
     shift = shift_for(file_lines, body, match, same_frame_lines, label, frame)
+    decided = frame_decided(file_lines, body, match, shift) if frame == "auto" else None
     local, assumed = ({}, "") if shift else local_frames(file_lines, body, match)
     frame_told = (frame_kept(file_lines, body, match),) if not (shift or local) else ()
     if complete:
@@ -108,15 +117,20 @@ def compose(
             raise _unlocated(label, hl.text, there, match)
         endings.old(hl.op, a)
         gap = list(range(cursor, a))
-        if gap and adds:
-            _check_slide(file_lines, gap, cursor, a, b, label)
         # Added lines right after as many removed ones or fewer replace them (diffs write
         # a change as its removed lines, then its added lines): they stand where those
         # stood, before the gap. More added lines than removed ones may include an
         # insertion of their own on either side of the gap.
         place: Side | None = "before" if 0 < len(pending) <= removed_run else None
+        by_counts: Side | None = None
         if gap and pending and place is None and not complete:
-            place = side_by_context(body, i, gap, match.start, match.end, len(file_lines))
+            by_counts = side_by_context(body, i, gap, match.start, match.end, len(file_lines))
+            place = by_counts
+        # A left-out line equal to the one matched beside it leaves open which copy the
+        # context means; the context counts, when they tell the side the line left out
+        # belongs to, settle where the added lines go all the same.
+        if gap and adds and by_counts is None:
+            _check_slide(file_lines, gap, cursor, a, b, label)
         removed_run = removed_run + 1 if hl.op == "-" and not pending else int(hl.op == "-")
         seq = _fill_gap(file_lines, file_endings, gap, pending, complete, label, place)
         out.extend(t for t, _ in seq)
@@ -145,6 +159,7 @@ def compose(
         shift.describe() if shift else assumed,
         tuple(warnings),
         tuple(a for a in frame_told if a),
+        decided,
     )
 
 

@@ -6,7 +6,8 @@ re-indented its context), its added lines were written either in the same shifte
 :func:`shift_for` gathers the evidence (added lines that repeat or edit an old line,
 the lines beside an insertion, the indentation characters, the file's indentation
 levels) and lets :func:`~patchwright.engine.matching.reindent.choose_frame` decide; balanced
-evidence is refused, unless a caller settles it (``MatchOptions.frame``).
+evidence is refused, unless a caller settles it (``MatchOptions.frame``: the syntax check,
+or the other hunks of the same patch shifted alike, see :func:`frame_decided`).
 """
 
 from __future__ import annotations
@@ -89,6 +90,8 @@ def shift_for(
         and plain_shift(shift, added)
     ):
         decision = False  # the one reading that can be built, and nothing says otherwise
+    if decision is None and frame == "auto" and _lacks_shifted_prefix(shift, added):
+        decision = False
     if decision is None:
         raise _indent_error(
             label,
@@ -97,8 +100,28 @@ def shift_for(
             "cannot be told whether the new lines were written with the file's "
             "indentation or with the same shift.",
             match.start + 1,
+            shift.describe(),
         )
     return shift if decision else None
+
+
+def frame_decided(
+    file_lines: list[str], body: Sequence[HunkLine], match: Match, used: Shift | None
+) -> tuple[str, bool] | None:
+    """The shift a hunk's old lines matched with (described) and whether its added
+    lines moved with it (``used``, what :func:`shift_for` returned), when that was a
+    real choice: the shift changes at least one added line. ``None`` otherwise.
+
+    Another hunk of the same patch whose old lines matched with the same shift and
+    whose own evidence is balanced was written by the same hand in the same way."""
+    if match.rung == Rung.EXACT:
+        return None
+    shift = detect_shift(*_same_lines(file_lines, body, match))
+    if shift is None or shift.is_identity:
+        return None
+    if all(shift.apply(hl.text) == hl.text for hl in body if hl.op == "+"):
+        return None
+    return shift.describe(), used is not None
 
 
 def frame_kept(file_lines: list[str], body: Sequence[HunkLine], match: Match) -> str:
@@ -317,6 +340,15 @@ def dedented(model: list[str], found: list[str]) -> bool:
     if not solid:
         return False
     return min(len(leading(m)) for m, _ in solid) == 0 and all(leading(f) for _, f in solid)
+
+
+def _lacks_shifted_prefix(shift: Shift, added: Sequence[str]) -> bool:
+    """Whether the old lines carry indentation the file's lack (the shift takes columns
+    away) and an added line has fewer columns than that, at an indentation no old line
+    showed: in the frame the old lines were written in, every line carries the extra
+    columns, so that added line was written in the file's frame, and so were the lines
+    added with it."""
+    return shift.delta < 0 and any(_past_margin(shift, line) for line in added)
 
 
 def _past_margin(shift: Shift, line: str) -> bool:
@@ -644,14 +676,22 @@ def _describe_indent(indent: str) -> str:
     return " and ".join(parts)
 
 
-def _indent_error(label: str, why: str, line: int | None = None) -> PatchwrightError:
-    # "frame": callers with other evidence (a parser) may settle it (MatchOptions.frame).
+def _indent_error(
+    label: str, why: str, line: int | None = None, shift: str = ""
+) -> PatchwrightError:
+    # "frame": callers with other evidence (a parser, another hunk of the same patch
+    # shifted alike: "shift") may settle it (MatchOptions.frame).
+    details: dict[str, object] = {"frame": "undecided"}
+    if line is not None:
+        details["line"] = line
+    if shift:
+        details["shift"] = shift
     return PatchwrightError(
         ErrorCode.AMBIGUOUS,
         f"{label or 'The edit'}: {why}",
         "Copy the old lines with the file's exact indentation and indent the new lines "
         "the way they must appear in the file.",
-        details={"frame": "undecided"} if line is None else {"frame": "undecided", "line": line},
+        details=details,
     )
 
 

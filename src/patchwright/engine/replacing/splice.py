@@ -31,6 +31,9 @@ class Splice:
             state (with or without one) must survive it.
         count: occurrences of a text anchor this splice replaces (several when
             ``replace_all`` matches more than once on one line).
+        frame: the indentation shift the old lines matched with (as described) and
+            whether the added lines moved with it, when the engine decided that from
+            the edit's own evidence; ``None`` when there was nothing to decide.
     """
 
     start: int
@@ -45,6 +48,7 @@ class Splice:
     keep_eof: bool = False
     count: int = 1
     assumed: tuple[str, ...] = ()
+    frame: tuple[str, bool] | None = None
 
 
 def line_splice(file: TextFile, start: int, end: int, text: str, rung: Rung) -> Splice:
@@ -129,6 +133,7 @@ def compose_splice(
         composed.reindent,
         tuple(warnings),
         assumed=_assumed(match, composed.reindent, composed.assumed),
+        frame=composed.frame,
     )
 
 
