@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from engine_helpers import run
 
-from patchwright.engine import MatchOptions, apply_edits
+from patchwright.engine import MatchOptions, apply_edits, apply_file_patch
+from patchwright.formats import parse_patch
 from patchwright.model import Edit, ErrorCode, Hunk, HunkLine, OldText, PatchwrightError, TextFile
 
 TOLERANT = MatchOptions(mode="tolerant")
@@ -212,3 +215,28 @@ def test_new_text_at_another_indentation_is_still_refused() -> None:
     with pytest.raises(PatchwrightError) as info:
         run(METHOD, Edit(OldText("    x = 1\n    return x\n"), "y = 2\nreturn y\n"))
     assert info.value.code == ErrorCode.AMBIGUOUS
+
+
+# ------------------------------------------------------------------ the patch's own frame
+
+
+def _case_parts(name: str) -> tuple[str, str, str]:
+    """The input, patch and expected text of one engine case file."""
+    text = (Path(__file__).parent.parent / "fixtures" / "cases" / f"{name}.case").read_text()
+    parts = text.split("=== ")
+    found = {p.split("\n", 1)[0].strip(): p.split("\n", 1)[1] for p in parts[1:]}
+    return found["input"], found["patch"], found["expected"]
+
+
+def test_a_frame_taken_from_the_patch_s_other_hunks_is_said_in_the_report() -> None:
+    """A hunk whose own indentation evidence is balanced writes its new lines as the
+    other hunks of the patch did: the report says what it assumed and from which hunk."""
+    source, patch, expected = _case_parts("indent_frame_earlier_hunk_shifted_alike")
+    (fp,) = parse_patch(patch, "v4a").files
+    out, reports = apply_file_patch(TextFile.from_text(source), fp, MatchOptions(mode="fuzzy"))
+    assert out is not None and out.text == expected
+    told = [r.assumption for r in reports if "shifted alike" in r.assumption]
+    assert told == [
+        "new lines kept as written (the old lines were shifted: -4 columns), as in hunk 1, "
+        "whose old lines were shifted alike"
+    ]

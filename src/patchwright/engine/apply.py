@@ -154,9 +154,7 @@ def _resolve_framed(
             splices = _resolve_one(file, index, edit, i, replace(opts, frame=frame), shift, after)
         except PatchwrightError:
             raise err from None
-        how = "shifted like the old lines" if frame == "shift" else "kept as written"
-        told = f"new lines {how}, as in {label}, whose old lines were shifted alike"
-        return [replace(s, assumed=(*s.assumed, told)) for s in splices]
+        return [replace(s, assumed=_told_sibling(s.assumed, frame, label)) for s in splices]
     framed.extend(_framed(edit, i, splices))
     return splices
 
@@ -187,6 +185,20 @@ def _balanced(err: PatchwrightError, opts: MatchOptions) -> bool:
         and err.details.get("frame") == "undecided"
         and err.details.get("shift")
     )
+
+
+def _told_sibling(assumed: tuple[str, ...], frame: str, label: str) -> tuple[str, ...]:
+    """``assumed`` with the frame note of an edit whose frame the patch's other hunks
+    settled saying so: the resolver's own note ("new lines kept as written (the old
+    lines were shifted: ...)") gains where the frame came from, said once."""
+    why = f", as in {label}, whose old lines were shifted alike"
+    notes = list(assumed)
+    for k, note in enumerate(notes):
+        if note.startswith("new lines "):
+            notes[k] = note + why
+            return tuple(notes)
+    how = "shifted like the old lines" if frame == "shift" else "kept as written"
+    return (*notes, f"new lines {how}{why}")
 
 
 def _sibling_frame(err: PatchwrightError, framed: Framed) -> tuple[str, str] | None:
