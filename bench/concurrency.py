@@ -402,9 +402,21 @@ def _counts(server: Server, root: Path, seconds: float, real: bool) -> dict[int,
     return {count: anyio.run(_editing, server, root, count, seconds, real) for count in COUNTS}
 
 
-def _client_cpu(runs: dict[int, Run]) -> float:
-    """This process's CPU seconds per call over every count."""
-    return sum(r.client_cpu for r in runs.values()) / sum(len(r.latencies) for r in runs.values())
+def _ceilings(editing: dict[str, dict[int, Run]]) -> tuple[list[str], list[list[object]]]:
+    """The ceiling table: how many calls per second CPU time allows each server."""
+    header = ["server", "1 session calls/s", "busy", "server CPU/call", "client CPU/call",
+              "ceiling: one interpreter", "both cores"]  # fmt: skip
+    rows: list[list[object]] = []
+    for name, runs in editing.items():
+        one, busy = runs[1], runs[16]
+        server, client = busy.per_call(busy.server_cpu), busy.per_call(busy.client_cpu)
+        alone, both = 1 / server, 2 / (server + client)
+        rows.append([
+            name, one.rate, f"{one.server_cpu / one.elapsed:.0%}", fmt_ms(server), fmt_ms(client),
+            f"{alone:.0f} calls/s ({alone / one.rate:.2f}x)",
+            f"{both:.0f} calls/s ({both / one.rate:.2f}x)",
+        ])  # fmt: skip
+    return header, rows
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -455,10 +467,13 @@ def main(argv: list[str] | None = None) -> int:
             ]
         rows.append(row)
     print(render_table(header, rows))
-    clients = ", ".join(f"{name} {fmt_ms(_client_cpu(runs))}" for name, runs in editing.items())
-    print(f"(vs 1 session: calls/s / median; CPU/call: the server's user + system ms per call; "
-          f"busy: its CPU time over the wall time, 100% = one core; the client's own CPU "
-          f"ms per call: {clients})")  # fmt: skip
+    print("(vs 1 session: calls/s / median; CPU/call: the server's user + system ms per call;")
+    print(" busy: the server's CPU time over the wall time, 100% = one core)")
+    print()
+    print(render_table(*_ceilings(editing)))
+    print("(ceilings at 16 sessions, from its CPU per call: one interpreter running every CPU")
+    print(" second of the server in turn, 1 / server CPU; both cores, shared with the client,")
+    print(" 2 / (server + client CPU); the targets need 1.5x, and 4x for the median)")
     print()
     header = ["readers (4 sessions)"]
     for name, _ in trees:
