@@ -26,7 +26,10 @@ fsynced ("SDK plain file"). With every session sending its next call at once, th
 median at N sessions is about N / (calls per second) (Little's law): a median at most
 4x one session's at 16 sessions needs 4x one session's calls per second, which a server
 whose one session already keeps its interpreter busy cannot give; these rows show how
-busy the SDK alone keeps it.
+busy the SDK alone keeps it. A last table gives each server's ceilings at 16 sessions
+from its CPU per call: one interpreter running the server's CPU seconds one after the
+other (1 / server CPU), and both cores shared with the client, whatever the server's
+architecture (2 / (server + client CPU)), each as a multiple of one session's calls/s.
 
 **Approval.** A second server runs with ``--approve``; 4 sessions read their own files
 (``read_file``) for a while with no write waiting, then for as long again while a fifth
