@@ -4,14 +4,32 @@
     python bench/concurrency.py --quick          # 3 s each
     python bench/concurrency.py --baseline SRC   # the same against another source tree
     python bench/concurrency.py --check          # exit 1 when a target is missed
+    python bench/concurrency.py --reference      # also the bare SDK server (about twice as long)
 
 **Sessions.** One server (``patchwright mcp --http 127.0.0.1:0``, its defaults: history
 on, syntax guard on, every write fsynced) serves 1, 4, 16 and 32 HTTP sessions in turn,
 each session editing its own 200-line Python file over and over (``edit_file``, a new
 trailing comment on one line per call), every session sending its next call as soon as
 the previous one is answered. Reported per count: calls per second over all sessions,
-and the median and p99 of one call. Targets (issue 32): at 16 sessions, at least 1.5x
-the calls per second of one session, and a median at most 4x one session's median.
+the median and p99 of one call, and the server process's CPU time (user + system, all
+its threads, from ``/proc``) per call and over the wall time ("busy": 100% is one core).
+Targets (issue 32): at 16 sessions, at least 1.5x the calls per second of one session,
+and a median at most 4x one session's median.
+
+**Reference** (``--reference``). The same client, counts and ratios against the official
+SDK's low-level server alone (``_mcp_noop.py --http``: the SDK's streamable-HTTP app as
+``patchwright mcp --http`` sets it up, stateful sessions, answers as event streams,
+under uvicorn), nothing of patchwright loaded: once with an ``edit_file`` that does
+nothing and answers "ok" ("SDK no-op", the least any server on the SDK spends on a
+call), once with one that edits the session's file in plain Python in a worker thread,
+fsynced ("SDK plain file"). With every session sending its next call at once, the
+median at N sessions is about N / (calls per second) (Little's law): a median at most
+4x one session's at 16 sessions needs 4x one session's calls per second, which a server
+whose one session already keeps its interpreter busy cannot give; these rows show how
+busy the SDK alone keeps it. A last table gives each server's ceilings at 16 sessions
+from its CPU per call: one interpreter running the server's CPU seconds one after the
+other (1 / server CPU), and both cores shared with the client, whatever the server's
+architecture (2 / (server + client CPU)), each as a multiple of one session's calls/s.
 
 **Approval.** A second server runs with ``--approve``; 4 sessions read their own files
 (``read_file``) for a while with no write waiting, then for as long again while a fifth
@@ -19,10 +37,11 @@ session's ``edit_file`` waits for approval (rejected at the end of the phase; it
 must say so). The two phases alternate twice. Target: the readers' p99 with the write
 waiting at most 2x their p99 without it.
 
-Every answer is checked (no error; an edit's file holds the new line afterwards), so a
-fast refusal never counts. The client is a small JSON-RPC client over plain HTTP/1.1
-connections (one per session): the SDK's own client, or httpx, costs as much CPU per
-call as the server on this 2-core machine, and would measure itself.
+Every answer is checked (no error; an edit's file holds the new line afterwards; for the
+no-op reference only the first), so a fast refusal never counts. The client is a small
+JSON-RPC client over plain HTTP/1.1 connections (one per session): the SDK's own client,
+or httpx, costs as much CPU per call as the server on this 2-core machine, and would
+measure itself; its own CPU per call is printed too.
 ``--baseline SRC`` runs the same against ``patchwright mcp`` from another source tree
 (``PYTHONPATH=SRC``, e.g. an older commit's ``src`` from ``git archive``), for
 before/after figures from one run.
@@ -43,6 +62,7 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -155,17 +175,45 @@ def _source(index: int) -> str:
 
 
 @contextmanager
-def served(root: Path, state: Path, src: Path, *args: str) -> Iterator[str]:
-    """A ``patchwright mcp --http`` server from ``src`` on a free port; its URL."""
+def served(root: Path, state: Path, src: Path, *args: str) -> Iterator[Server]:
+    """A ``patchwright mcp --http`` server from ``src`` on a free port."""
     env = {**os.environ, "PYTHONPATH": str(src), "PATCHWRIGHT_STATE_DIR": str(state)}
+    argv = [sys.executable, "-m", "patchwright.adapters.cli.mcp", "--root", str(root),
+            "--http", "127.0.0.1:0", *args]  # fmt: skip
+    with _serving(argv, env) as server:
+        yield server
+
+
+@contextmanager
+def reference_served(root: Path, kind: str) -> Iterator[Server]:
+    """The bare SDK server of ``_mcp_noop.py`` over streamable HTTP: its ``edit_file``
+    does nothing (``kind`` ``"noop"``) or edits in plain Python (``"plain"``)."""
+    script = Path(__file__).with_name("_mcp_noop.py")
+    extra = ["--root", str(root)] if kind == "plain" else []
+    with _serving([sys.executable, str(script), "--http", *extra], dict(os.environ)) as server:
+        yield server
+
+
+class Server:
+    """A server process being measured: its endpoint and its CPU time so far."""
+
+    def __init__(self, url: str, pid: int) -> None:
+        self.url, self.pid = url, pid
+
+    def cpu(self) -> float:
+        """User + system seconds the process (all its threads) has run, from ``/proc``."""
+        fields = Path(f"/proc/{self.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+@contextmanager
+def _serving(argv: list[str], env: dict[str, str]) -> Iterator[Server]:
     process = subprocess.Popen(
-        [sys.executable, "-m", "patchwright.adapters.cli.mcp", "--root", str(root),
-         "--http", "127.0.0.1:0", *args],
-        env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-        text=True,
+        argv, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
     assert process.stderr is not None
-    url = ""
+    url, drain = "", None
     try:
         deadline = time.monotonic() + 60
         while not url and time.monotonic() < deadline:
@@ -175,8 +223,9 @@ def served(root: Path, state: Path, src: Path, *args: str) -> Iterator[str]:
             found = re.search(r"(http://\S+/mcp)", line)
             url = found.group(1) if found else ""
         stderr = process.stderr
-        threading.Thread(target=lambda: [None for _ in stderr], daemon=True).start()
-        yield url
+        drain = threading.Thread(target=lambda: [None for _ in stderr], daemon=True)
+        drain.start()
+        yield Server(url, process.pid)
     finally:
         process.terminate()
         try:
@@ -184,12 +233,31 @@ def served(root: Path, state: Path, src: Path, *args: str) -> Iterator[str]:
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
+        if drain is not None:
+            drain.join(timeout=5)  # the pipe ends with the process
+        process.stderr.close()
 
 
-async def _editing(url: str, root: Path, sessions: int, seconds: float) -> tuple[int, list[float]]:
-    """``sessions`` sessions editing their own files for ``seconds``: calls, latencies."""
+@dataclass
+class Run:
+    """What one count of sessions measured."""
+
+    rate: float  # calls per second over all sessions
+    latencies: list[float]  # seconds, one per call
+    server_cpu: float  # the server's user + system seconds during the calls
+    client_cpu: float  # this process's (the client's) CPU seconds during the calls
+    elapsed: float  # seconds the calls took, from the first sent to the last answered
+
+    def per_call(self, seconds: float) -> float:
+        """``seconds`` over the calls made."""
+        return seconds / len(self.latencies) if self.latencies else float("nan")
+
+
+async def _editing(server: Server, root: Path, sessions: int, seconds: float, real: bool) -> Run:
+    """``sessions`` sessions editing their own files for ``seconds``; with ``real``
+    each file must hold its last edit afterwards (not so for a tool that does nothing)."""
     latencies: list[float] = []
-    opened = [Session(url) for _ in range(sessions)]
+    opened = [Session(server.url) for _ in range(sessions)]
     for session in opened:
         await session.open()
     stop = time.monotonic() + seconds
@@ -206,17 +274,18 @@ async def _editing(url: str, root: Path, sessions: int, seconds: float) -> tuple
                                              "new_string": new})  # fmt: skip
             latencies.append(time.perf_counter() - started)
             line = new
-        if f"{line}\n" not in (root / path).read_text():
+        if real and f"{line}\n" not in (root / path).read_text():
             raise RuntimeError(f"{path} does not hold its last edit")
 
-    began = time.monotonic()
+    began, cpu, own = time.monotonic(), server.cpu(), time.process_time()
     async with anyio.create_task_group() as tg:
         for index, session in enumerate(opened):
             tg.start_soon(edit, index, session)
     elapsed = time.monotonic() - began
+    server_cpu, client_cpu = server.cpu() - cpu, time.process_time() - own
     for session in opened:
         await session.close()
-    return round(len(latencies) / elapsed), latencies
+    return Run(round(len(latencies) / elapsed), latencies, server_cpu, client_cpu, elapsed)
 
 
 async def _reading(
@@ -308,19 +377,49 @@ def p99(values: list[float]) -> float:
     return ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))]
 
 
-def measure(src: Path, seconds: float) -> dict[str, Any]:
+def measure(src: Path, seconds: float) -> dict[int | str, Any]:
     """Every figure of one source tree."""
-    figures: dict[str, Any] = {}
+    figures: dict[int | str, Any] = {}
     with tempfile.TemporaryDirectory(prefix="pw-conc-") as tmp:
         root, state = Path(tmp) / "root", Path(tmp) / "state"
         root.mkdir()
-        with served(root, state, src) as url:
-            anyio.run(_editing, url, root, 1, min(seconds, 1.0))  # warm up
-            for count in COUNTS:
-                figures[count] = anyio.run(_editing, url, root, count, seconds)
-        with served(root, state, src, "--approve", "--approve-timeout", "600") as url:
-            figures["approval"] = anyio.run(_reading, url, root, seconds / 2, state, src)
+        with served(root, state, src) as server:
+            for count, run in _counts(server, root, seconds, real=True).items():
+                figures[count] = run
+        with served(root, state, src, "--approve", "--approve-timeout", "600") as server:
+            figures["approval"] = anyio.run(_reading, server.url, root, seconds / 2, state, src)
     return figures
+
+
+def measure_reference(kind: str, seconds: float) -> dict[int, Run]:
+    """The editing figures of the bare SDK server (``kind`` as :func:`reference_served`)."""
+    with (
+        tempfile.TemporaryDirectory(prefix="pw-conc-") as tmp,
+        reference_served(Path(tmp), kind) as server,
+    ):
+        return _counts(server, Path(tmp), seconds, real=kind == "plain")
+
+
+def _counts(server: Server, root: Path, seconds: float, real: bool) -> dict[int, Run]:
+    anyio.run(_editing, server, root, 1, min(seconds, 1.0), real)  # warm up
+    return {count: anyio.run(_editing, server, root, count, seconds, real) for count in COUNTS}
+
+
+def _ceilings(editing: dict[str, dict[int, Run]]) -> tuple[list[str], list[list[object]]]:
+    """The ceiling table: how many calls per second CPU time allows each server."""
+    header = ["server", "1 session calls/s", "busy", "server CPU/call", "client CPU/call",
+              "ceiling: one interpreter", "both cores"]  # fmt: skip
+    rows: list[list[object]] = []
+    for name, runs in editing.items():
+        one, busy = runs[1], runs[16]
+        server, client = busy.per_call(busy.server_cpu), busy.per_call(busy.client_cpu)
+        alone, both = 1 / server, 2 / (server + client)
+        rows.append([
+            name, one.rate, f"{one.server_cpu / one.elapsed:.0%}", fmt_ms(server), fmt_ms(client),
+            f"{alone:.0f} calls/s ({alone / one.rate:.2f}x)",
+            f"{both:.0f} calls/s ({both / one.rate:.2f}x)",
+        ])  # fmt: skip
+    return header, rows
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -330,6 +429,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=None, help="seconds per measurement")
     parser.add_argument("--baseline", type=Path, help="another source tree to compare with")
     parser.add_argument("--check", action="store_true", help="exit 1 when a target is missed")
+    parser.add_argument(
+        "--reference",
+        action="store_true",
+        help="also the bare SDK server: a tool that does nothing, one that edits in plain Python",
+    )
     args = parser.parse_args(argv)
     seconds = args.seconds or (3.0 if args.quick else 6.0)
     trees = [("this tree", SRC)]
@@ -337,22 +441,42 @@ def main(argv: list[str] | None = None) -> int:
         trees.append(("baseline", args.baseline.resolve()))
     load = os.getloadavg()[0]
     results = {name: measure(src, seconds) for name, src in trees}
+    editing = {name: {count: results[name][count] for count in COUNTS} for name, _ in trees}
+    if args.reference:
+        editing["SDK no-op"] = measure_reference("noop", seconds)
+        editing["SDK plain file"] = measure_reference("plain", seconds)
     print(f"load average (1 min) {load:.1f} before, {os.getloadavg()[0]:.1f} after, "
           f"on {os.cpu_count()} cores")  # fmt: skip
 
     header = ["sessions"]
-    for name, _ in trees:
-        header += [f"{name} calls/s", "median", "p99", "vs 1 session"]
+    for name in editing:
+        header += [f"{name} calls/s", "median", "p99", "vs 1 session", "CPU/call", "busy"]
     rows = []
     for count in COUNTS:
         row: list[object] = [count]
-        for name, _ in trees:
-            rate, latencies = results[name][count]
-            one_rate, one_lat = results[name][1]
-            ratios = f"{rate / one_rate:.2f}x / {median(latencies) / median(one_lat):.2f}x"
-            row += [rate, fmt_ms(median(latencies)), fmt_ms(p99(latencies)), ratios]
+        for runs in editing.values():
+            run, one = runs[count], runs[1]
+            ratios = (
+                f"{run.rate / one.rate:.2f}x / {median(run.latencies) / median(one.latencies):.2f}x"
+            )
+            cpu = fmt_ms(run.per_call(run.server_cpu))
+            row += [
+                run.rate,
+                fmt_ms(median(run.latencies)),
+                fmt_ms(p99(run.latencies)),
+                ratios,
+                cpu,
+                f"{run.server_cpu / run.elapsed:.0%}",
+            ]
         rows.append(row)
     print(render_table(header, rows))
+    print("(vs 1 session: calls/s / median; CPU/call: the server's user + system ms per call;")
+    print(" busy: the server's CPU time over the wall time, 100% = one core)")
+    print()
+    print(render_table(*_ceilings(editing)))
+    print("(ceilings at 16 sessions, from its CPU per call: one interpreter running every CPU")
+    print(" second of the server in turn, 1 / server CPU; both cores, shared with the client,")
+    print(" 2 / (server + client CPU); the targets need 1.5x, and 4x for the median)")
     print()
     header = ["readers (4 sessions)"]
     for name, _ in trees:
@@ -367,8 +491,8 @@ def main(argv: list[str] | None = None) -> int:
     print(render_table(header, rows))
 
     mine = results["this tree"]
-    rate_ratio = mine[16][0] / mine[1][0]
-    median_ratio = median(mine[16][1]) / median(mine[1][1])
+    rate_ratio = mine[16].rate / mine[1].rate
+    median_ratio = median(mine[16].latencies) / median(mine[1].latencies)
     quiet, waiting = mine["approval"]
     wait_ratio = p99(waiting) / p99(quiet)
     checks = [
