@@ -239,3 +239,42 @@ def test_a_link_opens_its_batch_and_undo_asks_first(
             assert ws.history.get(wide)["reverted_by"] is None
         finally:
             context.close()
+
+
+NOTEBOOK = Path(__file__).parent.parent / "fixtures" / "notebooks" / "plot_image_output.ipynb"
+
+
+def test_a_notebook_batch_shows_its_change_per_cell(
+    root: Path, env: dict[str, str], review_url: str, tmp_path: Path
+) -> None:
+    """An edit inside a notebook cell is shown as that cell's source diff, headed by the
+    cell it changed, never as lines of the notebook's JSON."""
+    _require_browser()
+    from playwright.sync_api import expect, sync_playwright
+
+    expect.set_options(timeout=TIMEOUT * 1000)  # a busy machine starts a server slowly
+
+    (root / "plot.ipynb").write_bytes(NOTEBOOK.read_bytes())
+    edit = _edit("ax.plot([1, 2, 3], [4, 1, 9])", "ax.plot([1, 2, 3], [4, 1, 9], marker='o')",
+                 "plot.ipynb")  # fmt: skip
+    ok, text = McpCall(root, env, "edit_file", edit).outcome()
+    assert ok, text
+    with sync_playwright() as pw:
+        context = pw.chromium.launch_persistent_context(
+            str(tmp_path / "chromium-profile"), executable_path=CHROMIUM, headless=True,
+            args=CHROMIUM_ARGS, viewport={"width": 1280, "height": 860},
+        )  # fmt: skip
+        context.set_default_timeout(TIMEOUT * 1000)
+        try:
+            page = context.new_page()
+            page.goto(review_url)
+            row = page.locator("#batches tbody tr.batch").first
+            expect(row).to_contain_text("plot.ipynb")
+            row.click()
+            diff = page.locator("#batches tr.diff-row .diff-open")
+            expect(diff).to_contain_text("cell 1 (code, id img01): source changed")
+            expect(diff.locator("tr.add")).to_contain_text("marker='o'")
+            expect(diff.locator("tr.del")).to_contain_text("ax.plot([1, 2, 3], [4, 1, 9])")
+            expect(diff).not_to_contain_text('"source"')  # the cell's text, not the JSON
+        finally:
+            context.close()
