@@ -393,3 +393,14 @@ def test_the_garbage_collector_is_paused_only_during_the_call(root: Path) -> Non
     finally:
         gc.callbacks.pop()
         gc.set_threshold(*thresholds)
+
+
+def test_a_patch_that_gives_back_the_file_s_own_bytes_says_so(root: Path) -> None:
+    """The patch only adds a final newline the file already ends with: its hunk matches,
+    and the answer says the bytes are unchanged rather than only "applied"."""
+    (root / "c.txt").write_text("x\n}\n")
+    patch = "--- a/c.txt\n+++ b/c.txt\n@@ -1,2 +1,2 @@\n x\n-}\n\\ No newline at end of file\n+}\n"
+    report = apply_patch_text(patch, workspace=ws(root))
+    assert report.ok and report.diff == ""
+    assert "the file already reads as the patch makes it" in report.summary()
+    assert (root / "c.txt").read_text() == "x\n}\n"

@@ -146,9 +146,16 @@ class ApplyReport:
             rungs = ", ".join(dict.fromkeys(r.rung for r in f.reports)) or "none"
             target = f" -> {quote_name(f.move_to)}" if f.move_to else ""
             mode = f"; mode {f.old_mode or 'new'} -> {f.new_mode}" if f.new_mode else ""
+            # an update whose hunks give back the file's own bytes: say so, not "applied"
+            # alone (a patch that only adds a final newline the file already ends with)
+            same = (
+                "; the file already reads as the patch makes it, so its bytes are unchanged"
+                if f.action == "update" and not f.diff and not f.move_to and not f.new_mode
+                else ""
+            )
             lines.append(
                 f"  {f.action:7} {quote_name(f.path)}{target} "
-                f"({len(f.reports)} hunk(s); matched: {rungs}{mode})"
+                f"({len(f.reports)} hunk(s); matched: {rungs}{mode}{same})"
             )
         lines.extend(_indented(f"  warning: {w}") for w in self.warnings)
         if self.batch_id and self.recorded:
