@@ -225,6 +225,25 @@ def test_a_result_nbformat_rejects_is_refused_unless_the_notebook_was_invalid() 
     assert json.loads(change.text)["cells"][0]["cell_type"] == "heading"
 
 
+def test_only_the_new_and_changed_cells_meet_the_schema(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The schema has no rule across cells: a valid notebook's kept cells need no second
+    look, so one new cell in a notebook of many is all the check reads."""
+    import patchwright.engine.notebook.write as write
+
+    seen: list[int] = []
+    real = write.schema_problem
+    monkeypatch.setattr(
+        write, "schema_problem", lambda data: seen.append(len(data["cells"])) or real(data)
+    )
+    nb = parse_notebook(_text("jupyter_45_basic.ipynb"))
+    assert len(nb.cells) > 1
+    insert_cell(nb, 0, "x = 1", "code")
+    assert seen == [1]
+    with pytest.raises(PatchwrightError):
+        insert_cell(nb, 0, "x", "heading")  # refused: then the original is checked whole
+    assert seen[1:] == [1, len(nb.cells)]
+
+
 def test_a_text_that_does_not_read_back_is_refused_with_a_step_that_exists() -> None:
     from patchwright.engine.notebook.write import _check
 
