@@ -620,7 +620,9 @@ def _nearest(
     when an end is a telling line standing once (:func:`_pinned_insert`), looked for
     among ``pairs`` and the readings with an end cut down (``window``: the original
     lines ``[lo, hi)`` searched and those readings); the flag returned says the reading
-    was settled so.
+    was settled so. Of several readings that delete nothing, those putting the new lines
+    between two blank lines of the file are out (:func:`_splits_blanks`); a reading
+    settled otherwise while another one that deletes nothing stays is in doubt.
     Ends of :data:`ENOUGH` lines or more also settle it by the one reading that drops
     no telling line its new lines do not rewrite (the others replace text, a section or
     a function, with lines that have nothing to do with it). A reading that adds
@@ -665,12 +667,18 @@ def _nearest(
             settled = True
     lo, hi, cut = window
     readings = list(dict.fromkeys([*pairs, *cut[:_MAX_PAIRS]]))
-    bare = [p for p in readings if _inserts_only(keys, run, p)]
-    if (settled or one_sided) and len(bare) > 1 and (h, hk, t, tk) in bare:
+    every = [p for p in readings if _inserts_only(keys, run, p)]
+    bare = every
+    if len(every) > 1:
+        whole = [p for p in every if not _splits_blanks(keys, run, p)]
+        if len(whole) == 1:
+            # the others put new lines between two blank lines of the file
+            bare = whole
+    if (settled or one_sided) and (h, hk, t, tk) in every and bare != [(h, hk, t, tk)]:
         # another reading only inserts as well (the run's edge blank line is new or
         # the file's): where the new lines go is in doubt
         settled = one_sided = False
-    elif (
+    if (
         not settled
         and not one_sided
         and len(bare) == 1
@@ -688,6 +696,17 @@ def _inserts_only(keys: Keys, run: Sequence[str], pair: Pair) -> bool:
     span = [line.strip() for line in keys.lines[h:t]]
     ops = matcher_opcodes(span, [line.strip() for line in run])
     return all(i1 == i2 for tag, i1, i2, _, _ in ops if tag != "equal")
+
+
+def _splits_blanks(keys: Keys, run: Sequence[str], pair: Pair) -> bool:
+    """Whether a reading of a run that only inserts, its head and tail side by side in
+    the file, puts its new lines between two blank lines of the file (splitting a run
+    of blank lines, which a model adding a block before or after them leaves whole)."""
+    h, hk, t, tk = pair
+    at = h + hk  # the new lines go right before this file line
+    if t - h != hk + tk or len(run) == hk + tk or not 0 < at < len(keys.lines):
+        return False
+    return is_blank(keys.lines[at - 1]) and is_blank(keys.lines[at])
 
 
 def _pinned_insert(
@@ -718,6 +737,7 @@ def _pinned_insert(
     if any(
         other != pair
         and _score(keys, run, other) == 0
+        and not _inserts_only(keys, run, other)
         and _rewritten_only(keys, run, other) is not None
         for other in others
     ):
