@@ -350,16 +350,18 @@ def _by_ends(
         # deletion the merge would accept is read only when no nearer one is (the merge
         # then refuses the deletion, showing it).
         near, far, far_pairs = _pairs(head, tail, run)
+        # readings with an end cut down to its telling edge line (what it gives up
+        # repeated by new lines)
+        cut = _pairs(head, tail, run, cut=True)[0] if len(near) > 1 else []
         if near and not any(_score(keys, run, pair) == 0 for pair in near[:_MAX_PAIRS]):
-            # every reading drops a line unshown: one may not, with an end cut down to
-            # its telling edge line (what it gives up repeated by new lines)
-            cut = _pairs(head, tail, run, cut=True)[0]
+            # every reading drops a line unshown: one may not, with an end cut down
+            cut = cut or _pairs(head, tail, run, cut=True)[0]
             if any(_score(keys, run, pair) == 0 for pair in cut[:_MAX_PAIRS]):
                 near = cut
         if near or far:
             one_sided = False
             if near:
-                chosen, one_sided = _nearest(keys, run, near, rung)
+                chosen, one_sided = _nearest(keys, run, near, rung, (lo, hi, cut))
             else:
                 h, hk, t, tk = far_pairs[0]
                 chosen = Placement(h, t, rung, hk, tk, far - 1)
@@ -601,7 +603,11 @@ def _cuts_telling(keys: Keys, run: Sequence[str], h: int, t: int, rung: Rung) ->
 
 
 def _nearest(
-    keys: Keys, run: Sequence[str], pairs: list[tuple[int, int, int, int]], rung: Rung
+    keys: Keys,
+    run: Sequence[str],
+    pairs: list[tuple[int, int, int, int]],
+    rung: Rung,
+    window: tuple[int, int, Sequence[Pair]],
 ) -> tuple[Placement, bool]:
     """The reading of a run among (head start, head length, tail end, tail length)
     pairs: when one end stands in one place, the one reading that deletes no original
@@ -610,7 +616,13 @@ def _nearest(
 
     An end of one line ("}", a blank), or both ends standing in several places (then a
     reading that only inserts is found almost anywhere), settles it only on one-sided
-    evidence (:func:`_one_sided`); the flag returned says the reading was settled so.
+    evidence (:func:`_one_sided`) or by the one reading that deletes nothing at all
+    when an end is a telling line standing once (:func:`_pinned_insert`), looked for
+    among ``pairs`` and the readings with an end cut down (``window``: the original
+    lines ``[lo, hi)`` searched and those readings); the flag returned says the reading
+    was settled so. Of several readings that delete nothing, those putting the new lines
+    between two blank lines of the file are out (:func:`_splits_blanks`); a reading
+    settled otherwise while another one that deletes nothing stays is in doubt.
     Ends of :data:`ENOUGH` lines or more also settle it by the one reading that drops
     no telling line its new lines do not rewrite (the others replace text, a section or
     a function, with lines that have nothing to do with it). A reading that adds
@@ -653,8 +665,84 @@ def _nearest(
         if len(kept) == 1 and min(kept[0][1], kept[0][3]) >= ENOUGH:
             h, hk, t, tk = kept[0]
             settled = True
+    lo, hi, cut = window
+    readings = list(dict.fromkeys([*pairs, *cut[:_MAX_PAIRS]]))
+    every = [p for p in readings if _inserts_only(keys, run, p)]
+    bare = every
+    if len(every) > 1:
+        whole = [p for p in every if not _splits_blanks(keys, run, p)]
+        if len(whole) == 1:
+            # the others put new lines between two blank lines of the file
+            bare = whole
+    if (settled or one_sided) and (h, hk, t, tk) in every and bare != [(h, hk, t, tk)]:
+        # another reading only inserts as well (the run's edge blank line is new or
+        # the file's): where the new lines go is in doubt
+        settled = one_sided = False
+    if (
+        not settled
+        and not one_sided
+        and len(bare) == 1
+        and _pinned_insert(keys, run, bare[0], readings, lo, hi)
+    ):
+        (h, hk, t, tk), one_sided = bare[0], True
     placed = Placement(h, t, rung, hk, tk)
     return (placed if settled or one_sided else placed.several(spans)), one_sided
+
+
+def _inserts_only(keys: Keys, run: Sequence[str], pair: Pair) -> bool:
+    """Whether a reading of a run deletes no file line at all: every line of its span
+    is a line of the run, the run's other lines are inserted between them."""
+    h, _, t, _ = pair
+    span = [line.strip() for line in keys.lines[h:t]]
+    ops = matcher_opcodes(span, [line.strip() for line in run])
+    return all(i1 == i2 for tag, i1, i2, _, _ in ops if tag != "equal")
+
+
+def _splits_blanks(keys: Keys, run: Sequence[str], pair: Pair) -> bool:
+    """Whether a reading of a run that only inserts, its head and tail side by side in
+    the file, puts its new lines between two blank lines of the file (splitting a run
+    of blank lines, which a model adding a block before or after them leaves whole)."""
+    h, hk, t, tk = pair
+    at = h + hk  # the new lines go right before this file line
+    if t - h != hk + tk or len(run) == hk + tk or not 0 < at < len(keys.lines):
+        return False
+    return is_blank(keys.lines[at - 1]) and is_blank(keys.lines[at])
+
+
+def _pinned_insert(
+    keys: Keys, run: Sequence[str], pair: Pair, others: Sequence[Pair], lo: int, hi: int
+) -> bool:
+    """Whether ``pair``, the one reading of a run that deletes no file line, is what
+    the run says: one of its end lines is a telling line standing once in the window
+    (so every reading shares that end and they differ only in how far the other end,
+    a line standing in several places, reaches), its telling new lines stand nowhere
+    in the window (none is context read at the wrong place), none of the ``others``
+    readings rewrites what it drops (it drops nothing unshown and only telling lines
+    its new lines are versions of: the run may as well replace a sibling block it is a
+    near copy of), and the run does not read as well as a block added elsewhere
+    (:func:`_inserts_elsewhere`).
+
+    Every other reading reaches further and deletes file lines the snippet never
+    shows; this one deletes nothing. Taking it never deletes a line silently: at
+    worst it keeps lines a model meant to delete without showing them, which the
+    snippet did not spell out.
+    """
+    first, last = run[0], run[-1]
+    if not (
+        _once(first, keys.positions(first, lo, hi)) or _once(last, keys.positions(last, lo, hi))
+    ):
+        return False
+    if not _only_new(keys, run, pair, lo, hi):
+        return False
+    if any(
+        other != pair
+        and _score(keys, run, other) == 0
+        and not _inserts_only(keys, run, other)
+        and _rewritten_only(keys, run, other) is not None
+        for other in others
+    ):
+        return False
+    return not _inserts_elsewhere(keys, run, lo, hi, pair)
 
 
 #: Telling new lines of a reading that must be re-indented copies of lines another
