@@ -116,3 +116,12 @@ def test_a_marker_in_a_file_to_create_is_refused(cursor: Toolbox, root: Path) ->
     assert error["field"] == "code_edit"
     assert "line 1 of code_edit" in str(error["message"])
     assert not (root / "new.py").exists()
+
+
+def test_a_bare_ellipsis_in_a_file_to_create_is_text(cursor: Toolbox, root: Path) -> None:
+    """The same rule as every tool's new file: a docstring's ``...`` line stands for
+    nothing there and is written as sent; a worded marker is refused (above)."""
+    text = 'def f():\n    """Example::\n\n        ctx.push()\n        ...\n    """\n'
+    result = _edit(cursor, text, target="doc.py")
+    assert result["ok"], result
+    assert (root / "doc.py").read_text() == text

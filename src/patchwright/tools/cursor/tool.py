@@ -12,7 +12,7 @@ they stand), or when the snippet merges to the file as it stands.
 from __future__ import annotations
 
 from patchwright.engine.replacing.snippet import merge_snippet_file
-from patchwright.engine.replacing.snippet.markers import parse_snippet
+from patchwright.engine.replacing.snippet.markers import new_file_placeholders, parse_snippet
 from patchwright.model import ErrorCode, PatchwrightError, ToolResult
 from patchwright.model.text import TextFile
 from patchwright.tools.context import ToolContext
@@ -87,14 +87,14 @@ def _run_once(ctx: ToolContext, req: CursorEditRequest) -> ToolResult:
 
 
 def _refuse_markers_in_new_file(path: str, snippet: str) -> None:
-    """A file to create has nothing for a marker to keep: refuse rather than write one."""
-    parsed = parse_snippet(snippet)
-    if not parsed.markers:
+    """A file to create has nothing for a marker to keep: refuse rather than write one
+    (the placeholder rule of every tool's new file: a bare ``...`` there is text)."""
+    found = new_file_placeholders(list(parse_snippet(snippet).lines))
+    if not found:
         return
-    first = next(p for p in parsed.pieces if p.marker)
     raise PatchwrightError(
         ErrorCode.FILE_NOT_FOUND,
-        f"{path} does not exist, so the marker on line {first.start + 1} of code_edit has "
+        f"{path} does not exist, so the marker on line {found[0] + 1} of code_edit has "
         "no existing code to stand for; nothing was written.",
         "To create the file, send its whole content without markers; to edit an existing "
         "file, check the path you gave.",

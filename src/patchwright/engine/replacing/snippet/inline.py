@@ -4,7 +4,11 @@
 from __future__ import annotations
 
 from patchwright._records import replace
-from patchwright.engine.replacing.snippet.markers import ELLIPSES, marker_body, placeholder_lines
+from patchwright.engine.replacing.snippet.markers import (
+    marker_body,
+    new_file_placeholders,
+    placeholder_lines,
+)
 from patchwright.engine.replacing.snippet.merge import merge_snippet_file
 from patchwright.engine.replacing.snippet.refuse import lines_text
 from patchwright.engine.replacing.splice import Splice
@@ -28,12 +32,8 @@ def expand_splice(file: TextFile, splice: Splice, label: str) -> Splice:
         return splice
     present = {text for text in map(str.strip, file.lines) if text in shaped}
     lines = list(splice.lines)
-    markers = [lines[i] for i in placeholder_lines(lines, present)]
-    if not file.lines:
-        # a new file: there is nothing a placeholder could stand for, and a bare
-        # ellipsis is common real text there (a docstring's elided example, YAML's
-        # document end); a worded marker ("existing code") is still refused below
-        markers = [line for line in markers if line.strip() not in ELLIPSES]
+    found = placeholder_lines(lines, present) if file.lines else new_file_placeholders(lines)
+    markers = [lines[i] for i in found]
     if not markers:
         return splice
     old = file.with_lines(

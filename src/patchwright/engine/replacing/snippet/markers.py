@@ -241,6 +241,14 @@ def placeholder_lines(lines: list[str], original: Container[str] = ()) -> list[i
     ]
 
 
+def new_file_placeholders(lines: list[str]) -> list[int]:
+    """:func:`placeholder_lines` of a file's text when the file has no lines yet: there
+    is nothing a placeholder could stand for, and a bare ellipsis is common real text
+    there (a docstring's elided example, YAML's document end), so only worded markers
+    ("existing code") count."""
+    return [i for i in placeholder_lines(lines) if lines[i].strip() not in ELLIPSES]
+
+
 def parse_snippet(text: str, original: Container[str] = ()) -> Snippet:
     """Split a snippet into literal runs and markers.
 
