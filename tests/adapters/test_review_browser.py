@@ -103,6 +103,16 @@ def review_url(root: Path, env: dict[str, str], tmp_path: Path) -> Iterator[str]
         errors.close()
 
 
+def _chromium(pw: Any, tmp_path: Path, *, height: int) -> Any:
+    """Debian's Chromium, headless, with a profile in ``tmp_path`` and the test's time-out."""
+    context = pw.chromium.launch_persistent_context(
+        str(tmp_path / "chromium-profile"), executable_path=CHROMIUM, headless=True,
+        args=CHROMIUM_ARGS, viewport={"width": 1280, "height": height},
+    )  # fmt: skip
+    context.set_default_timeout(TIMEOUT * 1000)
+    return context
+
+
 def _edit(old: str, new: str, path: str = "app.py") -> dict[str, Any]:
     return {"path": path, "old_string": old, "new_string": new}
 
@@ -118,11 +128,7 @@ def test_review_page_in_chromium(
     ok, text = McpCall(root, env, "edit_file", _edit('"Hello, "', '"Hi, "')).outcome()
     assert ok, text
     with sync_playwright() as pw:
-        context = pw.chromium.launch_persistent_context(
-            str(tmp_path / "chromium-profile"), executable_path=CHROMIUM, headless=True,
-            args=CHROMIUM_ARGS, viewport={"width": 1280, "height": 860},
-        )  # fmt: skip
-        context.set_default_timeout(TIMEOUT * 1000)
+        context = _chromium(pw, tmp_path, height=860)
         try:
             page = context.new_page()
             denied = page.goto(review_url.split("?")[0])
@@ -215,11 +221,7 @@ def test_a_link_opens_its_batch_and_undo_asks_first(
     for n in range(40):  # enough rows that the first batch is far below the fold
         ws.commit([FileChange(f"n{n}.txt", b"x\n", diff="+x\n")], tool="t", label=f"n{n}")
     with sync_playwright() as pw:
-        context = pw.chromium.launch_persistent_context(
-            str(tmp_path / "chromium-profile"), executable_path=CHROMIUM, headless=True,
-            args=CHROMIUM_ARGS, viewport={"width": 1280, "height": 700},
-        )  # fmt: skip
-        context.set_default_timeout(TIMEOUT * 1000)
+        context = _chromium(pw, tmp_path, height=700)
         try:
             page = context.new_page()
             page.goto(f"{review_url}#{wide}")  # a deep link: no click
@@ -260,11 +262,7 @@ def test_a_notebook_batch_shows_its_change_per_cell(
     ok, text = McpCall(root, env, "edit_file", edit).outcome()
     assert ok, text
     with sync_playwright() as pw:
-        context = pw.chromium.launch_persistent_context(
-            str(tmp_path / "chromium-profile"), executable_path=CHROMIUM, headless=True,
-            args=CHROMIUM_ARGS, viewport={"width": 1280, "height": 860},
-        )  # fmt: skip
-        context.set_default_timeout(TIMEOUT * 1000)
+        context = _chromium(pw, tmp_path, height=860)
         try:
             page = context.new_page()
             page.goto(review_url)
