@@ -685,8 +685,38 @@ def _nearest(
         and _pinned_insert(keys, run, bare[0], readings, lo, hi)
     ):
         (h, hk, t, tk), one_sided = bare[0], True
+    if not settled and not one_sided:
+        keeping = _keeps_what_it_says(keys, run, readings, lo, hi)
+        if keeping is not None:
+            (h, hk, t, tk), one_sided = keeping, True
     placed = Placement(h, t, rung, hk, tk)
     return (placed if settled or one_sided else placed.several(spans)), one_sided
+
+
+def _keeps_what_it_says(
+    keys: Keys, run: Sequence[str], readings: Sequence[Pair], lo: int, hi: int
+) -> Pair | None:
+    """The one reading of a run, at a pinned end, that deletes no file line, when every
+    other reading deletes a telling file line that no new line of the run rewrites;
+    ``None`` otherwise.
+
+    One end is a telling line standing once in the window ``[lo, hi)``, so the
+    readings differ in how far the other end (a "}", a blank) reaches. The reading
+    taken only inserts the run's new lines; each other one would delete text the
+    snippet neither shows nor rewrites. New lines that repeat lines of the window (a
+    test copied from its neighbour) do not stop it, unlike :func:`_pinned_insert`:
+    a reading that replaces the neighbour with its copy rewrites what it drops, so it
+    is among the readings kept and the run stays in doubt.
+    """
+    first, last = run[0], run[-1]
+    if not (
+        _once(first, keys.positions(first, lo, hi)) or _once(last, keys.positions(last, lo, hi))
+    ):
+        return None
+    kept = [pair for pair in readings if _rewritten_only(keys, run, pair) is not None]
+    if len(kept) != 1 or not _inserts_only(keys, run, kept[0]):
+        return None
+    return kept[0]
 
 
 def _inserts_only(keys: Keys, run: Sequence[str], pair: Pair) -> bool:
