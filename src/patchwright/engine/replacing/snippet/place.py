@@ -620,7 +620,9 @@ def _nearest(
     when an end is a telling line standing once (:func:`_pinned_insert`), looked for
     among ``pairs`` and the readings with an end cut down (``window``: the original
     lines ``[lo, hi)`` searched and those readings); the flag returned says the reading
-    was settled so. Of several readings that delete nothing, those putting the new lines
+    was settled so; so is the one reading that keeps every telling line and deletes
+    none, at such an end (:func:`_keeps_what_it_says`). Of several readings that delete
+    nothing, those putting the new lines
     between two blank lines of the file are out (:func:`_splits_blanks`); a reading
     settled otherwise while another one that deletes nothing stays is in doubt.
     Ends of :data:`ENOUGH` lines or more also settle it by the one reading that drops
