@@ -621,7 +621,9 @@ def _nearest(
     among ``pairs`` and the readings with an end cut down (``window``: the original
     lines ``[lo, hi)`` searched and those readings); the flag returned says the reading
     was settled so; so is the one reading that keeps every telling line and deletes
-    none, at such an end (:func:`_keeps_what_it_says`). Of several readings that delete
+    none, at such an end (:func:`_keeps_what_it_says`), and the nearest reading when
+    it deletes one line unshown at most and every other deletes more
+    (:func:`_deletes_one_shown_line`). Of several readings that delete
     nothing, those putting the new lines
     between two blank lines of the file are out (:func:`_splits_blanks`); a reading
     settled otherwise while another one that deletes nothing stays is in doubt.
@@ -691,6 +693,10 @@ def _nearest(
         keeping = _keeps_what_it_says(keys, run, readings, lo, hi)
         if keeping is not None:
             (h, hk, t, tk), one_sided = keeping, True
+    if not settled and not one_sided:
+        least = _deletes_one_shown_line(keys, run, readings, lo, hi)
+        if least is not None:
+            (h, hk, t, tk), one_sided = least, True
     placed = Placement(h, t, rung, hk, tk)
     return (placed if settled or one_sided else placed.several(spans)), one_sided
 
@@ -719,6 +725,41 @@ def _keeps_what_it_says(
     if len(kept) != 1 or not _inserts_only(keys, run, kept[0]):
         return None
     return kept[0]
+
+
+def _deletes_one_shown_line(
+    keys: Keys, run: Sequence[str], readings: Sequence[Pair], lo: int, hi: int
+) -> Pair | None:
+    """The nearest reading of a run at a pinned end, when it deletes a telling file line
+    that no new line rewrites, at most one line more than the new lines it puts in their
+    place, and every other reading reaches further and deletes more; ``None`` otherwise.
+
+    One end is a telling line standing once in the window ``[lo, hi)``; the other (a
+    "}", a blank) stands in several places. The nearest reading is a line deleted (or
+    lines replaced) between the two lines the snippet shows on either side of it, as
+    one line of context around a deleted line reads; every farther one deletes that
+    line and more the snippet never shows, a copy of the run's own end line among them.
+    Taking the nearest never deletes more than the snippet spells out. A nearest
+    reading whose new lines rewrite the lines it drops is not taken here: a commit may
+    rewrite a line and delete the block beside it, and the rewrite stands in both
+    readings alike.
+    """
+    first, last = run[0], run[-1]
+    if not (
+        _once(first, keys.positions(first, lo, hi)) or _once(last, keys.positions(last, lo, hi))
+    ):
+        return None
+    by_reach = sorted(readings, key=lambda pair: pair[2] - pair[0])
+    nearest = by_reach[0]
+    reach = nearest[2] - nearest[0]
+    if len(by_reach) > 1 and by_reach[1][2] - by_reach[1][0] == reach:
+        return None
+    score = _score(keys, run, nearest)
+    if score < -1 or _rewritten_only(keys, run, nearest) is not None:
+        return None
+    if any(_score(keys, run, pair) >= score for pair in by_reach[1:]):
+        return None
+    return nearest
 
 
 def _inserts_only(keys: Keys, run: Sequence[str], pair: Pair) -> bool:
