@@ -374,7 +374,12 @@ def _by_ends(
                 readings, more = _short_readings(keys, run, head, tail, chosen, lo, hi)
                 if len(readings) > 1 or more:
                     # an end of a line or two: the run may as well stand where only its
-                    # end lines do, the rest of what it shows being new lines
+                    # end lines do, the rest of what it shows being new lines; at a
+                    # pinned end, the reading that keeps the most may still settle it
+                    by_edges: list[Pair] = [(start, 0, end, 0) for start, end in sorted(readings)]
+                    keeping = None if more else _keeps_most(keys, run, by_edges, lo, hi)
+                    if keeping is not None:
+                        return _placed_at(keys, run, keeping, chosen.rung)
                     return chosen.several(sorted(readings), more=more)
             if _blind(keys, run, chosen):
                 placed = chosen.several(_blind_readings(keys, run, head, tail, chosen))
@@ -690,15 +695,33 @@ def _nearest(
     ):
         (h, hk, t, tk), one_sided = bare[0], True
     if not settled and not one_sided:
-        keeping = _keeps_what_it_says(keys, run, readings, lo, hi)
+        keeping = _keeps_most(keys, run, readings, lo, hi)
         if keeping is not None:
             (h, hk, t, tk), one_sided = keeping, True
-    if not settled and not one_sided:
-        least = _deletes_one_shown_line(keys, run, readings, lo, hi)
-        if least is not None:
-            (h, hk, t, tk), one_sided = least, True
     placed = Placement(h, t, rung, hk, tk)
     return (placed if settled or one_sided else placed.several(spans)), one_sided
+
+
+def _keeps_most(
+    keys: Keys, run: Sequence[str], readings: Sequence[Pair], lo: int, hi: int
+) -> Pair | None:
+    """The reading of a run at a pinned end that deletes the least the snippet does not
+    show, when the others all delete more: :func:`_keeps_what_it_says`, else
+    :func:`_deletes_one_shown_line`; ``None`` when neither settles it."""
+    keeping = _keeps_what_it_says(keys, run, readings, lo, hi)
+    return keeping if keeping is not None else _deletes_one_shown_line(keys, run, readings, lo, hi)
+
+
+def _placed_at(keys: Keys, run: Sequence[str], pair: Pair, rung: Rung) -> Placement:
+    """A run placed at the span of a reading found by its edge lines alone (as
+    :func:`_short_readings` reads it): its head and tail are those edge lines where
+    they stand there (as :class:`Keys` finds them), the lines between diffed against
+    the span; ``rung`` is the run's context's."""
+    h, _, t, _ = pair
+    head = 1 if t > h and keys.positions(run[0], h, h + 1) else 0
+    room = len(run) > 1 and t - h > head
+    tail = 1 if room and keys.positions(run[-1], t - 1, t) else 0
+    return Placement(h, t, rung, head, tail)
 
 
 def _keeps_what_it_says(
