@@ -321,6 +321,41 @@ def place_run(
     return placed
 
 
+def _by_whole(
+    head: End, size: int, lo: int, hi: int, *, open_top: bool, open_bottom: bool
+) -> Placement:
+    """A run that stands whole in the window (its head is all of it), at its one place,
+    or at the place nearest the snippet's open edge (:func:`_nearest_the_edge`), or in
+    doubt among its places."""
+    whole = head.at(size)
+    if len(whole) > 1 and open_top != open_bottom:
+        edge = _nearest_the_edge(whole, size, lo, hi, open_top=open_top)
+        if edge is not None:
+            return Placement(edge, edge + size, head.rung, size, 0)
+    placed = Placement(whole[0], whole[0] + size, head.rung, size, 0, len(whole) - 1)
+    return placed.several([(w, w + size) for w in whole[:NAMED]]) if placed.others else placed
+
+
+def _nearest_the_edge(
+    starts: Sequence[int], size: int, lo: int, hi: int, *, open_top: bool
+) -> int | None:
+    """Of the places a run stands whole, the one nearest the snippet's open edge (no
+    marker above it: the top; none below: the bottom) that leaves file lines beyond it,
+    when it leaves :data:`MAX_DELETED` lines at most; ``None`` otherwise.
+
+    A run that changes nothing, at an open edge, is there to show that the lines beyond
+    it go (the merge deletes them); where it stands in several places, the place nearest
+    that edge deletes the fewest. A place at the very edge deletes nothing, so the run
+    would say nothing there."""
+    if open_top:
+        beyond = [at for at in starts if at > lo]
+        first = min(beyond, default=None)
+        return first if first is not None and first - lo <= MAX_DELETED else None
+    beyond = [at for at in starts if at + size < hi]
+    last = max(beyond, default=None)
+    return last if last is not None and hi - (last + size) <= MAX_DELETED else None
+
+
 def _at_open_edge(
     keys: Keys, run: Sequence[str], lo: int, hi: int, *, open_top: bool, open_bottom: bool
 ) -> Placement | None:
@@ -372,9 +407,7 @@ def _by_ends(
         return Placement(lo, lo, Rung.EXACT, 0, 0, hi - lo).several(spans)
     head = find_end(keys, run, lo, hi, tail=False)
     if head.length == size:
-        whole = head.at(size)
-        placed = Placement(whole[0], whole[0] + size, head.rung, size, 0, len(whole) - 1)
-        return placed.several([(w, w + size) for w in whole[:NAMED]]) if placed.others else placed
+        return _by_whole(head, size, lo, hi, open_top=open_top, open_bottom=open_bottom)
     tail = find_end(keys, run, lo, hi, tail=True)
     if head.length and tail.length:
         rung = _looser(head.rung, tail.rung)
