@@ -271,7 +271,7 @@ def _build(
         slipped = spliced.undecided or _shifted_whole(file, run, place)
         span = lines[place.start : place.end]
         ends = tuple((j, i) for j, i in spliced.slipped if _end_blanks(run.lines[j], span[i]))
-        if spliced.undecided and _blanks_are_its_change(file, run, place, spliced, ends):
+        if (spliced.undecided or ends) and _blanks_are_its_change(file, run, place, spliced, ends):
             # written from the snippet: the undecided lines already are, the slips not
             at = len(out) - len(run.lines)
             for j, _ in ends:
@@ -382,9 +382,9 @@ def _blanks_are_its_change(
     ends: Sequence[tuple[int, int]],
 ) -> bool:
     """Whether the lines of a run that differ from the file only by blanks dropped at
-    their end are its change: read as slips, the run would change nothing where it
-    stands, some of them are undecided, and each stands inside the run (a shown line of
-    the run above and below it). ``ends`` are those read as slips.
+    their end are its change: read as slips (as the snippet's evidence reads some of
+    them, ``ends``), the run would change nothing where it stands, and each of them
+    stands inside the run (a shown line of the run above and below it).
 
     A run is written to change something: lines shown as they stand, with blanks
     dropped at line ends (trailing blanks, a blank line's blanks) in their midst, say
@@ -486,6 +486,8 @@ class _Spliced:
         undecided: (run line, span line) pairs, 0-based within the run and its span,
             differing in whitespace only where the snippet does not say which it means
             (written as changes).
+        slipped: (run line, span line) pairs, 0-based, differing in whitespace and read
+            as slips (the file's line kept).
     """
 
     kept: int
