@@ -691,8 +691,29 @@ def _nearest(
         keeping = _keeps_what_it_says(keys, run, readings, lo, hi)
         if keeping is not None:
             (h, hk, t, tk), one_sided = keeping, True
+    if not settled and not one_sided and _inserts_nearest(pairs, bare):
+        (h, hk, t, tk), one_sided = bare[0], True
     placed = Placement(h, t, rung, hk, tk)
     return (placed if settled or one_sided else placed.several(spans)), one_sided
+
+
+def _inserts_nearest(pairs: Sequence[Pair], bare: Sequence[Pair]) -> bool:
+    """Whether the one reading of a run that deletes no file line (``bare``, of every
+    reading looked at) is also the nearest of ``pairs`` and holds :data:`ENOUGH` lines
+    or more at each end.
+
+    Its ends, three lines each, stand as one stretch of the file around the new lines;
+    every other reading stretches an end to a copy of its lines further off and
+    replaces the file lines between with some of the new ones (a neighbour function
+    rewritten into the one added). The snippet shows none of those lines, so nothing
+    says they go: the reading that deletes nothing is taken. With ends of a line or two
+    the copies are too common to tell the neighbour from the run's own context, and
+    the run stays in doubt (snippet_sibling_copy_added_or_rewritten_refused).
+    """
+    if len(bare) != 1 or bare[0] not in pairs or min(bare[0][1], bare[0][3]) < ENOUGH:
+        return False
+    h, _, t, _ = bare[0]
+    return t - h == min(p[2] - p[0] for p in pairs)
 
 
 def _keeps_what_it_says(
