@@ -691,10 +691,48 @@ def _nearest(
         keeping = _keeps_what_it_says(keys, run, readings, lo, hi)
         if keeping is not None:
             (h, hk, t, tk), one_sided = keeping, True
-    if not settled and not one_sided and _inserts_nearest(pairs, bare):
-        (h, hk, t, tk), one_sided = bare[0], True
+    if not settled and not one_sided and (taken := _by_its_lines(keys, run, pairs, bare, lo, hi)):
+        (h, hk, t, tk), one_sided = taken, True
     placed = Placement(h, t, rung, hk, tk)
     return (placed if settled or one_sided else placed.several(spans)), one_sided
+
+
+def _by_its_lines(
+    keys: Keys, run: Sequence[str], pairs: Sequence[Pair], bare: Sequence[Pair], lo: int, hi: int
+) -> Pair | None:
+    """The reading of a run its own lines settle, when no other rule did: the nearest,
+    when it alone deletes nothing (:func:`_inserts_nearest`), or the one holding every
+    line the run shares with the file once (:func:`_covers_its_lines`)."""
+    if _inserts_nearest(pairs, bare):
+        return bare[0]
+    return _covers_its_lines(keys, run, pairs, lo, hi)
+
+
+def _covers_its_lines(
+    keys: Keys, run: Sequence[str], pairs: Sequence[Pair], lo: int, hi: int
+) -> Pair | None:
+    """The one reading of ``pairs`` whose span holds every telling line of the run that
+    stands once in the window ``[lo, hi)``, when it drops fewer than
+    :data:`MAX_DELETED` lines unshown in all; ``None`` otherwise.
+
+    A reading that leaves such a line outside its span writes the run's copy of it as
+    a new line and keeps the file's: the one line the file has would stand twice, and
+    the lines the run shows around it would be read as new beside their own originals
+    (a long run ending on a "}" that stands all over the window). The run's lines are
+    where the file has them.
+    """
+    once: list[int] = []
+    for line in run:
+        if _telling([line]):
+            places = keys.positions(line, lo, hi)
+            if len(places) == 1:
+                once.append(places[0])
+    if not once:
+        return None
+    covering = [p for p in pairs if all(p[0] <= at < p[2] for at in once)]
+    if len(covering) != 1 or _score(keys, run, covering[0]) <= -MAX_DELETED:
+        return None
+    return covering[0]
 
 
 def _inserts_nearest(pairs: Sequence[Pair], bare: Sequence[Pair]) -> bool:
