@@ -276,6 +276,7 @@ def _build(
             at = len(out) - len(run.lines)
             for j, _ in ends:
                 out[at + j], out_end[at + j] = run.lines[j], nl
+            kept, added, deleted = kept - len(ends), added + len(ends), deleted + len(ends)
             meant.append(_whitespace_doubt(run, place, sorted(spliced.undecided + ends)))
             slipped = ()
         elif ends:
@@ -308,7 +309,7 @@ def _build(
     out.extend(lines[stop:])
     out_end.extend(endings[stop:])
     _settle(file, out_end)
-    warnings = _warnings(run_reports, gaps)
+    warnings = _warnings(run_reports, gaps) + tuple(_blanks_dropped(d) for d in meant)
     report = SnippetReport(tuple(run_reports), tuple(gaps), top, bottom, warnings)
     return file.with_lines(out, out_end), report, doubts
 
@@ -404,6 +405,19 @@ def _blanks_are_its_change(
     return all(
         0 < j < size - 1 and _end_blanks(run.lines[j], span[i])
         for j, i in (*spliced.undecided, *ends)
+    )
+
+
+def _blanks_dropped(doubt: Doubt) -> str:
+    """The warning for a run read by :func:`_blanks_are_its_change`."""
+    named = ("file line " if doubt.count == 1 else "file lines ") + ", ".join(
+        str(i + 1) for _, i in doubt.pairs
+    )
+    if doubt.count > len(doubt.pairs):
+        named += f" and {doubt.count - len(doubt.pairs)} more"
+    return (
+        f"{lines_text('snippet', doubt.run.start + 1, doubt.run.end)} change nothing but "
+        f"the blanks at the end of {named}: those blanks were dropped as the change"
     )
 
 
