@@ -701,10 +701,15 @@ def _by_its_lines(
     keys: Keys, run: Sequence[str], pairs: Sequence[Pair], bare: Sequence[Pair], lo: int, hi: int
 ) -> Pair | None:
     """The reading of a run its own lines settle, when no other rule did: the nearest,
-    when it alone deletes nothing (:func:`_inserts_nearest`), or the one holding every
-    line the run shares with the file once (:func:`_covers_its_lines`)."""
+    when it alone deletes nothing (:func:`_inserts_nearest`), or, unless a reading
+    between ends of :data:`ENOUGH` lines only inserts, the one holding every line the
+    run shares with the file once (:func:`_covers_its_lines`)."""
     if _inserts_nearest(pairs, bare):
         return bare[0]
+    if any(min(p[1], p[3]) >= ENOUGH for p in bare):
+        # a reading that only inserts, between ends that say where: its new lines may
+        # copy a neighbour's (a sibling added beside it)
+        return None
     return _covers_its_lines(keys, run, pairs, lo, hi)
 
 
