@@ -196,7 +196,15 @@ def _tabs_expanded(mine: Sequence[str], theirs: Sequence[str]) -> bool:
     return False
 
 
-def find_end(keys: Keys, run: Sequence[str], lo: int, hi: int, *, tail: bool) -> End:
+def find_end(
+    keys: Keys,
+    run: Sequence[str],
+    lo: int,
+    hi: int,
+    *,
+    tail: bool,
+    rungs: Sequence[Rung] = RUNGS,
+) -> End:
     """The longest head (or tail) of ``run`` standing in file lines ``[lo, hi)``: at the
     strictest rung that reaches that length, every place it stands. When that rung is a
     loose one whose places no whitespace slip explains (only shifted indentation), the
@@ -208,7 +216,7 @@ def find_end(keys: Keys, run: Sequence[str], lo: int, hi: int, *, tail: bool) ->
     if not candidates or (is_blank(line) and len(candidates) > 64 and len(run) == 1):
         return best
     found: list[End] = []
-    for rung in RUNGS:
+    for rung in rungs:
         lengths = [(_extent(keys, run, rung, c, lo, hi, -1 if tail else 1), c) for c in candidates]
         longest = max(length for length, _ in lengths)
         if longest:
@@ -350,6 +358,11 @@ def _by_ends(
         # deletion the merge would accept is read only when no nearer one is (the merge
         # then refuses the deletion, showing it).
         near, far, far_pairs = _pairs(head, tail, run)
+        if not near and far and (blanks := _blanks_slipped(keys, run, lo, hi, head, tail)):
+            # only far readings as written: a blank end line may have lost its blanks
+            head, tail = blanks
+            rung = _looser(head.rung, tail.rung)
+            near, far, far_pairs = _pairs(head, tail, run)
         # readings with an end cut down to its telling edge line (what it gives up
         # repeated by new lines)
         cut = _pairs(head, tail, run, cut=True)[0] if len(near) > 1 else []
@@ -387,6 +400,32 @@ def _by_ends(
         else:
             head = End(0, head.rung, ())
     return _by_one_end(head, tail, lo, hi, open_top=open_top, open_bottom=open_bottom)
+
+
+def _blanks_slipped(
+    keys: Keys, run: Sequence[str], lo: int, hi: int, head: End, tail: End
+) -> tuple[End, End] | None:
+    """The run's ends found again with trailing blanks aside (each as far as it reached
+    as written), when so found they give a near reading; ``None`` otherwise.
+
+    Called when the ends as written give only far readings (around a deletion larger
+    than the merge takes): an end line that lost its trailing blanks (a blank line's
+    blanks, most often) stands as written only elsewhere, and its own place, near the
+    other end, is found this way. Whether the dropped blanks are a slip or a change is
+    then told as for any line (:class:`~.slips.Slips`)."""
+    loose = (Rung.TRAILING_WHITESPACE,)
+    new_head = (
+        find_end(keys, run, lo, hi, tail=False, rungs=loose) if head.rung is Rung.EXACT else head
+    )
+    new_tail = (
+        find_end(keys, run, lo, hi, tail=True, rungs=loose) if tail.rung is Rung.EXACT else tail
+    )
+    if (new_head, new_tail) == (head, tail) or not new_head.length or not new_tail.length:
+        return None
+    if new_head.length < head.length or new_tail.length < tail.length:
+        return None
+    near = _pairs(new_head, new_tail, run)[0]
+    return (new_head, new_tail) if near else None
 
 
 def _by_one_end(
