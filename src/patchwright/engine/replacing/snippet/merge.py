@@ -253,6 +253,10 @@ def _build(
     gaps: list[GapReport] = []
     doubts: list[Doubt] = []
     top, cursor = _top_edge(parsed, runs[0], places[0], gaps, doubts)
+    # runs whose only change is blanks dropped at line ends, and the lines elsewhere
+    # whose dropped blanks were read as slips (see _blanks_are_its_change)
+    meant: list[Doubt] = []
+    slipped_ends: list[Doubt] = []
     marker_at = _markers_before(parsed, runs)
     for run, place, marker in zip(runs, places, marker_at):
         if place.start < cursor:
@@ -265,10 +269,20 @@ def _build(
         spliced = _splice_run(file, run, place, out, out_end, nl, slips)
         kept, added, deleted = spliced.kept, spliced.added, spliced.deleted
         slipped = spliced.undecided or _shifted_whole(file, run, place)
+        span = lines[place.start : place.end]
+        ends = tuple((j, i) for j, i in spliced.slipped if _end_blanks(run.lines[j], span[i]))
+        if (spliced.undecided or ends) and _blanks_are_its_change(file, run, place, spliced, ends):
+            # written from the snippet: the undecided lines already are, the slips not
+            at = len(out) - len(run.lines)
+            for j, _ in ends:
+                out[at + j], out_end[at + j] = run.lines[j], nl
+            kept, added, deleted = kept - len(ends), added + len(ends), deleted + len(ends)
+            meant.append(_whitespace_doubt(run, place, sorted(spliced.undecided + ends)))
+            slipped = ()
+        elif ends:
+            slipped_ends.append(_whitespace_doubt(run, place, ends))
         if slipped:
-            pairs = tuple((run.start + j, place.start + i) for j, i in slipped)
-            doubts.append(Doubt("whitespace", run, place.start, place.end, place,
-                                len(pairs), pairs=pairs[:NAMED]))  # fmt: skip
+            doubts.append(_whitespace_doubt(run, place, slipped))
         open_edge = _open_edge_unshown(parsed, run, place)
         if open_edge is not None:
             lo, hi, new = open_edge
@@ -284,6 +298,10 @@ def _build(
                       kept, added, deleted)
         )  # fmt: skip
         cursor = max(cursor, place.end)
+    if meant and slipped_ends:
+        # blanks a run is written for are meant, so the same blanks dropped elsewhere
+        # are no longer slips beyond doubt: both are in doubt
+        doubts.extend(meant + slipped_ends)
     bottom, stop = _bottom_edge(parsed, runs[-1], places[-1], len(lines), gaps, doubts)
     if top == bottom == "deleted" and len(runs) == 1:
         # one run changing nothing, lines on both sides: which side goes is not said
@@ -291,7 +309,7 @@ def _build(
     out.extend(lines[stop:])
     out_end.extend(endings[stop:])
     _settle(file, out_end)
-    warnings = _warnings(run_reports, gaps)
+    warnings = _warnings(run_reports, gaps) + tuple(_blanks_dropped(d) for d in meant)
     report = SnippetReport(tuple(run_reports), tuple(gaps), top, bottom, warnings)
     return file.with_lines(out, out_end), report, doubts
 
@@ -348,6 +366,65 @@ def _shifted_whole(file: TextFile, run: Piece, place: Placement) -> tuple[tuple[
         for k, (mine, theirs) in enumerate(zip(run.lines, span))
         if mine.strip() and leading(mine) != leading(theirs) and "\t" not in leading(theirs)
     )
+
+
+def _whitespace_doubt(run: Piece, place: Placement, pairs: Sequence[tuple[int, int]]) -> Doubt:
+    """A ``whitespace`` doubt naming the (run line, span line) pairs, 0-based."""
+    named = tuple((run.start + j, place.start + i) for j, i in pairs)
+    return Doubt("whitespace", run, place.start, place.end, place, len(named),
+                 pairs=named[:NAMED])  # fmt: skip
+
+
+def _blanks_are_its_change(
+    file: TextFile,
+    run: Piece,
+    place: Placement,
+    spliced: _Spliced,
+    ends: Sequence[tuple[int, int]],
+) -> bool:
+    """Whether the lines of a run that differ from the file only by blanks dropped at
+    their end are its change: read as slips (as the snippet's evidence reads some of
+    them, ``ends``), the run would change nothing where it stands, and each of them
+    stands inside the run (a shown line of the run above and below it).
+
+    A run is written to change something: lines shown as they stand, with blanks
+    dropped at line ends (trailing blanks, a blank line's blanks) in their midst, say
+    those blanks go. Not a run's first or last line (a header shown for orientation
+    may be copied with a slip); not indentation (a shifted copy is told by
+    :func:`_shifted_whole`). The merge then refuses when a line of another run drops
+    such blanks and was read as a slip: one snippet does not both mean and slip the
+    same blanks.
+    """
+    size = len(run.lines)
+    count = len(spliced.undecided)
+    if place.end - place.start != size or spliced.added != count or spliced.deleted != count:
+        return False
+    if len(spliced.slipped) != len(ends):
+        return False  # another slip (tabs, indentation) is in the run: not only blanks
+    span = file.lines[place.start : place.end]
+    return all(
+        0 < j < size - 1 and _end_blanks(run.lines[j], span[i])
+        for j, i in (*spliced.undecided, *ends)
+    )
+
+
+def _blanks_dropped(doubt: Doubt) -> str:
+    """The warning for a run read by :func:`_blanks_are_its_change`."""
+    named = ("file line " if doubt.count == 1 else "file lines ") + ", ".join(
+        str(i + 1) for _, i in doubt.pairs
+    )
+    if doubt.count > len(doubt.pairs):
+        named += f" and {doubt.count - len(doubt.pairs)} more"
+    return (
+        f"{lines_text('snippet', doubt.run.start + 1, doubt.run.end)} change nothing but "
+        f"the blanks at the end of {named}: those blanks were dropped as the change"
+    )
+
+
+def _end_blanks(mine: str, theirs: str) -> bool:
+    """Whether snippet line ``mine`` is file line ``theirs`` with blanks dropped at its
+    end only (trailing blanks, or the blanks of a blank line)."""
+    return mine != theirs and theirs.rstrip() == mine
 
 
 def _pure(run: Piece, place: Placement) -> bool:
@@ -423,6 +500,8 @@ class _Spliced:
         undecided: (run line, span line) pairs, 0-based within the run and its span,
             differing in whitespace only where the snippet does not say which it means
             (written as changes).
+        slipped: (run line, span line) pairs, 0-based, differing in whitespace and read
+            as slips (the file's line kept).
     """
 
     kept: int
@@ -431,6 +510,7 @@ class _Spliced:
     worst: int
     stretch: tuple[int, int, int]
     undecided: tuple[tuple[int, int], ...]
+    slipped: tuple[tuple[int, int], ...]
 
 
 def _splice_run(
@@ -462,6 +542,7 @@ def _splice_run(
     kept = added = deleted = worst = 0
     stretch = (place.start, place.start, 0)
     undecided: list[tuple[int, int]] = []
+    slipped: list[tuple[int, int]] = []
     base = place.start
     for tag, i1, i2, j1, j2 in ops:
         if tag == "equal":
@@ -471,6 +552,8 @@ def _splice_run(
                     verdict = None  # copied exactly where every copy slips: which is it?
                 if verdict is None:
                     undecided.append((j, i))
+                elif verdict and span[i] != new[j]:
+                    slipped.append((j, i))
                 if verdict:
                     out.append(span[i])
                     out_end.append(file.endings[base + i])
@@ -490,7 +573,7 @@ def _splice_run(
         if (i2 - i1) - (j2 - j1) > worst:
             worst = (i2 - i1) - (j2 - j1)
             stretch = (base + i1, base + i2, j2 - j1)
-    return _Spliced(kept, added, deleted, worst, stretch, tuple(undecided))
+    return _Spliced(kept, added, deleted, worst, stretch, tuple(undecided), tuple(slipped))
 
 
 def _common(old: list[str], new: list[str], limit: int, slips: Slips, step: int) -> int:

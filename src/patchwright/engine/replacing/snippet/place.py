@@ -196,7 +196,15 @@ def _tabs_expanded(mine: Sequence[str], theirs: Sequence[str]) -> bool:
     return False
 
 
-def find_end(keys: Keys, run: Sequence[str], lo: int, hi: int, *, tail: bool) -> End:
+def find_end(
+    keys: Keys,
+    run: Sequence[str],
+    lo: int,
+    hi: int,
+    *,
+    tail: bool,
+    rungs: Sequence[Rung] = RUNGS,
+) -> End:
     """The longest head (or tail) of ``run`` standing in file lines ``[lo, hi)``: at the
     strictest rung that reaches that length, every place it stands. When that rung is a
     loose one whose places no whitespace slip explains (only shifted indentation), the
@@ -208,7 +216,7 @@ def find_end(keys: Keys, run: Sequence[str], lo: int, hi: int, *, tail: bool) ->
     if not candidates or (is_blank(line) and len(candidates) > 64 and len(run) == 1):
         return best
     found: list[End] = []
-    for rung in RUNGS:
+    for rung in rungs:
         lengths = [(_extent(keys, run, rung, c, lo, hi, -1 if tail else 1), c) for c in candidates]
         longest = max(length for length, _ in lengths)
         if longest:
@@ -418,6 +426,11 @@ def _by_ends(
         # deletion the merge would accept is read only when no nearer one is (the merge
         # then refuses the deletion, showing it).
         near, far, far_pairs = _pairs(head, tail, run)
+        if not near and far and (blanks := _blanks_slipped(keys, run, lo, hi, head, tail)):
+            # only far readings as written: a blank end line may have lost its blanks
+            head, tail = blanks
+            rung = _looser(head.rung, tail.rung)
+            near, far, far_pairs = _pairs(head, tail, run)
         # readings with an end cut down to its telling edge line (what it gives up
         # repeated by new lines)
         cut = _pairs(head, tail, run, cut=True)[0] if len(near) > 1 else []
@@ -438,17 +451,8 @@ def _by_ends(
             # (a reading settled by one-sided evidence has already weighed the places
             # its short end stands in)
             short = min(chosen.head, chosen.tail) < ENOUGH and not one_sided
-            if short:
-                readings, more = _short_readings(keys, run, head, tail, chosen, lo, hi)
-                if len(readings) > 1 or more:
-                    # an end of a line or two: the run may as well stand where only its
-                    # end lines do, the rest of what it shows being new lines; at a
-                    # pinned end, the reading that keeps the most may still settle it
-                    by_edges: list[Pair] = [(start, 0, end, 0) for start, end in sorted(readings)]
-                    keeping = None if more else _keeps_most(keys, run, by_edges, lo, hi)
-                    if keeping is not None:
-                        return _placed_at(keys, run, keeping, chosen.rung)
-                    return chosen.several(sorted(readings), more=more)
+            if short and (by_edge := _by_short_end(keys, run, (head, tail), chosen, lo, hi)):
+                return by_edge
             if _blind(keys, run, chosen):
                 placed = chosen.several(_blind_readings(keys, run, head, tail, chosen))
                 return replace(placed, others=max(placed.others, 1))
@@ -460,6 +464,51 @@ def _by_ends(
         else:
             head = End(0, head.rung, ())
     return _by_one_end(head, tail, lo, hi, open_top=open_top, open_bottom=open_bottom)
+
+
+def _by_short_end(
+    keys: Keys, run: Sequence[str], ends: tuple[End, End], chosen: Placement, lo: int, hi: int
+) -> Placement | None:
+    """A run whose ``chosen`` reading has an end of a line or two, read again by its end
+    lines alone (:func:`_short_readings`): it may as well stand where only those lines
+    do, the rest of what it shows being new lines. In doubt among those readings, or at
+    the one that keeps the most at a pinned end (:func:`_keeps_most`); ``None`` when
+    the chosen reading is the only one."""
+    head, tail = ends
+    readings, more = _short_readings(keys, run, head, tail, chosen, lo, hi)
+    if len(readings) <= 1 and not more:
+        return None
+    by_edges: list[Pair] = [(start, 0, end, 0) for start, end in sorted(readings)]
+    keeping = None if more else _keeps_most(keys, run, by_edges, lo, hi)
+    if keeping is not None:
+        return _placed_at(keys, run, keeping, chosen.rung)
+    return chosen.several(sorted(readings), more=more)
+
+
+def _blanks_slipped(
+    keys: Keys, run: Sequence[str], lo: int, hi: int, head: End, tail: End
+) -> tuple[End, End] | None:
+    """The run's ends found again with trailing blanks aside (each as far as it reached
+    as written), when so found they give a near reading; ``None`` otherwise.
+
+    Called when the ends as written give only far readings (around a deletion larger
+    than the merge takes): an end line that lost its trailing blanks (a blank line's
+    blanks, most often) stands as written only elsewhere, and its own place, near the
+    other end, is found this way. Whether the dropped blanks are a slip or a change is
+    then told as for any line (:class:`~.slips.Slips`)."""
+    loose = (Rung.TRAILING_WHITESPACE,)
+    new_head = (
+        find_end(keys, run, lo, hi, tail=False, rungs=loose) if head.rung is Rung.EXACT else head
+    )
+    new_tail = (
+        find_end(keys, run, lo, hi, tail=True, rungs=loose) if tail.rung is Rung.EXACT else tail
+    )
+    if (new_head, new_tail) == (head, tail) or not new_head.length or not new_tail.length:
+        return None
+    if new_head.length < head.length or new_tail.length < tail.length:
+        return None
+    near = _pairs(new_head, new_tail, run)[0]
+    return (new_head, new_tail) if near else None
 
 
 def _by_one_end(
@@ -766,6 +815,8 @@ def _nearest(
         keeping = _keeps_most(keys, run, readings, lo, hi)
         if keeping is not None:
             (h, hk, t, tk), one_sided = keeping, True
+    if not settled and not one_sided and (taken := _by_its_lines(keys, run, pairs, bare, lo, hi)):
+        (h, hk, t, tk), one_sided = taken, True
     placed = Placement(h, t, rung, hk, tk)
     return (placed if settled or one_sided else placed.several(spans)), one_sided
 
@@ -790,6 +841,68 @@ def _placed_at(keys: Keys, run: Sequence[str], pair: Pair, rung: Rung) -> Placem
     room = len(run) > 1 and t - h > head
     tail = 1 if room and keys.positions(run[-1], t - 1, t) else 0
     return Placement(h, t, rung, head, tail)
+
+
+def _by_its_lines(
+    keys: Keys, run: Sequence[str], pairs: Sequence[Pair], bare: Sequence[Pair], lo: int, hi: int
+) -> Pair | None:
+    """The reading of a run its own lines settle, when no other rule did: the nearest,
+    when it alone deletes nothing (:func:`_inserts_nearest`), or, unless a reading
+    between ends of :data:`ENOUGH` lines only inserts, the one holding every line the
+    run shares with the file once (:func:`_covers_its_lines`)."""
+    if _inserts_nearest(pairs, bare):
+        return bare[0]
+    if any(min(p[1], p[3]) >= ENOUGH for p in bare):
+        # a reading that only inserts, between ends that say where: its new lines may
+        # copy a neighbour's (a sibling added beside it)
+        return None
+    return _covers_its_lines(keys, run, pairs, lo, hi)
+
+
+def _covers_its_lines(
+    keys: Keys, run: Sequence[str], pairs: Sequence[Pair], lo: int, hi: int
+) -> Pair | None:
+    """The one reading of ``pairs`` whose span holds every telling line of the run that
+    stands once in the window ``[lo, hi)``, when it drops fewer than
+    :data:`MAX_DELETED` lines unshown in all; ``None`` otherwise.
+
+    A reading that leaves such a line outside its span writes the run's copy of it as
+    a new line and keeps the file's: the one line the file has would stand twice, and
+    the lines the run shows around it would be read as new beside their own originals
+    (a long run ending on a "}" that stands all over the window). The run's lines are
+    where the file has them.
+    """
+    once: list[int] = []
+    for line in run:
+        if _telling([line]):
+            places = keys.positions(line, lo, hi)
+            if len(places) == 1:
+                once.append(places[0])
+    if not once:
+        return None
+    covering = [p for p in pairs if all(p[0] <= at < p[2] for at in once)]
+    if len(covering) != 1 or _score(keys, run, covering[0]) <= -MAX_DELETED:
+        return None
+    return covering[0]
+
+
+def _inserts_nearest(pairs: Sequence[Pair], bare: Sequence[Pair]) -> bool:
+    """Whether the one reading of a run that deletes no file line (``bare``, of every
+    reading looked at) is also the nearest of ``pairs`` and holds :data:`ENOUGH` lines
+    or more at each end.
+
+    Its ends, three lines each, stand as one stretch of the file around the new lines;
+    every other reading stretches an end to a copy of its lines further off and
+    replaces the file lines between with some of the new ones (a neighbour function
+    rewritten into the one added). The snippet shows none of those lines, so nothing
+    says they go: the reading that deletes nothing is taken. With ends of a line or two
+    the copies are too common to tell the neighbour from the run's own context, and
+    the run stays in doubt (snippet_sibling_copy_added_or_rewritten_refused).
+    """
+    if len(bare) != 1 or bare[0] not in pairs or min(bare[0][1], bare[0][3]) < ENOUGH:
+        return False
+    h, _, t, _ = bare[0]
+    return t - h == min(p[2] - p[0] for p in pairs)
 
 
 def _keeps_what_it_says(
@@ -833,13 +946,14 @@ def _deletes_one_shown_line(
     Taking the nearest never deletes more than the snippet spells out. A nearest
     reading whose new lines rewrite the lines it drops is not taken here: a commit may
     rewrite a line and delete the block beside it, and the rewrite stands in both
-    readings alike.
+    readings alike. Nor one whose new lines stand elsewhere in the window: they may be
+    lines the run shows as they stand, further on, where a farther reading keeps them.
     """
     first, last = run[0], run[-1]
-    if not (
-        _once(first, keys.positions(first, lo, hi)) or _once(last, keys.positions(last, lo, hi))
-    ):
-        return None
+    pinned_first = _once(first, keys.positions(first, lo, hi))
+    pinned_last = _once(last, keys.positions(last, lo, hi))
+    if not (pinned_first or pinned_last) or _telling([last if pinned_first else first]):
+        return None  # the other end is a telling line: it may begin a farther stretch
     by_reach = sorted(readings, key=lambda pair: pair[2] - pair[0])
     nearest = by_reach[0]
     reach = nearest[2] - nearest[0]
@@ -848,6 +962,13 @@ def _deletes_one_shown_line(
     score = _score(keys, run, nearest)
     if score < -1 or _rewritten_only(keys, run, nearest) is not None:
         return None
+    h, _, t, _ = nearest
+    shown = {line.strip() for line in keys.lines[h:t]}
+    if any(
+        _telling([line]) and line.strip() not in shown and keys.positions(line, lo, hi)
+        for line in run
+    ):
+        return None  # a new line stands in the window: the run may reach further
     if any(_score(keys, run, pair) >= score for pair in by_reach[1:]):
         return None
     return nearest
