@@ -81,6 +81,8 @@ class Placement:
         places: when several fit, the first of them as original lines ``[start, end)``
             (at most :data:`NAMED`, this one first), for a refusal to name.
         more: ``others`` is a floor: the places were counted up to a cap.
+        every: every place it fits, this one first, when they are all known (each
+            place counted is listed, none beyond); empty otherwise.
     """
 
     start: int
@@ -91,13 +93,15 @@ class Placement:
     others: int = 0
     places: tuple[tuple[int, int], ...] = ()
     more: bool = False
+    every: tuple[tuple[int, int], ...] = ()
 
     def several(self, spans: Sequence[tuple[int, int]], *, more: bool = False) -> Placement:
         """This placement as one of the ``spans`` it fits (its own named first)."""
         own = (self.start, self.end)
-        named = (own, *(span for span in dict.fromkeys(spans) if span != own))[:NAMED]
-        count = len({own, *spans})
-        return replace(self, others=max(self.others, count - 1), places=named, more=more)
+        listed = (own, *(span for span in dict.fromkeys(spans) if span != own))
+        others = max(self.others, len(listed) - 1)
+        every = listed if not more and others == len(listed) - 1 else ()
+        return replace(self, others=others, places=listed[:NAMED], more=more, every=every)
 
 
 #: Candidate places of a run in doubt a refusal names at most (the rest are counted).
@@ -339,7 +343,7 @@ def _by_ends(
     if head.length == size:
         whole = head.at(size)
         placed = Placement(whole[0], whole[0] + size, head.rung, size, 0, len(whole) - 1)
-        return placed.several([(w, w + size) for w in whole[:NAMED]]) if placed.others else placed
+        return placed.several([(w, w + size) for w in whole]) if placed.others else placed
     tail = find_end(keys, run, lo, hi, tail=True)
     if head.length and tail.length:
         rung = _looser(head.rung, tail.rung)
@@ -377,7 +381,8 @@ def _by_ends(
                     # end lines do, the rest of what it shows being new lines
                     return chosen.several(sorted(readings), more=more)
             if _blind(keys, run, chosen):
-                placed = chosen.several(_blind_readings(keys, run, head, tail, chosen))
+                spans, more = _blind_readings(keys, run, head, tail, chosen)
+                placed = chosen.several(spans, more=more)
                 return replace(placed, others=max(placed.others, 1))
             return chosen
         # the two ends stand apart: the shorter one is new lines that happen to repeat
@@ -386,14 +391,42 @@ def _by_ends(
             tail = End(0, tail.rung, ())
         else:
             head = End(0, head.rung, ())
-    return _by_one_end(head, tail, lo, hi, open_top=open_top, open_bottom=open_bottom)
+    return _by_one_end(keys, run, head, tail, lo, hi, open_top=open_top, open_bottom=open_bottom)
+
+
+def _from_the_edge(keys: Keys, run: Sequence[str], pairs: Sequence[Pair]) -> Pair | None:
+    """The one reading of a run placed by one end, with no marker on its other side,
+    that deletes no line unshown and drops only telling lines its new lines rewrite;
+    ``None`` when there is not exactly one.
+
+    With no marker above (below) it, a run whose first (last) lines are new reaches
+    the window's edge: the edge pins that side, and its readings differ only in which
+    place of the other end they stop at. Each farther one replaces more lines with the
+    same new lines, and so deletes lines the snippet never shows (a copyright line
+    rewritten at the top of a file: a farther "//" would take the license with it).
+    """
+    kept = [
+        pair
+        for pair in pairs
+        if _score(keys, run, pair) == 0 and _rewritten_only(keys, run, pair) is not None
+    ]
+    return kept[0] if len(kept) == 1 else None
 
 
 def _by_one_end(
-    head: End, tail: End, lo: int, hi: int, *, open_top: bool, open_bottom: bool
+    keys: Keys,
+    run: Sequence[str],
+    head: End,
+    tail: End,
+    lo: int,
+    hi: int,
+    *,
+    open_top: bool,
+    open_bottom: bool,
 ) -> Placement | None:
     """A run placed by its head alone (or its tail alone): the other end's lines are
-    new, and the run reaches the window's edge on an open side."""
+    new, and the run reaches the window's edge on an open side. When that end stands
+    in several places, the edge may settle it (:func:`_from_the_edge`)."""
     if head.length:
         starts = head.at(head.length)
 
@@ -401,8 +434,12 @@ def _by_one_end(
             return max(hi if open_bottom else h + head.length, h + head.length)
 
         h = starts[0]
+        if open_bottom and len(starts) > 1:
+            one = _from_the_edge(keys, run, [(s, head.length, below(s), 0) for s in starts])
+            if one is not None:
+                return Placement(one[0], one[2], head.rung, head.length, 0)
         placed = Placement(h, below(h), head.rung, head.length, 0, len(starts) - 1)
-        return placed.several([(s, below(s)) for s in starts[:NAMED]]) if placed.others else placed
+        return placed.several([(s, below(s)) for s in starts]) if placed.others else placed
     if tail.length:
         ends = tail.at(tail.length)
 
@@ -410,8 +447,12 @@ def _by_one_end(
             return min(lo if open_top else t - tail.length, t - tail.length)
 
         t = ends[0]
+        if open_top and len(ends) > 1:
+            one = _from_the_edge(keys, run, [(above(e), 0, e, tail.length) for e in ends])
+            if one is not None:
+                return Placement(one[0], one[2], tail.rung, 0, tail.length)
         placed = Placement(above(t), t, tail.rung, 0, tail.length, len(ends) - 1)
-        return placed.several([(above(e), e) for e in ends[:NAMED]]) if placed.others else placed
+        return placed.several([(above(e), e) for e in ends]) if placed.others else placed
     return None
 
 
@@ -428,11 +469,12 @@ def _pairs(
 
     Where the ends overlap, each gives up what they share (new lines that repeat the
     context) but keeps :data:`ENOUGH` lines of its own, or all it had; with ``cut``,
-    its edge line alone is enough when it is a telling line standing once and what the
-    end gives up holds no telling line (a "}" or a blank, which new lines repeat)."""
+    its edge line alone is enough when it is a telling line standing once, or when the
+    end, two lines or more as read, stands in one place only (:func:`_alone`), and what
+    the end gives up holds no telling line (a "}" or a blank, which new lines repeat)."""
     size = len(run)
-    once_head = cut and _once(run[0], head.anywhere)
-    once_tail = cut and _once(run[-1], tail.anywhere)
+    once_head = cut and (_once(run[0], head.anywhere) or _alone(head))
+    once_tail = cut and (_once(run[-1], tail.anywhere) or _alone(tail))
     tails = sorted(zip(tail.starts, tail.lengths))
     ends = [t for t, _ in tails]
     near: list[Pair] = []
@@ -473,13 +515,20 @@ def _blind(keys: Keys, run: Sequence[str], chosen: Placement) -> bool:
 
 def _blind_readings(
     keys: Keys, run: Sequence[str], head: End, tail: End, chosen: Placement
-) -> list[tuple[int, int]]:
+) -> tuple[list[tuple[int, int]], bool]:
     """The spans a run between ends that say nothing (:func:`_blind`) may cover: its
     place, and every place its edge lines stand around as many lines or fewer (the
-    lines it frames kept beside its new lines, at most the whole run)."""
+    lines it frames kept beside its new lines, at most the whole run); and whether
+    there are more than were looked at."""
     reach = chosen.end - chosen.start
-    found, _ = _spans(keys, run, head.anywhere, tail.anywhere, 2, chosen.rung)
-    return sorted(span for span in found if span[1] - span[0] <= max(reach, len(run)))
+    found, more = _spans(keys, run, head.anywhere, tail.anywhere, 2, chosen.rung)
+    return sorted(span for span in found if span[1] - span[0] <= max(reach, len(run))), more
+
+
+def _alone(end: End) -> bool:
+    """Whether an end, two lines or more as read, stands in one place only: together
+    its lines say where the run is, though each alone (a "}", a blank) stands anywhere."""
+    return len(end.starts) == 1 and end.lengths[0] >= 2
 
 
 def _telling(lines: Sequence[str]) -> int:
@@ -621,7 +670,8 @@ def _nearest(
     among ``pairs`` and the readings with an end cut down (``window``: the original
     lines ``[lo, hi)`` searched and those readings); the flag returned says the reading
     was settled so; so is the one reading that keeps every telling line and deletes
-    none, at such an end (:func:`_keeps_what_it_says`). Of several readings that delete
+    none, at such an end (or at none, when its new lines are lines the window lacks:
+    :func:`_keeps_what_it_says`). Of several readings that delete
     nothing, those putting the new lines
     between two blank lines of the file are out (:func:`_splits_blanks`); a reading
     settled otherwise while another one that deletes nothing stays is in doubt.
@@ -709,14 +759,22 @@ def _keeps_what_it_says(
     test copied from its neighbour) do not stop it, unlike :func:`_pinned_insert`:
     a reading that replaces the neighbour with its copy rewrites what it drops, so it
     is among the readings kept and the run stays in doubt.
+
+    With no end pinned (both end lines stand in several places, or say nothing), the
+    readings are those of every place in the window, and the one reading is taken
+    only when, besides, its telling new lines stand nowhere in the window (a block
+    that copies lines of the file may go beside any of its copies) and the run does
+    not read as a block added elsewhere (:func:`_inserts_elsewhere`).
     """
-    first, last = run[0], run[-1]
-    if not (
-        _once(first, keys.positions(first, lo, hi)) or _once(last, keys.positions(last, lo, hi))
-    ):
-        return None
     kept = [pair for pair in readings if _rewritten_only(keys, run, pair) is not None]
     if len(kept) != 1 or not _inserts_only(keys, run, kept[0]):
+        return None
+    first, last = run[0], run[-1]
+    if _once(first, keys.positions(first, lo, hi)) or _once(last, keys.positions(last, lo, hi)):
+        return kept[0]
+    # no end pinned: only a block of lines the window lacks, that does not read as
+    # added elsewhere as well, is where it says
+    if not _only_new(keys, run, kept[0], lo, hi) or _inserts_elsewhere(keys, run, lo, hi, kept[0]):
         return None
     return kept[0]
 
