@@ -365,7 +365,8 @@ def _by_ends(
         if near or far:
             one_sided = False
             if near:
-                chosen, one_sided = _nearest(keys, run, near, rung, (lo, hi, cut))
+                block = _alone(head) or _alone(tail)
+                chosen, one_sided = _nearest(keys, run, near, rung, (lo, hi, cut), block=block)
             else:
                 h, hk, t, tk = far_pairs[0]
                 chosen = Placement(h, t, rung, hk, tk, far - 1)
@@ -657,6 +658,8 @@ def _nearest(
     pairs: list[tuple[int, int, int, int]],
     rung: Rung,
     window: tuple[int, int, Sequence[Pair]],
+    *,
+    block: bool = False,
 ) -> tuple[Placement, bool]:
     """The reading of a run among (head start, head length, tail end, tail length)
     pairs: when one end stands in one place, the one reading that deletes no original
@@ -738,7 +741,7 @@ def _nearest(
     ):
         (h, hk, t, tk), one_sided = bare[0], True
     if not settled and not one_sided:
-        keeping = _keeps_what_it_says(keys, run, readings, lo, hi)
+        keeping = _keeps_what_it_says(keys, run, readings, (lo, hi), block=block)
         if keeping is not None:
             (h, hk, t, tk), one_sided = keeping, True
     placed = Placement(h, t, rung, hk, tk)
@@ -746,14 +749,21 @@ def _nearest(
 
 
 def _keeps_what_it_says(
-    keys: Keys, run: Sequence[str], readings: Sequence[Pair], lo: int, hi: int
+    keys: Keys,
+    run: Sequence[str],
+    readings: Sequence[Pair],
+    window: tuple[int, int],
+    *,
+    block: bool = False,
 ) -> Pair | None:
     """The one reading of a run, at a pinned end, that deletes no file line, when every
     other reading deletes a telling file line that no new line of the run rewrites;
     ``None`` otherwise.
 
-    One end is a telling line standing once in the window ``[lo, hi)``, so the
-    readings differ in how far the other end (a "}", a blank) reaches. The reading
+    One end is a telling line standing once in the ``window`` (original lines
+    ``[lo, hi)``), or an end of two lines or more standing in one place as a block
+    (``block``: :func:`_alone`), so the readings differ in how far the other end (a
+    "}", a blank) reaches. The reading
     taken only inserts the run's new lines; each other one would delete text the
     snippet neither shows nor rewrites. New lines that repeat lines of the window (a
     test copied from its neighbour) do not stop it, unlike :func:`_pinned_insert`:
@@ -770,7 +780,10 @@ def _keeps_what_it_says(
     if len(kept) != 1 or not _inserts_only(keys, run, kept[0]):
         return None
     first, last = run[0], run[-1]
-    if _once(first, keys.positions(first, lo, hi)) or _once(last, keys.positions(last, lo, hi)):
+    lo, hi = window
+    if block or _once(first, keys.positions(first, lo, hi)):
+        return kept[0]
+    if _once(last, keys.positions(last, lo, hi)):
         return kept[0]
     # no end pinned: only a block of lines the window lacks, that does not read as
     # added elsewhere as well, is where it says
