@@ -146,6 +146,7 @@ def _place_all(
     doubts: list[Doubt] = []
     waiting: set[int] = set()  # runs that change nothing and stand in several places
     spans: dict[int, tuple[tuple[int, int], ...]] = {}  # the places of runs in doubt
+    seen: dict[tuple[int, int, int], Placement | None] = {}  # a run in a window: its place
     progress = True
     settle = False
     while None in placed:
@@ -156,7 +157,7 @@ def _place_all(
                 continue
             lo, hi = windows[i]
             top, bottom = _neighbours(parsed.pieces, run)
-            where = place_run(keys, run.lines, lo, hi, open_top=top, open_bottom=bottom)
+            where = _place(seen, keys, (i, run), (lo, hi), (top, bottom))
             if where is None:
                 if not settle:
                     continue
@@ -192,6 +193,23 @@ def _place_all(
             # of the runs in doubt leave their neighbours less room
             settle = not _narrower(_windows(keys, runs, placed, n, spans), windows)
     return [p for p in placed if p is not None], doubts
+
+
+def _place(
+    seen: dict[tuple[int, int, int], Placement | None],
+    keys: Keys,
+    at: tuple[int, Piece],
+    window: tuple[int, int],
+    edges: tuple[bool, bool],
+) -> Placement | None:
+    """:func:`place_run` for run ``i`` in ``window``, once per window (a pass places
+    one run: the windows of most others stay as they were)."""
+    i, run = at
+    lo, hi = window
+    if (i, lo, hi) not in seen:
+        top, bottom = edges
+        seen[i, lo, hi] = place_run(keys, run.lines, lo, hi, open_top=top, open_bottom=bottom)
+    return seen[i, lo, hi]
 
 
 def _remember(spans: dict[int, tuple[tuple[int, int], ...]], i: int, where: Placement) -> None:

@@ -406,10 +406,14 @@ def _from_the_edge(keys: Keys, run: Sequence[str], pairs: Sequence[Pair]) -> Pai
     same new lines, and so deletes lines the snippet never shows (a copyright line
     rewritten at the top of a file: a farther "//" would take the license with it).
     """
+    # a reading that deletes nothing unshown covers at most as many lines as the run
+    # has (each line it covers is shown or replaced by one): the others need no diff
     kept = [
         pair
         for pair in pairs
-        if _score(keys, run, pair) == 0 and _rewritten_only(keys, run, pair) is not None
+        if pair[2] - pair[0] <= len(run)
+        and _score(keys, run, pair) == 0
+        and _rewritten_only(keys, run, pair) is not None
     ]
     return kept[0] if len(kept) == 1 else None
 
@@ -741,7 +745,7 @@ def _nearest(
     ):
         (h, hk, t, tk), one_sided = bare[0], True
     if not settled and not one_sided:
-        keeping = _keeps_what_it_says(keys, run, readings, (lo, hi), block=block)
+        keeping = _keeps_what_it_says(keys, run, readings, (lo, hi), every, block=block)
         if keeping is not None:
             (h, hk, t, tk), one_sided = keeping, True
     placed = Placement(h, t, rung, hk, tk)
@@ -753,12 +757,13 @@ def _keeps_what_it_says(
     run: Sequence[str],
     readings: Sequence[Pair],
     window: tuple[int, int],
+    inserting: Sequence[Pair],
     *,
     block: bool = False,
 ) -> Pair | None:
-    """The one reading of a run, at a pinned end, that deletes no file line, when every
-    other reading deletes a telling file line that no new line of the run rewrites;
-    ``None`` otherwise.
+    """The one reading of a run, at a pinned end, that deletes no file line (the one of
+    ``inserting``, the readings that only insert), when every other reading deletes a
+    telling file line that no new line of the run rewrites; ``None`` otherwise.
 
     One end is a telling line standing once in the ``window`` (original lines
     ``[lo, hi)``), or an end of two lines or more standing in one place as a block
@@ -776,20 +781,25 @@ def _keeps_what_it_says(
     that copies lines of the file may go beside any of its copies) and the run does
     not read as a block added elsewhere (:func:`_inserts_elsewhere`).
     """
-    kept = [pair for pair in readings if _rewritten_only(keys, run, pair) is not None]
-    if len(kept) != 1 or not _inserts_only(keys, run, kept[0]):
+    # a reading that only inserts drops nothing, so it is among those kept: the one
+    # kept is the one of ``inserting`` (the readings that only insert), or none is
+    if len(inserting) != 1:
         return None
+    (only,) = inserting
     first, last = run[0], run[-1]
     lo, hi = window
-    if block or _once(first, keys.positions(first, lo, hi)):
-        return kept[0]
-    if _once(last, keys.positions(last, lo, hi)):
-        return kept[0]
+    pinned = block or _once(first, keys.positions(first, lo, hi))
     # no end pinned: only a block of lines the window lacks, that does not read as
     # added elsewhere as well, is where it says
-    if not _only_new(keys, run, kept[0], lo, hi) or _inserts_elsewhere(keys, run, lo, hi, kept[0]):
+    if (
+        not pinned
+        and not _once(last, keys.positions(last, lo, hi))
+        and (not _only_new(keys, run, only, lo, hi) or _inserts_elsewhere(keys, run, lo, hi, only))
+    ):
         return None
-    return kept[0]
+    if any(pair != only and _rewritten_only(keys, run, pair) is not None for pair in readings):
+        return None
+    return only
 
 
 def _inserts_only(keys: Keys, run: Sequence[str], pair: Pair) -> bool:
