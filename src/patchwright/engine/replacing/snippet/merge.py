@@ -234,6 +234,9 @@ def _checked(
     if not spans or where.others or (where.start, where.end) in spans:
         return where
     where = where.several(spans)
+    # the places were read in a wider window: the doubt names the window holding them
+    lo = min(lo, *(start for start, _ in spans))
+    hi = max(hi, *(end for _, end in spans))
     doubts.append(Doubt("several", run, lo, hi, where))
     return where
 

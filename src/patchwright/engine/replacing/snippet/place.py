@@ -384,7 +384,10 @@ def _by_ends(
             if _blind(keys, run, chosen):
                 spans, more = _blind_readings(keys, run, head, tail, chosen)
                 placed = chosen.several(spans, more=more)
-                return replace(placed, others=max(placed.others, 1))
+                if placed.others:
+                    return placed
+                # its one place is in doubt: the places it may have are not all known
+                return replace(placed, others=1, every=())
             return chosen
         # the two ends stand apart: the shorter one is new lines that happen to repeat
         # lines of the file
