@@ -408,6 +408,9 @@ def _from_the_edge(keys: Keys, run: Sequence[str], pairs: Sequence[Pair]) -> Pai
     place of the other end they stop at. Each farther one replaces more lines with the
     same new lines, and so deletes lines the snippet never shows (a copyright line
     rewritten at the top of a file: a farther "//" would take the license with it).
+    Only an end that says nothing (a blank, a "//", a "}") is read so: an end that says
+    something, standing in several places, is context the model chose, and each of its
+    places may be the one meant (with the marker beyond the new lines dropped).
     """
     # a reading that deletes nothing unshown covers at most as many lines as the run
     # has (each line it covers is shown or replaced by one): the others need no diff
@@ -434,7 +437,8 @@ def _by_one_end(
 ) -> Placement | None:
     """A run placed by its head alone (or its tail alone): the other end's lines are
     new, and the run reaches the window's edge on an open side. When that end stands
-    in several places, the edge may settle it (:func:`_from_the_edge`)."""
+    in several places and says nothing, the edge may settle it
+    (:func:`_from_the_edge`)."""
     if head.length:
         starts = head.at(head.length)
 
@@ -442,7 +446,7 @@ def _by_one_end(
             return max(hi if open_bottom else h + head.length, h + head.length)
 
         h = starts[0]
-        if open_bottom and len(starts) > 1:
+        if open_bottom and len(starts) > 1 and not _telling([run[0]]):
             one = _from_the_edge(keys, run, [(s, head.length, below(s), 0) for s in starts])
             if one is not None:
                 return Placement(one[0], one[2], head.rung, head.length, 0)
@@ -455,7 +459,7 @@ def _by_one_end(
             return min(lo if open_top else t - tail.length, t - tail.length)
 
         t = ends[0]
-        if open_top and len(ends) > 1:
+        if open_top and len(ends) > 1 and not _telling([run[-1]]):
             one = _from_the_edge(keys, run, [(above(e), 0, e, tail.length) for e in ends])
             if one is not None:
                 return Placement(one[0], one[2], tail.rung, 0, tail.length)
