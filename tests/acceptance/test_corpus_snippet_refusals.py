@@ -174,7 +174,7 @@ def _refusals(every: int) -> int:
 
 # enough refusals checked to mean something (they fall as more snippets merge)
 def test_sampled_refusals_name_true_file_lines() -> None:
-    assert _refusals(8) >= 25
+    assert _refusals(8) >= 20
 
 
 @pytest.mark.corpus_full

@@ -368,10 +368,7 @@ def _by_ends(
                 block = _alone(head) or _alone(tail)
                 chosen, one_sided = _nearest(keys, run, near, rung, (lo, hi, cut), block=block)
             else:
-                h, hk, t, tk = far_pairs[0]
-                chosen = Placement(h, t, rung, hk, tk, far - 1)
-                if far > 1:
-                    chosen = chosen.several([(p[0], p[2]) for p in far_pairs])
+                chosen, one_sided = _far(keys, run, (head, tail, rung), (lo, hi), far_pairs, far)
             # (a reading settled by one-sided evidence has already weighed the places
             # its short end stands in)
             short = min(chosen.head, chosen.tail) < ENOUGH and not one_sided
@@ -535,6 +532,58 @@ def _blind_readings(
     reach = chosen.end - chosen.start
     found, more = _spans(keys, run, head.anywhere, tail.anywhere, 2, chosen.rung)
     return sorted(span for span in found if span[1] - span[0] <= max(reach, len(run))), more
+
+
+def _far(
+    keys: Keys,
+    run: Sequence[str],
+    ends: tuple[End, End, Rung],
+    window: tuple[int, int],
+    far_pairs: Sequence[Pair],
+    far: int,
+) -> tuple[Placement, bool]:
+    """The placement of a run whose ends stand only too far apart (``far`` readings,
+    the first of them ``far_pairs``), and whether it is settled: by the one reading
+    that keeps what it says with the other end cut down to its edge line
+    (:func:`_kept_short`), or else the first far reading, in doubt when there are more."""
+    head, tail, rung = ends
+    kept = _kept_short(keys, run, head, tail, window)
+    if kept is not None:
+        return Placement(kept[0], kept[2], rung, kept[1], kept[3]), True
+    h, hk, t, tk = far_pairs[0]
+    chosen = Placement(h, t, rung, hk, tk, far - 1)
+    if far > 1:
+        chosen = chosen.several([(p[0], p[2]) for p in far_pairs])
+    return chosen, False
+
+
+def _kept_short(
+    keys: Keys, run: Sequence[str], head: End, tail: End, window: tuple[int, int]
+) -> Pair | None:
+    """For a run whose other end stands only too far from its pinned end (a telling
+    edge line standing once, or an end standing once as a block): the one reading,
+    that end with the other one's edge line alone wherever it stands within reach, that
+    keeps what it says (:func:`_keeps_what_it_says`); ``None`` otherwise.
+
+    The other end, as read, is then new lines that repeat the file ("}", a blank)
+    followed by its edge line: read whole it stands only where the run would delete
+    more than the merge takes unshown.
+    """
+    size = len(run)
+    readings: list[Pair] = []
+    if _alone(head) or _once(run[0], head.anywhere):
+        for h, hk in zip(head.starts, head.lengths):
+            ends = tail.anywhere[bisect_right(tail.anywhere, h + 1) :]
+            for t in ends[: bisect_right(ends, h + size + MAX_DELETED)]:
+                readings.append((h, max(1, min(hk, t - h - 1)), t, 1))
+    elif _alone(tail) or _once(run[-1], tail.anywhere):
+        for t, tk in zip(tail.starts, tail.lengths):
+            starts = head.anywhere[: bisect_left(head.anywhere, t - 1)]
+            for h in starts[bisect_left(starts, t - size - MAX_DELETED) :]:
+                readings.append((h, 1, t, max(1, min(tk, t - h - 1))))
+    readings = list(dict.fromkeys(readings))[:_MAX_PAIRS]
+    inserting = [pair for pair in readings if _inserts_only(keys, run, pair)]
+    return _keeps_what_it_says(keys, run, readings, window, inserting, block=True)
 
 
 def _alone(end: End) -> bool:
