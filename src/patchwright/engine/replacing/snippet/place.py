@@ -365,8 +365,8 @@ def _by_ends(
         if near or far:
             one_sided = False
             if near:
-                block = _alone(head) or _alone(tail)
-                chosen, one_sided = _nearest(keys, run, near, rung, (lo, hi, cut), block=block)
+                pinned = _alone(head) or _alone(tail)
+                chosen, one_sided = _nearest(keys, run, near, rung, (lo, hi, cut), pinned=pinned)
             else:
                 chosen, one_sided = _far(keys, run, (head, tail, rung), (lo, hi), far_pairs, far)
             # (a reading settled by one-sided evidence has already weighed the places
@@ -583,7 +583,7 @@ def _kept_short(
                 readings.append((h, 1, t, max(1, min(tk, t - h - 1))))
     readings = list(dict.fromkeys(readings))[:_MAX_PAIRS]
     inserting = [pair for pair in readings if _inserts_only(keys, run, pair)]
-    return _keeps_what_it_says(keys, run, readings, window, inserting, block=True)
+    return _keeps_what_it_says(keys, run, readings, window, inserting, pinned=True)
 
 
 def _alone(end: End) -> bool:
@@ -719,7 +719,7 @@ def _nearest(
     rung: Rung,
     window: tuple[int, int, Sequence[Pair]],
     *,
-    block: bool = False,
+    pinned: bool = False,
 ) -> tuple[Placement, bool]:
     """The reading of a run among (head start, head length, tail end, tail length)
     pairs: when one end stands in one place, the one reading that deletes no original
@@ -733,8 +733,9 @@ def _nearest(
     among ``pairs`` and the readings with an end cut down (``window``: the original
     lines ``[lo, hi)`` searched and those readings); the flag returned says the reading
     was settled so; so is the one reading that keeps every telling line and deletes
-    none, at such an end (or at none, when its new lines are lines the window lacks:
-    :func:`_keeps_what_it_says`). Of several readings that delete
+    none, at such an end (``pinned``: an end standing once as a block counts as one)
+    or at none, when its new lines are lines the window lacks
+    (:func:`_keeps_what_it_says`). Of several readings that delete
     nothing, those putting the new lines
     between two blank lines of the file are out (:func:`_splits_blanks`); a reading
     settled otherwise while another one that deletes nothing stays is in doubt.
@@ -801,7 +802,7 @@ def _nearest(
     ):
         (h, hk, t, tk), one_sided = bare[0], True
     if not settled and not one_sided:
-        keeping = _keeps_what_it_says(keys, run, readings, (lo, hi), every, block=block)
+        keeping = _keeps_what_it_says(keys, run, readings, (lo, hi), every, pinned=pinned)
         if keeping is not None:
             (h, hk, t, tk), one_sided = keeping, True
     placed = Placement(h, t, rung, hk, tk)
@@ -815,16 +816,16 @@ def _keeps_what_it_says(
     window: tuple[int, int],
     inserting: Sequence[Pair],
     *,
-    block: bool = False,
+    pinned: bool = False,
 ) -> Pair | None:
     """The one reading of a run, at a pinned end, that deletes no file line (the one of
     ``inserting``, the readings that only insert), when every other reading deletes a
     telling file line that no new line of the run rewrites; ``None`` otherwise.
 
     One end is a telling line standing once in the ``window`` (original lines
-    ``[lo, hi)``), or an end of two lines or more standing in one place as a block
-    (``block``: :func:`_alone`), so the readings differ in how far the other end (a
-    "}", a blank) reaches. The reading
+    ``[lo, hi)``), or is known to stand in one place (``pinned``: an end of two lines
+    or more standing once as a block, :func:`_alone`), so the readings differ in how
+    far the other end (a "}", a blank) reaches. The reading
     taken only inserts the run's new lines; each other one would delete text the
     snippet neither shows nor rewrites. New lines that repeat lines of the window (a
     test copied from its neighbour) do not stop it, unlike :func:`_pinned_insert`:
@@ -844,7 +845,7 @@ def _keeps_what_it_says(
     (only,) = inserting
     first, last = run[0], run[-1]
     lo, hi = window
-    pinned = block or _once(first, keys.positions(first, lo, hi))
+    pinned = pinned or _once(first, keys.positions(first, lo, hi))
     # no end pinned: only a block of lines the window lacks, that does not read as
     # added elsewhere as well, is where it says
     if (
