@@ -386,8 +386,12 @@ def _by_ends(
                 # its one place is in doubt: the places it may have are not all known
                 return replace(placed, others=1, every=())
             return chosen
-        # the two ends stand apart: the shorter one is new lines that happen to repeat
-        # lines of the file
+        # the two ends stand apart: the other end of a pinned one may be new lines that
+        # repeat the file, but its edge line; else the shorter end is new lines that
+        # happen to repeat lines of the file
+        kept = _kept_short(keys, run, head, tail, (lo, hi))
+        if kept is not None:
+            return Placement(kept[0], kept[2], rung, kept[1], kept[3])
         if head.length >= tail.length:
             tail = End(0, tail.rung, ())
         else:
@@ -561,26 +565,31 @@ def _kept_short(
     keys: Keys, run: Sequence[str], head: End, tail: End, window: tuple[int, int]
 ) -> Pair | None:
     """For a run whose other end stands only too far from its pinned end (a telling
-    edge line standing once, or an end standing once as a block): the one reading,
-    that end with the other one's edge line alone wherever it stands within reach, that
-    keeps what it says (:func:`_keeps_what_it_says`); ``None`` otherwise.
+    edge line standing once, or an end standing once as a block), or only apart from
+    it (above a head, below a tail): the one reading, that end with the other one's
+    edge line alone wherever it stands as written within reach, that keeps what it
+    says (:func:`_keeps_what_it_says`); ``None`` otherwise.
 
     The other end, as read, is then new lines that repeat the file ("}", a blank)
     followed by its edge line: read whole it stands only where the run would delete
-    more than the merge takes unshown.
+    more than the merge takes unshown, or nowhere the run can be.
     """
-    size = len(run)
+    size, lines = len(run), keys.lines
     readings: list[Pair] = []
+    # the edge line read alone stands where it is as written (its own indentation:
+    # a "}" one level in closes another block)
     if _alone(head) or _once(run[0], head.anywhere):
         for h, hk in zip(head.starts, head.lengths):
             ends = tail.anywhere[bisect_right(tail.anywhere, h + 1) :]
             for t in ends[: bisect_right(ends, h + size + MAX_DELETED)]:
-                readings.append((h, max(1, min(hk, t - h - 1)), t, 1))
+                if _as_written(run[-1], lines[t - 1]):
+                    readings.append((h, max(1, min(hk, t - h - 1)), t, 1))
     elif _alone(tail) or _once(run[-1], tail.anywhere):
         for t, tk in zip(tail.starts, tail.lengths):
             starts = head.anywhere[: bisect_left(head.anywhere, t - 1)]
             for h in starts[bisect_left(starts, t - size - MAX_DELETED) :]:
-                readings.append((h, 1, t, max(1, min(tk, t - h - 1))))
+                if _as_written(run[0], lines[h]):
+                    readings.append((h, 1, t, max(1, min(tk, t - h - 1))))
     readings = list(dict.fromkeys(readings))[:_MAX_PAIRS]
     inserting = [pair for pair in readings if _inserts_only(keys, run, pair)]
     return _keeps_what_it_says(keys, run, readings, window, inserting, pinned=True)
