@@ -117,7 +117,9 @@ def check_refusal(err: PatchwrightError, file: TextFile, snippet: str, where: st
             named = len({tuple(p) for p in doubt["places"]})
             if named == 1:  # one place, by ends that say nothing: it would drop lines
                 a, b = doubt["candidate"]
-                assert "would drop" in sentence and b - a + 1 > last - first + 1, at
+                shown = {x.strip() for x in run}
+                unshown = [x for x in lines[a - 1 : b] if x.strip() not in shown]
+                assert "would drop" in sentence and unshown, at
             else:
                 assert named == min(3, doubt["place_count"]), at
             _check_place(doubt, run, lines, at)
@@ -172,9 +174,9 @@ def _refusals(every: int) -> int:
 
 # enough refusals checked to mean something (they fall as more snippets merge)
 def test_sampled_refusals_name_true_file_lines() -> None:
-    assert _refusals(8) >= 20
+    assert _refusals(8) >= 15
 
 
 @pytest.mark.corpus_full
 def test_every_refusal_names_true_file_lines() -> None:
-    assert _refusals(1) >= 200
+    assert _refusals(1) >= 180

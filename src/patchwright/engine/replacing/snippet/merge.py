@@ -134,21 +134,30 @@ def _place_all(
     keys: Keys, parsed: Snippet, runs: list[Piece], n: int
 ) -> tuple[list[Placement], list[Doubt]]:
     """Place every run: unique ones first, then those their places settle; what stays
-    undecided is placed at its first candidate and recorded as a doubt."""
+    undecided is placed at its first candidate and recorded as a doubt.
+
+    A run that fits several places, all of them known, narrows its neighbours' windows
+    by them before anything is decided: the run above ends before the last of them
+    starts, the run below starts after the first of them ends (it stands at one of
+    them, or the merge is refused). Two runs in doubt may so leave each other one
+    place. A run placed after all at none of the places that narrowed its neighbours is
+    in doubt."""
     placed: list[Placement | None] = [None] * len(runs)
     doubts: list[Doubt] = []
     waiting: set[int] = set()  # runs that change nothing and stand in several places
+    spans: dict[int, tuple[tuple[int, int], ...]] = {}  # the places of runs in doubt
+    seen: dict[tuple[int, int, int], Placement | None] = {}  # a run in a window: its place
     progress = True
     settle = False
     while None in placed:
         progress = False
-        windows = _windows(keys, runs, placed, n)
+        windows = _windows(keys, runs, placed, n, spans)
         for i, run in enumerate(runs):
             if placed[i] is not None:
                 continue
             lo, hi = windows[i]
             top, bottom = _neighbours(parsed.pieces, run)
-            where = place_run(keys, run.lines, lo, hi, open_top=top, open_bottom=bottom)
+            where = _place(seen, keys, (i, run), (lo, hi), (top, bottom))
             if where is None:
                 if not settle:
                     continue
@@ -157,6 +166,7 @@ def _place_all(
                 where = Placement(lo, lo, Rung.EXACT, 0, 0)
             elif where.others:
                 if not settle:
+                    _remember(spans, i, where)
                     continue
                 inner = not top and not bottom  # an edge run's place decides its edge
                 pure = inner and _pure(run, where)
@@ -174,17 +184,76 @@ def _place_all(
                 doubts.append(Doubt("nowhere", run, lo, hi))
             elif splits := split_reading(keys, run.lines, lo, hi, where):
                 doubts.append(Doubt("split", run, lo, hi, where, readings=tuple(splits)))
-            placed[i] = where
+            placed[i] = _checked(spans.get(i, ()), run, lo, hi, where, doubts)
             progress = True
             settle = False
             break
         if not progress:
-            settle = True  # nothing unique left: the next pass decides (and doubts)
+            # nothing unique left: the next pass decides (and doubts), unless the places
+            # of the runs in doubt leave their neighbours less room
+            settle = not _narrower(_windows(keys, runs, placed, n, spans), windows)
     return [p for p in placed if p is not None], doubts
 
 
+def _place(
+    seen: dict[tuple[int, int, int], Placement | None],
+    keys: Keys,
+    at: tuple[int, Piece],
+    window: tuple[int, int],
+    edges: tuple[bool, bool],
+) -> Placement | None:
+    """:func:`place_run` for run ``i`` in ``window``, once per window (a pass places
+    one run: the windows of most others stay as they were)."""
+    i, run = at
+    lo, hi = window
+    if (i, lo, hi) not in seen:
+        top, bottom = edges
+        seen[i, lo, hi] = place_run(keys, run.lines, lo, hi, open_top=top, open_bottom=bottom)
+    return seen[i, lo, hi]
+
+
+def _remember(spans: dict[int, tuple[tuple[int, int], ...]], i: int, where: Placement) -> None:
+    """Keep every place of run ``i``, in doubt, to narrow its neighbours' windows
+    (when they are all known; forget older ones otherwise)."""
+    if where.every:
+        spans[i] = where.every
+    else:
+        spans.pop(i, None)
+
+
+def _checked(
+    spans: tuple[tuple[int, int], ...],
+    run: Piece,
+    lo: int,
+    hi: int,
+    where: Placement,
+    doubts: list[Doubt],
+) -> Placement:
+    """``where``, a run's place, as a doubt when it is none of the ``spans`` its
+    neighbours were narrowed by (they were read for a run standing at one of them)."""
+    if not spans or where.others or (where.start, where.end) in spans:
+        return where
+    where = where.several(spans)
+    # the places were read in a wider window: the doubt names the window holding them
+    lo = min(lo, *(start for start, _ in spans))
+    hi = max(hi, *(end for _, end in spans))
+    doubts.append(Doubt("several", run, lo, hi, where))
+    return where
+
+
+def _narrower(new: list[tuple[int, int]], old: list[tuple[int, int]]) -> bool:
+    """Whether every window of ``new`` lies within its window of ``old`` and one is
+    smaller (windows only narrow, so the passes they start end)."""
+    inside = all(a >= c and b <= d for (a, b), (c, d) in zip(new, old))
+    return inside and new != old
+
+
 def _windows(
-    keys: Keys, runs: list[Piece], placed: Sequence[Placement | None], n: int
+    keys: Keys,
+    runs: list[Piece],
+    placed: Sequence[Placement | None],
+    n: int,
+    spans: dict[int, tuple[tuple[int, int], ...]] | None = None,
 ) -> list[tuple[int, int]]:
     """For each run, the original lines ``[lo, hi)`` it may stand in: between its placed
     neighbours, after the first place the unplaced runs above it can end at, and before
@@ -196,7 +265,8 @@ def _windows(
     or last line stands in (under the loosest keyed comparison), a superset of the
     places it can be given, so they never exclude a place a run could have; a run of
     blank lines, or one whose end lines stand nowhere in its window (new lines), takes
-    no room. Two passes each way, linear in the runs.
+    no room. A run in doubt whose every place is known (``spans``) bounds them by those
+    places. Two passes each way, linear in the runs.
     """
     size = len(runs)
     lo, hi = [0] * size, [n] * size
@@ -211,6 +281,8 @@ def _windows(
             found = _stands(keys, runs[j], cur, hi[j])
             if found:
                 cur = max(cur, found[0] + 1)
+            if spans and j in spans:
+                cur = max(cur, min(end for _, end in spans[j]))
         cur = n
         for j in range(size - 1, -1, -1):  # bottom up: each ends before those below start
             p = placed[j]
@@ -221,6 +293,8 @@ def _windows(
             found = _stands(keys, runs[j], lo[j], cur)
             if found:
                 cur = min(cur, found[-1])
+            if spans and j in spans:
+                cur = min(cur, max(start for start, _ in spans[j]))
     for j in range(size):
         if hi[j] < lo[j]:  # no room left: the placement between its neighbours says why
             lo[j] = next((p.end for p in reversed(placed[:j]) if p is not None), 0)

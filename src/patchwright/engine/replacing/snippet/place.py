@@ -81,6 +81,8 @@ class Placement:
         places: when several fit, the first of them as original lines ``[start, end)``
             (at most :data:`NAMED`, this one first), for a refusal to name.
         more: ``others`` is a floor: the places were counted up to a cap.
+        every: every place it fits, this one first, when they are all known (each
+            place counted is listed, none beyond); empty otherwise.
     """
 
     start: int
@@ -91,13 +93,15 @@ class Placement:
     others: int = 0
     places: tuple[tuple[int, int], ...] = ()
     more: bool = False
+    every: tuple[tuple[int, int], ...] = ()
 
     def several(self, spans: Sequence[tuple[int, int]], *, more: bool = False) -> Placement:
         """This placement as one of the ``spans`` it fits (its own named first)."""
         own = (self.start, self.end)
-        named = (own, *(span for span in dict.fromkeys(spans) if span != own))[:NAMED]
-        count = len({own, *spans})
-        return replace(self, others=max(self.others, count - 1), places=named, more=more)
+        listed = (own, *(span for span in dict.fromkeys(spans) if span != own))
+        others = max(self.others, len(listed) - 1)
+        every = listed if not more and others == len(listed) - 1 else ()
+        return replace(self, others=others, places=listed[:NAMED], more=more, every=every)
 
 
 #: Candidate places of a run in doubt a refusal names at most (the rest are counted).
@@ -341,7 +345,7 @@ def _by_whole(
         if edge is not None:
             return Placement(edge, edge + size, head.rung, size, 0)
     placed = Placement(whole[0], whole[0] + size, head.rung, size, 0, len(whole) - 1)
-    return placed.several([(w, w + size) for w in whole[:NAMED]]) if placed.others else placed
+    return placed.several([(w, w + size) for w in whole]) if placed.others else placed
 
 
 def _nearest_the_edge(
@@ -442,28 +446,60 @@ def _by_ends(
         if near or far:
             one_sided = False
             if near:
-                chosen, one_sided = _nearest(keys, run, near, rung, (lo, hi, cut))
+                pinned = _alone(head) or _alone(tail)
+                chosen, one_sided = _nearest(keys, run, near, rung, (lo, hi, cut), pinned=pinned)
             else:
-                h, hk, t, tk = far_pairs[0]
-                chosen = Placement(h, t, rung, hk, tk, far - 1)
-                if far > 1:
-                    chosen = chosen.several([(p[0], p[2]) for p in far_pairs])
+                chosen, one_sided = _far(keys, run, (head, tail, rung), (lo, hi), far_pairs, far)
             # (a reading settled by one-sided evidence has already weighed the places
             # its short end stands in)
             short = min(chosen.head, chosen.tail) < ENOUGH and not one_sided
             if short and (by_edge := _by_short_end(keys, run, (head, tail), chosen, lo, hi)):
                 return by_edge
             if _blind(keys, run, chosen):
-                placed = chosen.several(_blind_readings(keys, run, head, tail, chosen))
-                return replace(placed, others=max(placed.others, 1))
+                spans, more = _blind_readings(keys, run, head, tail, chosen)
+                placed = chosen.several(spans, more=more)
+                if placed.others:
+                    return placed
+                # its one place is in doubt: the places it may have are not all known
+                return replace(placed, others=1, every=())
             return chosen
-        # the two ends stand apart: the shorter one is new lines that happen to repeat
-        # lines of the file
+        # the two ends stand apart: the other end of a pinned one may be new lines that
+        # repeat the file, but its edge line; else the shorter end is new lines that
+        # happen to repeat lines of the file
+        kept = _kept_short(keys, run, head, tail, (lo, hi))
+        if kept is not None:
+            return Placement(kept[0], kept[2], rung, kept[1], kept[3])
         if head.length >= tail.length:
             tail = End(0, tail.rung, ())
         else:
             head = End(0, head.rung, ())
-    return _by_one_end(head, tail, lo, hi, open_top=open_top, open_bottom=open_bottom)
+    return _by_one_end(keys, run, head, tail, lo, hi, open_top=open_top, open_bottom=open_bottom)
+
+
+def _from_the_edge(keys: Keys, run: Sequence[str], pairs: Sequence[Pair]) -> Pair | None:
+    """The one reading of a run placed by one end, with no marker on its other side,
+    that deletes no line unshown and drops only telling lines its new lines rewrite;
+    ``None`` when there is not exactly one.
+
+    With no marker above (below) it, a run whose first (last) lines are new reaches
+    the window's edge: the edge pins that side, and its readings differ only in which
+    place of the other end they stop at. Each farther one replaces more lines with the
+    same new lines, and so deletes lines the snippet never shows (a copyright line
+    rewritten at the top of a file: a farther "//" would take the license with it).
+    Only an end that says nothing (a blank, a "//", a "}") is read so: an end that says
+    something, standing in several places, is context the model chose, and each of its
+    places may be the one meant (with the marker beyond the new lines dropped).
+    """
+    # a reading that deletes nothing unshown covers at most as many lines as the run
+    # has (each line it covers is shown or replaced by one): the others need no diff
+    kept = [
+        pair
+        for pair in pairs
+        if pair[2] - pair[0] <= len(run)
+        and _score(keys, run, pair) == 0
+        and _rewritten_only(keys, run, pair) is not None
+    ]
+    return kept[0] if len(kept) == 1 else None
 
 
 def _by_short_end(
@@ -479,7 +515,8 @@ def _by_short_end(
     if len(readings) <= 1 and not more:
         return None
     by_edges: list[Pair] = [(start, 0, end, 0) for start, end in sorted(readings)]
-    keeping = None if more else _keeps_most(keys, run, by_edges, lo, hi)
+    inserting = [pair for pair in by_edges if _inserts_only(keys, run, pair)]
+    keeping = None if more else _keeps_most(keys, run, by_edges, (lo, hi), inserting)
     if keeping is not None:
         return _placed_at(keys, run, keeping, chosen.rung)
     return chosen.several(sorted(readings), more=more)
@@ -512,10 +549,20 @@ def _blanks_slipped(
 
 
 def _by_one_end(
-    head: End, tail: End, lo: int, hi: int, *, open_top: bool, open_bottom: bool
+    keys: Keys,
+    run: Sequence[str],
+    head: End,
+    tail: End,
+    lo: int,
+    hi: int,
+    *,
+    open_top: bool,
+    open_bottom: bool,
 ) -> Placement | None:
     """A run placed by its head alone (or its tail alone): the other end's lines are
-    new, and the run reaches the window's edge on an open side."""
+    new, and the run reaches the window's edge on an open side. When that end stands
+    in several places and says nothing, the edge may settle it
+    (:func:`_from_the_edge`)."""
     if head.length:
         starts = head.at(head.length)
 
@@ -523,8 +570,12 @@ def _by_one_end(
             return max(hi if open_bottom else h + head.length, h + head.length)
 
         h = starts[0]
+        if open_bottom and len(starts) > 1 and not _telling([run[0]]):
+            one = _from_the_edge(keys, run, [(s, head.length, below(s), 0) for s in starts])
+            if one is not None:
+                return Placement(one[0], one[2], head.rung, head.length, 0)
         placed = Placement(h, below(h), head.rung, head.length, 0, len(starts) - 1)
-        return placed.several([(s, below(s)) for s in starts[:NAMED]]) if placed.others else placed
+        return placed.several([(s, below(s)) for s in starts]) if placed.others else placed
     if tail.length:
         ends = tail.at(tail.length)
 
@@ -532,8 +583,12 @@ def _by_one_end(
             return min(lo if open_top else t - tail.length, t - tail.length)
 
         t = ends[0]
+        if open_top and len(ends) > 1 and not _telling([run[-1]]):
+            one = _from_the_edge(keys, run, [(above(e), 0, e, tail.length) for e in ends])
+            if one is not None:
+                return Placement(one[0], one[2], tail.rung, 0, tail.length)
         placed = Placement(above(t), t, tail.rung, 0, tail.length, len(ends) - 1)
-        return placed.several([(above(e), e) for e in ends[:NAMED]]) if placed.others else placed
+        return placed.several([(above(e), e) for e in ends]) if placed.others else placed
     return None
 
 
@@ -550,11 +605,12 @@ def _pairs(
 
     Where the ends overlap, each gives up what they share (new lines that repeat the
     context) but keeps :data:`ENOUGH` lines of its own, or all it had; with ``cut``,
-    its edge line alone is enough when it is a telling line standing once and what the
-    end gives up holds no telling line (a "}" or a blank, which new lines repeat)."""
+    its edge line alone is enough when it is a telling line standing once, or when the
+    end, two lines or more as read, stands in one place only (:func:`_alone`), and what
+    the end gives up holds no telling line (a "}" or a blank, which new lines repeat)."""
     size = len(run)
-    once_head = cut and _once(run[0], head.anywhere)
-    once_tail = cut and _once(run[-1], tail.anywhere)
+    once_head = cut and (_once(run[0], head.anywhere) or _alone(head))
+    once_tail = cut and (_once(run[-1], tail.anywhere) or _alone(tail))
     tails = sorted(zip(tail.starts, tail.lengths))
     ends = [t for t, _ in tails]
     near: list[Pair] = []
@@ -595,13 +651,77 @@ def _blind(keys: Keys, run: Sequence[str], chosen: Placement) -> bool:
 
 def _blind_readings(
     keys: Keys, run: Sequence[str], head: End, tail: End, chosen: Placement
-) -> list[tuple[int, int]]:
+) -> tuple[list[tuple[int, int]], bool]:
     """The spans a run between ends that say nothing (:func:`_blind`) may cover: its
     place, and every place its edge lines stand around as many lines or fewer (the
-    lines it frames kept beside its new lines, at most the whole run)."""
+    lines it frames kept beside its new lines, at most the whole run); and whether
+    there are more than were looked at."""
     reach = chosen.end - chosen.start
-    found, _ = _spans(keys, run, head.anywhere, tail.anywhere, 2, chosen.rung)
-    return sorted(span for span in found if span[1] - span[0] <= max(reach, len(run)))
+    found, more = _spans(keys, run, head.anywhere, tail.anywhere, 2, chosen.rung)
+    return sorted(span for span in found if span[1] - span[0] <= max(reach, len(run))), more
+
+
+def _far(
+    keys: Keys,
+    run: Sequence[str],
+    ends: tuple[End, End, Rung],
+    window: tuple[int, int],
+    far_pairs: Sequence[Pair],
+    far: int,
+) -> tuple[Placement, bool]:
+    """The placement of a run whose ends stand only too far apart (``far`` readings,
+    the first of them ``far_pairs``), and whether it is settled: by the one reading
+    that keeps what it says with the other end cut down to its edge line
+    (:func:`_kept_short`), or else the first far reading, in doubt when there are more."""
+    head, tail, rung = ends
+    kept = _kept_short(keys, run, head, tail, window)
+    if kept is not None:
+        return Placement(kept[0], kept[2], rung, kept[1], kept[3]), True
+    h, hk, t, tk = far_pairs[0]
+    chosen = Placement(h, t, rung, hk, tk, far - 1)
+    if far > 1:
+        chosen = chosen.several([(p[0], p[2]) for p in far_pairs])
+    return chosen, False
+
+
+def _kept_short(
+    keys: Keys, run: Sequence[str], head: End, tail: End, window: tuple[int, int]
+) -> Pair | None:
+    """For a run whose other end stands only too far from its pinned end (a telling
+    edge line standing once, or an end standing once as a block), or only apart from
+    it (above a head, below a tail): the one reading, that end with the other one's
+    edge line alone wherever it stands as written within reach, that keeps what it
+    says (:func:`_keeps_what_it_says`); ``None`` otherwise.
+
+    The other end, as read, is then new lines that repeat the file ("}", a blank)
+    followed by its edge line: read whole it stands only where the run would delete
+    more than the merge takes unshown, or nowhere the run can be.
+    """
+    size, lines = len(run), keys.lines
+    readings: list[Pair] = []
+    # the edge line read alone stands where it is as written (its own indentation:
+    # a "}" one level in closes another block)
+    if _alone(head) or _once(run[0], head.anywhere):
+        for h, hk in zip(head.starts, head.lengths):
+            ends = tail.anywhere[bisect_right(tail.anywhere, h + 1) :]
+            for t in ends[: bisect_right(ends, h + size + MAX_DELETED)]:
+                if _as_written(run[-1], lines[t - 1]):
+                    readings.append((h, max(1, min(hk, t - h - 1)), t, 1))
+    elif _alone(tail) or _once(run[-1], tail.anywhere):
+        for t, tk in zip(tail.starts, tail.lengths):
+            starts = head.anywhere[: bisect_left(head.anywhere, t - 1)]
+            for h in starts[bisect_left(starts, t - size - MAX_DELETED) :]:
+                if _as_written(run[0], lines[h]):
+                    readings.append((h, 1, t, max(1, min(tk, t - h - 1))))
+    readings = list(dict.fromkeys(readings))[:_MAX_PAIRS]
+    inserting = [pair for pair in readings if _inserts_only(keys, run, pair)]
+    return _keeps_what_it_says(keys, run, readings, window, inserting, pinned=True)
+
+
+def _alone(end: End) -> bool:
+    """Whether an end, two lines or more as read, stands in one place only: together
+    its lines say where the run is, though each alone (a "}", a blank) stands anywhere."""
+    return len(end.starts) == 1 and end.lengths[0] >= 2
 
 
 def _telling(lines: Sequence[str]) -> int:
@@ -730,6 +850,8 @@ def _nearest(
     pairs: list[tuple[int, int, int, int]],
     rung: Rung,
     window: tuple[int, int, Sequence[Pair]],
+    *,
+    pinned: bool = False,
 ) -> tuple[Placement, bool]:
     """The reading of a run among (head start, head length, tail end, tail length)
     pairs: when one end stands in one place, the one reading that deletes no original
@@ -743,9 +865,11 @@ def _nearest(
     among ``pairs`` and the readings with an end cut down (``window``: the original
     lines ``[lo, hi)`` searched and those readings); the flag returned says the reading
     was settled so; so is the one reading that keeps every telling line and deletes
-    none, at such an end (:func:`_keeps_what_it_says`), and the nearest reading when
-    it deletes one line unshown at most and every other deletes more
-    (:func:`_deletes_one_shown_line`). Of several readings that delete
+    none, at such an end (``pinned``: an end standing once as a block counts as one)
+    or at none, when its new lines are lines the window lacks
+    (:func:`_keeps_what_it_says`), and the nearest reading when it deletes one line
+    unshown at most and every other deletes more (:func:`_deletes_one_shown_line`). Of
+    several readings that delete
     nothing, those putting the new lines
     between two blank lines of the file are out (:func:`_splits_blanks`); a reading
     settled otherwise while another one that deletes nothing stays is in doubt.
@@ -812,7 +936,7 @@ def _nearest(
     ):
         (h, hk, t, tk), one_sided = bare[0], True
     if not settled and not one_sided:
-        keeping = _keeps_most(keys, run, readings, lo, hi)
+        keeping = _keeps_most(keys, run, readings, (lo, hi), every, pinned=pinned)
         if keeping is not None:
             (h, hk, t, tk), one_sided = keeping, True
     if not settled and not one_sided and (taken := _by_its_lines(keys, run, pairs, bare, lo, hi)):
@@ -822,13 +946,22 @@ def _nearest(
 
 
 def _keeps_most(
-    keys: Keys, run: Sequence[str], readings: Sequence[Pair], lo: int, hi: int
+    keys: Keys,
+    run: Sequence[str],
+    readings: Sequence[Pair],
+    window: tuple[int, int],
+    inserting: Sequence[Pair],
+    *,
+    pinned: bool = False,
 ) -> Pair | None:
-    """The reading of a run at a pinned end that deletes the least the snippet does not
-    show, when the others all delete more: :func:`_keeps_what_it_says`, else
-    :func:`_deletes_one_shown_line`; ``None`` when neither settles it."""
-    keeping = _keeps_what_it_says(keys, run, readings, lo, hi)
-    return keeping if keeping is not None else _deletes_one_shown_line(keys, run, readings, lo, hi)
+    """The reading of a run that deletes the least the snippet does not show, when the
+    others all delete more: :func:`_keeps_what_it_says` (``inserting``: the readings
+    that only insert; ``pinned``: an end known to stand in one place), else, at a
+    pinned end, :func:`_deletes_one_shown_line`; ``None`` when neither settles it."""
+    keeping = _keeps_what_it_says(keys, run, readings, window, inserting, pinned=pinned)
+    if keeping is not None:
+        return keeping
+    return _deletes_one_shown_line(keys, run, readings, *window)
 
 
 def _placed_at(keys: Keys, run: Sequence[str], pair: Pair, rung: Rung) -> Placement:
@@ -906,29 +1039,53 @@ def _inserts_nearest(pairs: Sequence[Pair], bare: Sequence[Pair]) -> bool:
 
 
 def _keeps_what_it_says(
-    keys: Keys, run: Sequence[str], readings: Sequence[Pair], lo: int, hi: int
+    keys: Keys,
+    run: Sequence[str],
+    readings: Sequence[Pair],
+    window: tuple[int, int],
+    inserting: Sequence[Pair],
+    *,
+    pinned: bool = False,
 ) -> Pair | None:
-    """The one reading of a run, at a pinned end, that deletes no file line, when every
-    other reading deletes a telling file line that no new line of the run rewrites;
-    ``None`` otherwise.
+    """The one reading of a run, at a pinned end, that deletes no file line (the one of
+    ``inserting``, the readings that only insert), when every other reading deletes a
+    telling file line that no new line of the run rewrites; ``None`` otherwise.
 
-    One end is a telling line standing once in the window ``[lo, hi)``, so the
-    readings differ in how far the other end (a "}", a blank) reaches. The reading
+    One end is a telling line standing once in the ``window`` (original lines
+    ``[lo, hi)``), or is known to stand in one place (``pinned``: an end of two lines
+    or more standing once as a block, :func:`_alone`), so the readings differ in how
+    far the other end (a "}", a blank) reaches. The reading
     taken only inserts the run's new lines; each other one would delete text the
     snippet neither shows nor rewrites. New lines that repeat lines of the window (a
     test copied from its neighbour) do not stop it, unlike :func:`_pinned_insert`:
     a reading that replaces the neighbour with its copy rewrites what it drops, so it
     is among the readings kept and the run stays in doubt.
+
+    With no end pinned (both end lines stand in several places, or say nothing), the
+    readings are those of every place in the window, and the one reading is taken
+    only when, besides, its telling new lines stand nowhere in the window (a block
+    that copies lines of the file may go beside any of its copies) and the run does
+    not read as a block added elsewhere (:func:`_inserts_elsewhere`).
     """
+    # a reading that only inserts drops nothing, so it is among those kept: the one
+    # kept is the one of ``inserting`` (the readings that only insert), or none is
+    if len(inserting) != 1:
+        return None
+    (only,) = inserting
     first, last = run[0], run[-1]
-    if not (
-        _once(first, keys.positions(first, lo, hi)) or _once(last, keys.positions(last, lo, hi))
+    lo, hi = window
+    pinned = pinned or _once(first, keys.positions(first, lo, hi))
+    # no end pinned: only a block of lines the window lacks, that does not read as
+    # added elsewhere as well, is where it says
+    if (
+        not pinned
+        and not _once(last, keys.positions(last, lo, hi))
+        and (not _only_new(keys, run, only, lo, hi) or _inserts_elsewhere(keys, run, lo, hi, only))
     ):
         return None
-    kept = [pair for pair in readings if _rewritten_only(keys, run, pair) is not None]
-    if len(kept) != 1 or not _inserts_only(keys, run, kept[0]):
+    if any(pair != only and _rewritten_only(keys, run, pair) is not None for pair in readings):
         return None
-    return kept[0]
+    return only
 
 
 def _deletes_one_shown_line(
