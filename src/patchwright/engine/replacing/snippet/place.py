@@ -326,8 +326,7 @@ def place_run(
     """
     placed = _by_ends(keys, run, lo, hi, open_top=open_top, open_bottom=open_bottom)
     if placed is not None and placed.others:
-        edge = _at_open_edge(keys, run, lo, hi, open_top=open_top, open_bottom=open_bottom)
-        return _by_rewrite(keys, run, lo, hi) or edge or placed
+        return _by_rewrite(keys, run, lo, hi) or placed
     if placed is None and open_top and open_bottom and hi - lo <= MAX_EDGE_DELETED:
         return Placement(lo, hi, Rung.EXACT, 0, 0)
     return placed
@@ -366,40 +365,6 @@ def _nearest_the_edge(
     beyond = [at for at in starts if at + size < hi]
     last = max(beyond, default=None)
     return last if last is not None and hi - (last + size) <= MAX_DELETED else None
-
-
-def _at_open_edge(
-    keys: Keys, run: Sequence[str], lo: int, hi: int, *, open_top: bool, open_bottom: bool
-) -> Placement | None:
-    """The place of a run at an open edge of the snippet (no marker above it, or none
-    below it) whose only lines standing in the file are blank lines at its inner end:
-    new lines written above the file's first blank lines (below its last), as
-    ``'use strict'`` and a blank line opening a snippet. Such a run fits wherever the
-    window has a blank line; the open edge is the one thing it says, so it goes at the
-    file's edge when the file begins (ends) with those blank lines, deleting nothing;
-    ``None`` otherwise (the run stays in doubt)."""
-    n = len(keys.lines)
-    if open_top == open_bottom or not any(line.strip() for line in run):
-        return None
-    if any(line.strip() and keys.positions(line, 0, n) for line in run):
-        return None  # a telling line of the file says where the run is
-    if open_top and lo == 0:
-        context = len(run) - len(_rstrip_blank(run))
-        if context and all(is_blank(line) for line in keys.lines[:context]):
-            return Placement(0, context, Rung.EXACT, 0, context)
-    if open_bottom and hi == n:
-        context = len(run) - len(_rstrip_blank(run[::-1]))
-        if context and n >= context and all(is_blank(line) for line in keys.lines[n - context :]):
-            return Placement(n - context, n, Rung.EXACT, context, 0)
-    return None
-
-
-def _rstrip_blank(lines: Sequence[str]) -> Sequence[str]:
-    """``lines`` without the blank lines that end them."""
-    end = len(lines)
-    while end and is_blank(lines[end - 1]):
-        end -= 1
-    return lines[:end]
 
 
 def _by_ends(
