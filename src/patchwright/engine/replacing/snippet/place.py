@@ -700,6 +700,13 @@ def _once(line: str, places: Sequence[int]) -> bool:
     return len(places) == 1 and _telling([line]) == 1
 
 
+def _pinned_edges(keys: Keys, run: Sequence[str], lo: int, hi: int) -> tuple[bool, bool]:
+    """Whether the run's first line, and its last line, is a telling line standing once
+    in the window ``[lo, hi)`` (that end is pinned there)."""
+    first, last = run[0], run[-1]
+    return _once(first, keys.positions(first, lo, hi)), _once(last, keys.positions(last, lo, hi))
+
+
 def _short_readings(
     keys: Keys, run: Sequence[str], head: End, tail: End, chosen: Placement, lo: int, hi: int
 ) -> tuple[set[tuple[int, int]], bool]:
@@ -1037,14 +1044,12 @@ def _keeps_what_it_says(
     if len(inserting) != 1:
         return None
     (only,) = inserting
-    first, last = run[0], run[-1]
     lo, hi = window
-    pinned = pinned or _once(first, keys.positions(first, lo, hi))
     # no end pinned: only a block of lines the window lacks, that does not read as
     # added elsewhere as well, is where it says
     if (
         not pinned
-        and not _once(last, keys.positions(last, lo, hi))
+        and not any(_pinned_edges(keys, run, lo, hi))
         and (not _only_new(keys, run, only, lo, hi) or _inserts_elsewhere(keys, run, lo, hi, only))
     ):
         return None
@@ -1072,8 +1077,7 @@ def _deletes_one_shown_line(
     lines the run shows as they stand, further on, where a farther reading keeps them.
     """
     first, last = run[0], run[-1]
-    pinned_first = _once(first, keys.positions(first, lo, hi))
-    pinned_last = _once(last, keys.positions(last, lo, hi))
+    pinned_first, pinned_last = _pinned_edges(keys, run, lo, hi)
     if not (pinned_first or pinned_last) or _telling([last if pinned_first else first]):
         return None  # the other end is a telling line: it may begin a farther stretch
     by_reach = sorted(readings, key=lambda pair: pair[2] - pair[0])
@@ -1134,10 +1138,7 @@ def _pinned_insert(
     worst it keeps lines a model meant to delete without showing them, which the
     snippet did not spell out.
     """
-    first, last = run[0], run[-1]
-    if not (
-        _once(first, keys.positions(first, lo, hi)) or _once(last, keys.positions(last, lo, hi))
-    ):
+    if not any(_pinned_edges(keys, run, lo, hi)):
         return False
     if not _only_new(keys, run, pair, lo, hi):
         return False
